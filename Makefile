@@ -1,0 +1,49 @@
+# paramsync front door. A fresh Debian 12 machine needs two commands: `make demo`, `make test`.
+BUILD_DIR ?= build
+BUILD_TYPE ?= Release
+JOBS ?= $(shell nproc)
+PYTHON ?= /usr/bin/python3
+
+# Debian packages the build, the tests and the plots need.
+DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost-graph-dev \
+	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark
+
+.PHONY: all deps build test demo bench debug clean
+
+all: build
+
+# Installs only what is missing; does nothing (not even apt-get update) when all is present.
+deps:
+	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
+	  done); \
+	if [ -n "$$missing" ]; then \
+	  echo "make deps: installing missing Debian packages:" $$missing; \
+	  if [ "$$(id -u)" = 0 ]; then SUDO=; else SUDO="sudo"; fi; \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
+	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+
+$(BUILD_DIR)/build.ninja:
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+
+build: deps $(BUILD_DIR)/build.ninja
+	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+test: build
+	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+demo: build
+	./examples/demo.sh $(BUILD_DIR)
+
+bench: build
+	./bench/run-bench.sh $(BUILD_DIR)
+
+# Developers: Debug + AddressSanitizer + UndefinedBehaviorSanitizer in build-debug/.
+debug: deps
+	cmake -S . -B build-debug -G Ninja -DCMAKE_BUILD_TYPE=Debug -DPARAMSYNC_SANITIZE=ON
+	cmake --build build-debug -j $(JOBS)
+	cd build-debug && ctest --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD_DIR) build-debug

@@ -1,0 +1,3 @@
+# Benchmark programs; each becomes build/<name>.
+set(PARAMSYNC_BENCHES
+)

@@ -1,0 +1,3 @@
+# Example programs; each becomes build/<name>.
+set(PARAMSYNC_EXAMPLES
+)

@@ -1,0 +1,103 @@
+/*
+ * Topology: a family instance (BCube, torus, fat-tree, ...) = its graph + its routing +
+ * the structural queries that topology-aware algorithms need. One subclass per family,
+ * created by name through TopologyRegistry from a spec string such as "bcube:n=3,k=1".
+ */
+#ifndef PARAMSYNC_TOPOLOGY_H
+#define PARAMSYNC_TOPOLOGY_H
+
+#include "topology-graph.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief One egress choice of a routing decision.
+ *
+ * Lanes keep PFC lossless routing deadlock-free: a packet travels on lane 0 and the
+ * routing moves it to a higher lane where its path could otherwise close a cycle of
+ * buffer dependencies (e.g. after a torus dateline). helper/ maps lane L to PFC priority
+ * dataPriority + L. Families without cycles use lane 0 only.
+ */
+struct RouteHop
+{
+    uint32_t port; //!< egress port of the current node
+    uint8_t lane;  //!< lane the packet uses on the next link
+};
+
+/**
+ * \brief A group of hosts that one stage of a hierarchical algorithm works within.
+ *
+ * HiPS (and 2D ring) run one stage per "dimension": on BCube(n,k) dimension l groups the
+ * n servers sharing a level-l switch (all reachable in one switch hop, so an n-way exchange
+ * fits); on a torus dimension d groups the servers of one ring along d, in ring order.
+ */
+struct HostGroup
+{
+    std::vector<HostRank> members; //!< in ring order where ring == true
+    bool ring;                     //!< true: neighbours are adjacent members (wrap-around)
+};
+
+/// \brief All groups of one dimension of the hierarchy; each host is in exactly one.
+using HostDimension = std::vector<HostGroup>;
+
+/**
+ * \brief A topology family instance: graph, routing and structure queries.
+ */
+class Topology
+{
+  public:
+    virtual ~Topology() = default;
+
+    /// \brief The spec string this instance was built from, canonical form.
+    virtual std::string Spec() const = 0;
+    /// \brief Family name ("bcube", "torus", ...).
+    virtual std::string Family() const = 0;
+    /// \brief The graph.
+    const TopologyGraph& Graph() const { return m_graph; }
+    /// \brief Mutable graph (link rate changes for straggler experiments).
+    TopologyGraph& MutableGraph() { return m_graph; }
+
+    /**
+     * \brief Equal-cost next hops at node `at` towards host `dst` for a packet on `lane`.
+     * \param at current node (host or switch)
+     * \param dst destination host rank, != rank of `at`
+     * \param lane lane the packet arrived on (0 at its source)
+     * \param out cleared, then filled with one RouteHop per equal-cost egress port
+     */
+    virtual void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+                          std::vector<RouteHop>& out) const = 0;
+
+    /// \brief Number of lanes the routing may use (1 when deadlock avoidance is off).
+    virtual uint8_t LaneCount() const { return 1; }
+
+    /**
+     * \brief One routed path from src to dst: the links crossed, in order.
+     * Picks among ECMP choices by flowHash, as a switch would hash a flow's 5-tuple.
+     */
+    std::vector<LinkIndex> Path(HostRank src, HostRank dst, uint64_t flowHash) const;
+
+    /// \brief Hierarchy for HiPS-style algorithms; empty if the family has none.
+    virtual std::vector<HostDimension> Dimensions() const { return {}; }
+
+    /// \brief Rank order for a topology-aware ring (Gray code, snake, pod order).
+    virtual std::vector<HostRank> RingOrder() const;
+
+  protected:
+    TopologyGraph m_graph;
+};
+
+/**
+ * \brief Builds a Topology from a spec string ("family:key=value,...").
+ * \throws std::invalid_argument naming the spec and what is allowed
+ */
+std::unique_ptr<Topology> MakeTopology(const std::string& spec, double rateBps, double delayS);
+
+} // namespace ns3
+
+#endif // PARAMSYNC_TOPOLOGY_H

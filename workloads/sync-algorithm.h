@@ -1,0 +1,57 @@
+/*
+ * SyncAlgorithm: one synchronization algorithm (ring, hips, ps, ...) that compiles a
+ * SyncPlan for a topology and a model. Variants are classes chosen by name through
+ * MakeSyncAlgorithm(); options come from the spec ("ring:order=gray,bidir=1").
+ */
+#ifndef PARAMSYNC_SYNC_ALGORITHM_H
+#define PARAMSYNC_SYNC_ALGORITHM_H
+
+#include "model-profile.h"
+#include "sync-plan.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class Topology;
+
+/**
+ * \brief A synchronization algorithm with its options already parsed.
+ */
+class SyncAlgorithm
+{
+  public:
+    virtual ~SyncAlgorithm() = default;
+
+    /// \brief Canonical spec with every option spelled out ("ring:order=natural,bidir=0").
+    virtual std::string Spec() const = 0;
+
+    /**
+     * \brief Whether the algorithm can run on this topology.
+     * \param why set to a one-line reason when it cannot (e.g. "hdrm needs a bigraph")
+     */
+    virtual bool AppliesTo(const Topology& topology, std::string& why) const = 0;
+
+    /**
+     * \brief Compiles the plan. Workers are the topology's hosts unless the algorithm
+     * reserves some hosts (e.g. dedicated PS servers take the last S hosts).
+     * \throws std::invalid_argument when the topology / model cannot be served, naming why
+     */
+    virtual SyncPlan Compile(const Topology& topology, const ModelProfile& model) const = 0;
+};
+
+/**
+ * \brief Creates an algorithm from a spec ("name:key=value,...").
+ * \throws std::invalid_argument naming the spec and the allowed names / options
+ */
+std::unique_ptr<SyncAlgorithm> MakeSyncAlgorithm(const std::string& spec);
+
+/// \brief Names of every registered algorithm, in the order `--algorithm=all` runs them.
+std::vector<std::string> SyncAlgorithmNames();
+
+} // namespace ns3
+
+#endif // PARAMSYNC_SYNC_ALGORITHM_H
