@@ -1,11 +1,20 @@
 # Files of topologies/ (and its tests), listed explicitly. Paths are relative to the repository root.
 set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/spec-string.cc
+    topologies/topology-graph.cc
+    topologies/topology.cc
+    topologies/star-topology.cc
+    topologies/torus-topology.cc
+    topologies/ring-topology.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
     topologies/topology-graph.h
     topologies/topology.h
+    topologies/family-options.h
+    topologies/star-topology.h
+    topologies/torus-topology.h
+    topologies/ring-topology.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc

@@ -94,9 +94,17 @@ class Topology
 
 /**
  * \brief Builds a Topology from a spec string ("family:key=value,...").
+ * \param rateBps default line rate of every link; a family's "rate=" option overrides it
+ * \param delayS default one-way delay of every link; a family's "delay=" option overrides it
  * \throws std::invalid_argument naming the spec and what is allowed
+ *
+ * The families, their options and their host numbering are described in
+ * topologies/README.md and in each family's header.
  */
 std::unique_ptr<Topology> MakeTopology(const std::string& spec, double rateBps, double delayS);
+
+/// \brief Names of the registered families, in the order MakeTopology lists them.
+std::vector<std::string> TopologyFamilies();
 
 } // namespace ns3
 

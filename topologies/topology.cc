@@ -1,0 +1,144 @@
+#include "topology.h"
+
+#include "ring-topology.h"
+#include "spec-string.h"
+#include "star-topology.h"
+#include "torus-topology.h"
+
+#include <numeric>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// splitmix64's finalizer: spreads flowHash so that nearby hashes pick unrelated ports.
+uint64_t
+MixHash(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ULL;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+    return x ^ (x >> 31);
+}
+
+/// One row of the family registry: a name and how to build it from its parsed spec.
+struct FamilyEntry
+{
+    const char* name;
+    const char* usage;
+    std::unique_ptr<Topology> (*make)(SpecString& spec, double rateBps, double delayS);
+};
+
+template <typename T>
+std::unique_ptr<Topology>
+Make(SpecString& spec, double rateBps, double delayS)
+{
+    return std::make_unique<T>(spec, rateBps, delayS);
+}
+
+/// The registry (STYLE.md: variants are classes chosen by name through one registry).
+const FamilyEntry kFamilies[] = {
+    {"torus", "torus:dims=AxB[xC...]", &Make<TorusTopology>},
+    {"ring", "ring:n=N", &Make<RingTopology>},
+    {"star", "star:n=N", &Make<StarTopology>},
+};
+
+} // namespace
+
+std::vector<LinkIndex>
+Topology::Path(HostRank src, HostRank dst, uint64_t flowHash) const
+{
+    std::vector<LinkIndex> path;
+    if (src == dst)
+    {
+        return path;
+    }
+    // A switch hashes the flow's 5-tuple with its own seed, so the choice at each node mixes
+    // the node in: otherwise every tier would take the same port index and fat-tree paths
+    // would collapse onto a fraction of the cores.
+    std::vector<RouteHop> hops;
+    hops.reserve(8);
+    NodeIndex at = m_graph.HostNode(src);
+    NodeIndex target = m_graph.HostNode(dst);
+    uint8_t lane = 0;
+    // A loop-free route visits each node at most once.
+    for (uint32_t steps = 0; at != target; ++steps)
+    {
+        if (steps >= m_graph.NodeCount())
+        {
+            throw std::runtime_error("Topology::Path " + Spec() + ": no loop-free route from " +
+                                     std::to_string(src) + " to " + std::to_string(dst));
+        }
+        NextHops(at, dst, lane, hops);
+        if (hops.empty())
+        {
+            throw std::runtime_error("Topology::Path " + Spec() + ": node " +
+                                     m_graph.Node(at).name + " has no route to host " +
+                                     std::to_string(dst));
+        }
+        const RouteHop& hop =
+            hops.size() == 1 ? hops[0]
+                             : hops[MixHash(flowHash ^ (uint64_t{at} << 32)) % hops.size()];
+        const PortPeer& peer = m_graph.Ports(at)[hop.port];
+        path.push_back(peer.link);
+        at = peer.peer;
+        lane = hop.lane;
+    }
+    return path;
+}
+
+std::vector<HostRank>
+Topology::RingOrder() const
+{
+    std::vector<HostRank> order(m_graph.HostCount());
+    std::iota(order.begin(), order.end(), 0);
+    return order;
+}
+
+std::vector<std::string>
+TopologyFamilies()
+{
+    std::vector<std::string> names;
+    for (const auto& family : kFamilies)
+    {
+        names.emplace_back(family.name);
+    }
+    return names;
+}
+
+std::unique_ptr<Topology>
+MakeTopology(const std::string& spec, double rateBps, double delayS)
+{
+    std::string text = spec;
+    // "file:PATH[,key=value...]" is shorthand for "file:path=PATH,...": paths rarely
+    // contain '=' and are the one positional argument any family takes.
+    if (text.compare(0, 5, "file:") == 0)
+    {
+        std::string rest = text.substr(5);
+        std::string first = rest.substr(0, rest.find(','));
+        if (first.find('=') == std::string::npos)
+        {
+            text = "file:path=" + rest;
+        }
+    }
+    SpecString parsed(text, "--topology");
+    for (const auto& family : kFamilies)
+    {
+        if (parsed.Name() == family.name)
+        {
+            return family.make(parsed, rateBps, delayS);
+        }
+    }
+    std::string allowed;
+    for (const auto& family : kFamilies)
+    {
+        allowed += std::string(allowed.empty() ? "" : ", ") + family.usage;
+    }
+    throw std::invalid_argument(parsed.Where() + "unknown topology family '" + parsed.Name() +
+                                "'; allowed: " + allowed);
+}
+
+} // namespace ns3
