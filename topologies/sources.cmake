@@ -6,6 +6,10 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/star-topology.cc
     topologies/torus-topology.cc
     topologies/ring-topology.cc
+    topologies/bcube-topology.cc
+    topologies/fat-tree-topology.cc
+    topologies/bigraph-topology.cc
+    topologies/file-topology.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
@@ -15,6 +19,10 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/star-topology.h
     topologies/torus-topology.h
     topologies/ring-topology.h
+    topologies/bcube-topology.h
+    topologies/fat-tree-topology.h
+    topologies/bigraph-topology.h
+    topologies/file-topology.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc

@@ -1,5 +1,9 @@
 #include "topology.h"
 
+#include "bcube-topology.h"
+#include "bigraph-topology.h"
+#include "fat-tree-topology.h"
+#include "file-topology.h"
 #include "ring-topology.h"
 #include "spec-string.h"
 #include "star-topology.h"
@@ -41,9 +45,13 @@ Make(SpecString& spec, double rateBps, double delayS)
 
 /// The registry (STYLE.md: variants are classes chosen by name through one registry).
 const FamilyEntry kFamilies[] = {
+    {"bcube", "bcube:n=N,k=K", &Make<BcubeTopology>},
     {"torus", "torus:dims=AxB[xC...]", &Make<TorusTopology>},
+    {"fattree", "fattree:k=K", &Make<FatTreeTopology>},
+    {"bigraph", "bigraph:s=S,m=M", &Make<BigraphTopology>},
     {"ring", "ring:n=N", &Make<RingTopology>},
     {"star", "star:n=N", &Make<StarTopology>},
+    {"file", "file:PATH", &Make<FileTopology>},
 };
 
 } // namespace

@@ -1,0 +1,206 @@
+#include "bcube-topology.h"
+
+#include "family-options.h"
+#include "spec-string.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+const char* const kBcubeUsage = "bcube:n=N,k=K with N in [2, 255], K in [0, 15] and "
+                                "N^(K+1) <= 16777216[,deadlockfree=0|1][,rate=R][,delay=D]";
+
+} // namespace
+
+BcubeTopology::BcubeTopology(SpecString& spec, double rateBps, double delayS)
+{
+    m_n = static_cast<uint32_t>(RequireUint(spec, "n", 2, 255, kBcubeUsage));
+    m_k = static_cast<uint32_t>(RequireUint(spec, "k", 0, 15, kBcubeUsage));
+    m_deadlockFree = spec.GetBool("deadlockfree", true);
+    double rate = spec.GetRate("rate", rateBps);
+    double delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    m_pow.assign(1, 1);
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        uint64_t next = uint64_t{m_pow.back()} * m_n;
+        if (next > (uint64_t{1} << 24))
+        {
+            throw std::invalid_argument(spec.Where() + "BCube(" + std::to_string(m_n) + "," +
+                                        std::to_string(m_k) + ") is too large; usage: " +
+                                        kBcubeUsage);
+        }
+        m_pow.push_back(static_cast<uint32_t>(next));
+    }
+    m_spec = "bcube:n=" + std::to_string(m_n) + ",k=" + std::to_string(m_k) +
+             ExplicitOptions(spec, {"deadlockfree", "rate", "delay"});
+
+    const uint32_t servers = m_pow[m_k + 1];
+    const uint32_t perLevel = m_pow[m_k];
+    for (uint32_t r = 0; r < servers; ++r)
+    {
+        m_graph.AddHost("h" + std::to_string(r));
+    }
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        for (uint32_t s = 0; s < perLevel; ++s)
+        {
+            m_graph.AddSwitch("sw" + std::to_string(l) + "." + std::to_string(s));
+        }
+    }
+    // Level-major, so that every server's port l is its level-l link and switch port j
+    // its server with digit l = j.
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        for (uint32_t s = 0; s < perLevel; ++s)
+        {
+            NodeIndex sw = servers + l * perLevel + s;
+            for (uint32_t j = 0; j < m_n; ++j)
+            {
+                uint32_t r = (s / m_pow[l]) * m_pow[l + 1] + j * m_pow[l] + s % m_pow[l];
+                m_graph.AddLink(r, sw, rate, delay);
+            }
+        }
+    }
+}
+
+std::string
+BcubeTopology::Spec() const
+{
+    return m_spec;
+}
+
+std::string
+BcubeTopology::Family() const
+{
+    return "bcube";
+}
+
+uint8_t
+BcubeTopology::LaneCount() const
+{
+    return m_deadlockFree ? static_cast<uint8_t>(m_k + 1) : 1;
+}
+
+std::vector<uint32_t>
+BcubeTopology::Digits(HostRank rank) const
+{
+    if (rank >= m_pow[m_k + 1])
+    {
+        throw std::out_of_range(m_spec + ": rank " + std::to_string(rank) + " out of range");
+    }
+    std::vector<uint32_t> digits(m_k + 1);
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        digits[l] = Digit(rank, l);
+    }
+    return digits;
+}
+
+HostRank
+BcubeTopology::RankOf(const std::vector<uint32_t>& digits) const
+{
+    if (digits.size() != m_k + 1)
+    {
+        throw std::invalid_argument(m_spec + ": " + std::to_string(digits.size()) +
+                                    " digits given, addresses have " +
+                                    std::to_string(m_k + 1));
+    }
+    HostRank rank = 0;
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        if (digits[l] >= m_n)
+        {
+            throw std::invalid_argument(m_spec + ": digit " + std::to_string(l) + " = " +
+                                        std::to_string(digits[l]) + " outside [0, " +
+                                        std::to_string(m_n) + ")");
+        }
+        rank += digits[l] * m_pow[l];
+    }
+    return rank;
+}
+
+NodeIndex
+BcubeTopology::SwitchOf(HostRank rank, uint32_t level) const
+{
+    if (rank >= m_pow[m_k + 1] || level > m_k)
+    {
+        throw std::out_of_range(m_spec + ": SwitchOf(" + std::to_string(rank) + ", " +
+                                std::to_string(level) + ") out of range");
+    }
+    uint32_t s = (rank / m_pow[level + 1]) * m_pow[level] + rank % m_pow[level];
+    return m_pow[m_k + 1] + level * m_pow[m_k] + s;
+}
+
+void
+BcubeTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+{
+    out.clear();
+    const uint32_t servers = m_pow[m_k + 1];
+    if (at >= servers)
+    {
+        uint32_t level = (at - servers) / m_pow[m_k];
+        out.push_back(RouteHop{Digit(dst, level), lane});
+        return;
+    }
+    uint32_t differing = 0;
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        differing += Digit(at, l) != Digit(dst, l) ? 1 : 0;
+    }
+    uint8_t next = m_deadlockFree ? static_cast<uint8_t>(m_k + 1 - differing) : 0;
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        if (Digit(at, l) != Digit(dst, l))
+        {
+            out.push_back(RouteHop{l, next});
+        }
+    }
+}
+
+std::vector<HostDimension>
+BcubeTopology::Dimensions() const
+{
+    std::vector<HostDimension> dims(m_k + 1);
+    for (uint32_t l = 0; l <= m_k; ++l)
+    {
+        for (uint32_t s = 0; s < m_pow[m_k]; ++s)
+        {
+            HostGroup group{{}, false};
+            for (uint32_t j = 0; j < m_n; ++j)
+            {
+                group.members.push_back((s / m_pow[l]) * m_pow[l + 1] + j * m_pow[l] +
+                                        s % m_pow[l]);
+            }
+            dims[l].push_back(std::move(group));
+        }
+    }
+    return dims;
+}
+
+std::vector<HostRank>
+BcubeTopology::RingOrder() const
+{
+    // Modular Gray code: g_l = (d_l - d_{l+1}) mod n of i's digits d. Incrementing i changes
+    // d_0..d_m (a carry chain) by -(n-1) each below m and +1 at m; the differences below m
+    // are unchanged and only g_m moves. From n^(k+1)-1 back to 0 only g_k changes.
+    const uint32_t servers = m_pow[m_k + 1];
+    std::vector<HostRank> order(servers);
+    for (uint32_t i = 0; i < servers; ++i)
+    {
+        HostRank rank = 0;
+        for (uint32_t l = 0; l <= m_k; ++l)
+        {
+            uint32_t above = l == m_k ? 0 : Digit(i, l + 1);
+            rank += ((Digit(i, l) + m_n - above) % m_n) * m_pow[l];
+        }
+        order[i] = rank;
+    }
+    return order;
+}
+
+} // namespace ns3

@@ -1,0 +1,123 @@
+#include "bigraph-topology.h"
+
+#include "family-options.h"
+#include "spec-string.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+const char* const kBigraphUsage =
+    "bigraph:s=S,m=M with S and M in [1, 255][,deadlockfree=0|1][,rate=R][,delay=D]";
+
+} // namespace
+
+BigraphTopology::BigraphTopology(SpecString& spec, double rateBps, double delayS)
+{
+    m_s = static_cast<uint32_t>(RequireUint(spec, "s", 1, 255, kBigraphUsage));
+    m_m = static_cast<uint32_t>(RequireUint(spec, "m", 1, 255, kBigraphUsage));
+    m_deadlockFree = spec.GetBool("deadlockfree", true);
+    double rate = spec.GetRate("rate", rateBps);
+    double delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    m_spec = "bigraph:s=" + std::to_string(m_s) + ",m=" + std::to_string(m_m) +
+             ExplicitOptions(spec, {"deadlockfree", "rate", "delay"});
+
+    m_hosts = 2 * m_s * m_m;
+    for (uint32_t r = 0; r < m_hosts; ++r)
+    {
+        m_graph.AddHost("h" + std::to_string(r));
+    }
+    for (uint32_t part = 0; part < 2; ++part)
+    {
+        for (uint32_t w = 0; w < m_s; ++w)
+        {
+            m_graph.AddSwitch((part == 0 ? "up" : "low") + std::to_string(w));
+        }
+    }
+    for (uint32_t r = 0; r < m_hosts; ++r)
+    {
+        m_graph.AddLink(r, m_hosts + r / m_m, rate, delay);
+    }
+    // Upper-major, lower inner: upper u's port M + l and lower l's port M + u.
+    for (uint32_t u = 0; u < m_s; ++u)
+    {
+        for (uint32_t l = 0; l < m_s; ++l)
+        {
+            m_graph.AddLink(m_hosts + u, m_hosts + m_s + l, rate, delay);
+        }
+    }
+}
+
+std::string
+BigraphTopology::Spec() const
+{
+    return m_spec;
+}
+
+std::string
+BigraphTopology::Family() const
+{
+    return "bigraph";
+}
+
+uint8_t
+BigraphTopology::LaneCount() const
+{
+    return m_deadlockFree ? 2 : 1;
+}
+
+uint32_t
+BigraphTopology::Part(HostRank rank) const
+{
+    if (rank >= m_hosts)
+    {
+        throw std::out_of_range(m_spec + ": rank " + std::to_string(rank) + " out of range");
+    }
+    return rank / (m_s * m_m);
+}
+
+NodeIndex
+BigraphTopology::SwitchOf(HostRank rank) const
+{
+    if (rank >= m_hosts)
+    {
+        throw std::out_of_range(m_spec + ": rank " + std::to_string(rank) + " out of range");
+    }
+    return m_hosts + rank / m_m;
+}
+
+void
+BigraphTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+{
+    out.clear();
+    const uint32_t dstSwitch = dst / m_m; // part S + w
+    const uint8_t next = m_deadlockFree ? static_cast<uint8_t>(dstSwitch / m_s) : 0;
+    if (at < m_hosts)
+    {
+        out.push_back(RouteHop{0, next});
+        return;
+    }
+    const uint32_t sw = at - m_hosts;
+    if (sw == dstSwitch)
+    {
+        out.push_back(RouteHop{dst % m_m, next});
+    }
+    else if (sw / m_s != dstSwitch / m_s)
+    {
+        out.push_back(RouteHop{m_m + dstSwitch % m_s, next});
+    }
+    else
+    {
+        for (uint32_t x = 0; x < m_s; ++x)
+        {
+            out.push_back(RouteHop{m_m + x, next});
+        }
+    }
+}
+
+} // namespace ns3

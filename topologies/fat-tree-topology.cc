@@ -1,0 +1,165 @@
+#include "fat-tree-topology.h"
+
+#include "family-options.h"
+#include "spec-string.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+const char* const kFatTreeUsage =
+    "fattree:k=K with K even in [2, 128][,oversub=O with O in [1, 64]][,rate=R][,aggrate=R]"
+    "[,corerate=R][,delay=D]";
+
+} // namespace
+
+FatTreeTopology::FatTreeTopology(SpecString& spec, double rateBps, double delayS)
+{
+    m_k = static_cast<uint32_t>(RequireUint(spec, "k", 2, 128, kFatTreeUsage));
+    if (m_k % 2 != 0)
+    {
+        throw std::invalid_argument(spec.Where() + "k = " + std::to_string(m_k) +
+                                    " is odd; usage: " + kFatTreeUsage);
+    }
+    uint32_t oversub = static_cast<uint32_t>(spec.GetUint("oversub", 1, 1, 64));
+    double rate = spec.GetRate("rate", rateBps);
+    double aggRate = spec.GetRate("aggrate", rate);
+    double coreRate = spec.GetRate("corerate", rate);
+    double delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    m_spec = "fattree:k=" + std::to_string(m_k) +
+             ExplicitOptions(spec, {"oversub", "rate", "aggrate", "corerate", "delay"});
+
+    m_half = m_k / 2;
+    m_hostsPerEdge = oversub * m_half;
+    m_hostsPerPod = m_half * m_hostsPerEdge;
+    m_hosts = m_k * m_hostsPerPod;
+    const uint32_t edges = m_hosts;
+    const uint32_t aggs = edges + m_k * m_half;
+    const uint32_t cores = aggs + m_k * m_half;
+
+    for (uint32_t r = 0; r < m_hosts; ++r)
+    {
+        m_graph.AddHost("h" + std::to_string(r));
+    }
+    for (const char* tier : {"edge", "agg"})
+    {
+        for (uint32_t p = 0; p < m_k; ++p)
+        {
+            for (uint32_t i = 0; i < m_half; ++i)
+            {
+                m_graph.AddSwitch(std::string(tier) + std::to_string(p) + "." +
+                                  std::to_string(i));
+            }
+        }
+    }
+    for (uint32_t c = 0; c < m_half * m_half; ++c)
+    {
+        m_graph.AddSwitch("core" + std::to_string(c));
+    }
+    // The loop orders below make the port numbers documented in the header.
+    for (uint32_t r = 0; r < m_hosts; ++r)
+    {
+        m_graph.AddLink(r, edges + r / m_hostsPerEdge, rate, delay);
+    }
+    for (uint32_t p = 0; p < m_k; ++p)
+    {
+        for (uint32_t e = 0; e < m_half; ++e)
+        {
+            for (uint32_t a = 0; a < m_half; ++a)
+            {
+                m_graph.AddLink(edges + p * m_half + e, aggs + p * m_half + a, aggRate, delay);
+            }
+        }
+    }
+    for (uint32_t p = 0; p < m_k; ++p)
+    {
+        for (uint32_t a = 0; a < m_half; ++a)
+        {
+            for (uint32_t j = 0; j < m_half; ++j)
+            {
+                m_graph.AddLink(aggs + p * m_half + a, cores + a * m_half + j, coreRate, delay);
+            }
+        }
+    }
+}
+
+std::string
+FatTreeTopology::Spec() const
+{
+    return m_spec;
+}
+
+std::string
+FatTreeTopology::Family() const
+{
+    return "fattree";
+}
+
+uint32_t
+FatTreeTopology::PodOf(HostRank rank) const
+{
+    if (rank >= m_hosts)
+    {
+        throw std::out_of_range(m_spec + ": rank " + std::to_string(rank) + " out of range");
+    }
+    return rank / m_hostsPerPod;
+}
+
+NodeIndex
+FatTreeTopology::EdgeOf(HostRank rank) const
+{
+    if (rank >= m_hosts)
+    {
+        throw std::out_of_range(m_spec + ": rank " + std::to_string(rank) + " out of range");
+    }
+    return m_hosts + rank / m_hostsPerEdge;
+}
+
+void
+FatTreeTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+{
+    out.clear();
+    if (at < m_hosts)
+    {
+        out.push_back(RouteHop{0, 0});
+        return;
+    }
+    const uint32_t edge = dst / m_hostsPerEdge; // global edge index of the destination
+    const uint32_t pod = dst / m_hostsPerPod;
+    uint32_t sw = at - m_hosts;
+    if (sw < m_k * m_half) // edge switch
+    {
+        if (sw == edge)
+        {
+            out.push_back(RouteHop{dst % m_hostsPerEdge, 0});
+            return;
+        }
+        for (uint32_t a = 0; a < m_half; ++a)
+        {
+            out.push_back(RouteHop{m_hostsPerEdge + a, 0});
+        }
+        return;
+    }
+    sw -= m_k * m_half;
+    if (sw < m_k * m_half) // aggregation switch
+    {
+        if (sw / m_half == pod)
+        {
+            out.push_back(RouteHop{edge % m_half, 0});
+            return;
+        }
+        for (uint32_t j = 0; j < m_half; ++j)
+        {
+            out.push_back(RouteHop{m_half + j, 0});
+        }
+        return;
+    }
+    out.push_back(RouteHop{pod, 0}); // core
+}
+
+} // namespace ns3

@@ -1,0 +1,590 @@
+#include "file-topology.h"
+
+#include "family-options.h"
+#include "spec-string.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <unordered_map>
+
+namespace ns3
+{
+
+namespace
+{
+
+const char* const kFileUsage = "file:PATH[,format=auto|native|hpcc][,rate=R][,delay=D]";
+const char* const kNativeAllowed = "'host NAME', 'switch NAME', 'link NAME_A NAME_B RATE DELAY'"
+                                   " (see topologies/README.md)";
+const char* const kHpccAllowed = "line 1 'nodes switches links', then the switch ids, then one "
+                                 "'a b rate delay error_rate' line per link";
+
+/// "PATH:LINE: " prefix of every parse error.
+std::string
+At(const std::string& path, size_t line)
+{
+    return path + ":" + std::to_string(line) + ": ";
+}
+
+std::vector<std::string>
+Tokens(const std::string& line)
+{
+    std::vector<std::string> out;
+    std::istringstream in(line.substr(0, line.find('#')));
+    std::string token;
+    while (in >> token)
+    {
+        out.push_back(token);
+    }
+    return out;
+}
+
+bool
+IsUint(const std::string& token)
+{
+    return !token.empty() && token.size() <= 9 &&
+           token.find_first_not_of("0123456789") == std::string::npos;
+}
+
+/// Reads the whole file as lines, rejecting what cannot be a text topology.
+std::vector<std::string>
+ReadLines(const std::string& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw std::invalid_argument(path + ": cannot open topology file");
+    }
+    std::ostringstream buffer;
+    buffer << in.rdbuf();
+    std::string text = buffer.str();
+    std::vector<std::string> lines;
+    size_t start = 0;
+    while (start < text.size())
+    {
+        size_t end = text.find('\n', start);
+        std::string line = text.substr(start, end == std::string::npos ? end : end - start);
+        if (!line.empty() && line.back() == '\r')
+        {
+            line.pop_back();
+        }
+        for (unsigned char c : line)
+        {
+            if ((c < 0x20 && c != '\t') || c == 0x7f)
+            {
+                throw std::invalid_argument(At(path, lines.size() + 1) +
+                                            "binary data (control byte " + std::to_string(c) +
+                                            "); allowed: a text topology file");
+            }
+        }
+        lines.push_back(line);
+        if (end == std::string::npos)
+        {
+            break;
+        }
+        start = end + 1;
+    }
+    bool blank = std::all_of(lines.begin(), lines.end(), [](const std::string& l) {
+        return Tokens(l).empty();
+    });
+    if (blank)
+    {
+        throw std::invalid_argument(path + ":1: empty topology file; allowed: " +
+                                    kNativeAllowed + ", or HPCC's " + kHpccAllowed);
+    }
+    return lines;
+}
+
+/// Rate and delay fields, with errors naming the file and line.
+double
+FieldRate(const std::string& token, const std::string& path, size_t line)
+{
+    try
+    {
+        return ParseRate(token, "rate");
+    }
+    catch (const std::invalid_argument&)
+    {
+        throw std::invalid_argument(At(path, line) + "rate '" + token +
+                                    "'; allowed: a rate > 0 such as 40Gbps, 100Mbps, 1e9bps");
+    }
+}
+
+double
+FieldDelay(const std::string& token, const std::string& path, size_t line)
+{
+    try
+    {
+        return ParseTime(token, "delay");
+    }
+    catch (const std::invalid_argument&)
+    {
+        throw std::invalid_argument(At(path, line) + "delay '" + token +
+                                    "'; allowed: a time >= 0 such as 1us, 500ns, 0.001ms");
+    }
+}
+
+/// Shortest text that parses back to exactly value (so a written file round-trips).
+std::string
+ExactText(double value, const std::vector<std::pair<const char*, double>>& units,
+          double (*parse)(const std::string&, const std::string&))
+{
+    for (const auto& [unit, scale] : units)
+    {
+        for (int digits = 1; digits <= 17; ++digits)
+        {
+            char buf[64];
+            std::snprintf(buf, sizeof(buf), "%.*g%s", digits, value / scale, unit);
+            if (std::string(buf).find('e') == std::string::npos && parse(buf, "") == value)
+            {
+                return buf;
+            }
+        }
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.17g%s", value / units.back().second, units.back().first);
+    return buf;
+}
+
+} // namespace
+
+FileTopology::FileTopology(SpecString& spec, double rateBps, double delayS)
+{
+    std::string path = spec.GetString("path", "");
+    std::string format = spec.GetChoice("format", "auto", {"auto", "native", "hpcc"});
+    bool overrideRate = spec.Has("rate");
+    bool overrideDelay = spec.Has("delay");
+    double rate = spec.GetRate("rate", rateBps);
+    double delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    if (path.empty())
+    {
+        throw std::invalid_argument(spec.Where() + "missing the file path; usage: " +
+                                    kFileUsage);
+    }
+    m_spec = "file:" + path + ExplicitOptions(spec, {"format", "rate", "delay"});
+    Load(path, format);
+    for (LinkIndex l = 0; l < m_graph.LinkCount(); ++l)
+    {
+        if (overrideRate)
+        {
+            m_graph.MutableLink(l).rateBps = rate;
+        }
+        if (overrideDelay)
+        {
+            m_graph.MutableLink(l).delayS = delay;
+        }
+    }
+}
+
+FileTopology::FileTopology(const std::string& path, const std::string& format)
+{
+    if (format != "auto" && format != "native" && format != "hpcc")
+    {
+        throw std::invalid_argument(path + ": format '" + format +
+                                    "'; allowed: auto, native, hpcc");
+    }
+    m_spec = "file:" + path + (format == "auto" ? "" : ",format=" + format);
+    Load(path, format);
+}
+
+void
+FileTopology::Load(const std::string& path, const std::string& format)
+{
+    std::vector<std::string> lines = ReadLines(path);
+    std::string chosen = format;
+    if (chosen == "auto")
+    {
+        chosen = "native";
+        for (const auto& line : lines)
+        {
+            std::vector<std::string> tokens = Tokens(line);
+            if (!tokens.empty())
+            {
+                if (tokens.size() == 3 && IsUint(tokens[0]) && IsUint(tokens[1]) &&
+                    IsUint(tokens[2]))
+                {
+                    chosen = "hpcc";
+                }
+                break;
+            }
+        }
+    }
+    m_format = chosen;
+    if (chosen == "hpcc")
+    {
+        LoadHpcc(path, lines);
+    }
+    else
+    {
+        LoadNative(path, lines);
+    }
+    Route(path);
+}
+
+void
+FileTopology::LoadNative(const std::string& path, const std::vector<std::string>& lines)
+{
+    std::unordered_map<std::string, NodeIndex> byName;
+    std::set<std::pair<NodeIndex, NodeIndex>> pairs;
+    for (size_t i = 0; i < lines.size(); ++i)
+    {
+        const size_t line = i + 1;
+        std::vector<std::string> t = Tokens(lines[i]);
+        if (t.empty())
+        {
+            continue;
+        }
+        if (t[0] == "host" || t[0] == "switch")
+        {
+            if (t.size() != 2)
+            {
+                throw std::invalid_argument(At(path, line) + "'" + t[0] + "' takes one name, " +
+                                            std::to_string(t.size() - 1) +
+                                            " fields given; allowed: " + kNativeAllowed);
+            }
+            if (byName.count(t[1]))
+            {
+                throw std::invalid_argument(At(path, line) + "node '" + t[1] +
+                                            "' declared twice; names must be unique");
+            }
+            byName[t[1]] = t[0] == "host" ? m_graph.AddHost(t[1]) : m_graph.AddSwitch(t[1]);
+        }
+        else if (t[0] == "link")
+        {
+            if (t.size() != 5)
+            {
+                throw std::invalid_argument(At(path, line) + "'link' takes 4 fields, " +
+                                            std::to_string(t.size() - 1) +
+                                            " given; allowed: " + kNativeAllowed);
+            }
+            NodeIndex ends[2];
+            for (int e = 0; e < 2; ++e)
+            {
+                auto it = byName.find(t[1 + e]);
+                if (it == byName.end())
+                {
+                    throw std::invalid_argument(At(path, line) + "unknown node '" + t[1 + e] +
+                                                "'; links name nodes declared above them");
+                }
+                ends[e] = it->second;
+            }
+            if (ends[0] == ends[1])
+            {
+                throw std::invalid_argument(At(path, line) + "link joins '" + t[1] +
+                                            "' to itself; allowed: two distinct nodes");
+            }
+            if (!pairs.emplace(std::min(ends[0], ends[1]), std::max(ends[0], ends[1])).second)
+            {
+                throw std::invalid_argument(At(path, line) + "duplicate link " + t[1] + " - " +
+                                            t[2] + "; allowed: one link per pair of nodes");
+            }
+            double rate = FieldRate(t[3], path, line);
+            double delay = FieldDelay(t[4], path, line);
+            m_graph.AddLink(ends[0], ends[1], rate, delay);
+        }
+        else
+        {
+            throw std::invalid_argument(At(path, line) + "unknown keyword '" + t[0] +
+                                        "'; allowed: " + kNativeAllowed);
+        }
+    }
+}
+
+void
+FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& lines)
+{
+    size_t i = 0;
+    auto nextLine = [&](std::vector<std::string>& tokens) {
+        while (i < lines.size())
+        {
+            tokens = Tokens(lines[i++]);
+            if (!tokens.empty())
+            {
+                return true;
+            }
+        }
+        return false;
+    };
+    std::vector<std::string> t;
+    nextLine(t); // ReadLines guarantees a non-blank line
+    const size_t headerLine = i;
+    if (t.size() != 3 || !IsUint(t[0]) || !IsUint(t[1]) || !IsUint(t[2]))
+    {
+        throw std::invalid_argument(At(path, headerLine) +
+                                    "HPCC header must be 3 integers; allowed: " + kHpccAllowed);
+    }
+    const uint32_t nodes = std::stoul(t[0]);
+    const uint32_t switches = std::stoul(t[1]);
+    const uint32_t links = std::stoul(t[2]);
+    if (nodes < 2 || nodes > (1u << 24) || switches >= nodes || links == 0)
+    {
+        throw std::invalid_argument(
+            At(path, headerLine) + "header '" + lines[headerLine - 1] +
+            "'; allowed: 2 <= nodes <= 16777216, switches < nodes, links >= 1");
+    }
+    std::vector<bool> isSwitch(nodes, false);
+    uint32_t seen = 0;
+    while (seen < switches)
+    {
+        if (!nextLine(t))
+        {
+            throw std::invalid_argument(At(path, lines.size()) + "file ends after " +
+                                        std::to_string(seen) + " of the " +
+                                        std::to_string(switches) + " switch ids of line " +
+                                        std::to_string(headerLine));
+        }
+        if (seen + t.size() > switches)
+        {
+            throw std::invalid_argument(At(path, i) + "more switch ids than the " +
+                                        std::to_string(switches) + " of line " +
+                                        std::to_string(headerLine) + "; allowed: " +
+                                        kHpccAllowed);
+        }
+        for (const auto& token : t)
+        {
+            if (!IsUint(token) || std::stoul(token) >= nodes)
+            {
+                throw std::invalid_argument(At(path, i) + "switch id '" + token +
+                                            "'; allowed: a node id in [0, " +
+                                            std::to_string(nodes) + ")");
+            }
+            if (isSwitch[std::stoul(token)])
+            {
+                throw std::invalid_argument(At(path, i) + "switch id " + token +
+                                            " listed twice");
+            }
+            isSwitch[std::stoul(token)] = true;
+            ++seen;
+        }
+    }
+    for (uint32_t id = 0; id < nodes; ++id)
+    {
+        if (isSwitch[id])
+        {
+            m_graph.AddSwitch("sw" + std::to_string(id));
+        }
+        else
+        {
+            m_graph.AddHost("h" + std::to_string(id));
+        }
+    }
+    std::set<std::pair<uint32_t, uint32_t>> pairs;
+    for (uint32_t k = 0; k < links; ++k)
+    {
+        if (!nextLine(t))
+        {
+            throw std::invalid_argument(At(path, lines.size()) + "file ends after " +
+                                        std::to_string(k) + " of the " +
+                                        std::to_string(links) + " links line " +
+                                        std::to_string(headerLine) + " declares");
+        }
+        const size_t line = i;
+        if (t.size() != 5)
+        {
+            throw std::invalid_argument(At(path, line) + std::to_string(t.size()) +
+                                        " fields; allowed: 'a b rate delay error_rate'");
+        }
+        uint32_t ends[2];
+        for (int e = 0; e < 2; ++e)
+        {
+            if (!IsUint(t[e]) || std::stoul(t[e]) >= nodes)
+            {
+                throw std::invalid_argument(At(path, line) + "node id '" + t[e] +
+                                            "'; allowed: a node id in [0, " +
+                                            std::to_string(nodes) + ")");
+            }
+            ends[e] = std::stoul(t[e]);
+        }
+        if (ends[0] == ends[1])
+        {
+            throw std::invalid_argument(At(path, line) + "link joins node " + t[0] +
+                                        " to itself; allowed: two distinct nodes");
+        }
+        if (!pairs.emplace(std::min(ends[0], ends[1]), std::max(ends[0], ends[1])).second)
+        {
+            throw std::invalid_argument(At(path, line) + "duplicate link " + t[0] + " - " +
+                                        t[1] + "; allowed: one link per pair of nodes");
+        }
+        double rate = FieldRate(t[2], path, line);
+        double delay = FieldDelay(t[3], path, line);
+        size_t used = 0;
+        try
+        {
+            std::stod(t[4], &used);
+        }
+        catch (const std::exception&)
+        {
+            used = 0;
+        }
+        if (used != t[4].size())
+        {
+            throw std::invalid_argument(At(path, line) + "error rate '" + t[4] +
+                                        "'; allowed: a number");
+        }
+        m_graph.AddLink(ends[0], ends[1], rate, delay);
+    }
+    // HPCC stops reading after the declared links; so do we.
+}
+
+void
+FileTopology::Route(const std::string& path)
+{
+    const uint32_t nodes = m_graph.NodeCount();
+    const uint32_t hosts = m_graph.HostCount();
+    if (hosts < 2)
+    {
+        throw std::invalid_argument(path + ": " + std::to_string(hosts) +
+                                    " hosts; allowed: a topology with at least 2 hosts");
+    }
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    Graph g(nodes);
+    for (LinkIndex l = 0; l < m_graph.LinkCount(); ++l)
+    {
+        boost::add_edge(m_graph.Link(l).a, m_graph.Link(l).b, g);
+    }
+    constexpr uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> dist(nodes);
+    m_dist.assign(size_t{nodes} * hosts, std::numeric_limits<uint16_t>::max());
+    for (HostRank h = 0; h < hosts; ++h)
+    {
+        NodeIndex src = m_graph.HostNode(h);
+        std::fill(dist.begin(), dist.end(), unreached);
+        dist[src] = 0;
+        boost::breadth_first_search(
+            g,
+            src,
+            boost::visitor(boost::make_bfs_visitor(
+                boost::record_distances(dist.data(), boost::on_tree_edge()))));
+        for (NodeIndex n = 0; n < nodes; ++n)
+        {
+            if (dist[n] == unreached && m_graph.Node(n).isHost)
+            {
+                throw std::invalid_argument(path + ": host " + m_graph.Node(n).name +
+                                            " cannot reach host " + m_graph.Node(src).name +
+                                            "; allowed: a connected topology");
+            }
+            if (dist[n] != unreached)
+            {
+                if (dist[n] >= std::numeric_limits<uint16_t>::max())
+                {
+                    throw std::invalid_argument(path + ": a shortest path of " +
+                                                std::to_string(dist[n]) +
+                                                " hops; allowed: < 65535");
+                }
+                m_dist[size_t{h} * nodes + n] = static_cast<uint16_t>(dist[n]);
+            }
+        }
+    }
+}
+
+std::string
+FileTopology::Spec() const
+{
+    return m_spec;
+}
+
+std::string
+FileTopology::Family() const
+{
+    return "file";
+}
+
+uint32_t
+FileTopology::Distance(NodeIndex node, HostRank dst) const
+{
+    if (node >= m_graph.NodeCount() || dst >= m_graph.HostCount())
+    {
+        throw std::out_of_range(m_spec + ": Distance(" + std::to_string(node) + ", " +
+                                std::to_string(dst) + ") out of range");
+    }
+    return m_dist[size_t{dst} * m_graph.NodeCount() + node];
+}
+
+void
+FileTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+{
+    out.clear();
+    const uint16_t* dist = &m_dist[size_t{dst} * m_graph.NodeCount()];
+    const uint16_t here = dist[at];
+    const auto& ports = m_graph.Ports(at);
+    for (uint32_t p = 0; p < ports.size(); ++p)
+    {
+        if (dist[ports[p].peer] + 1 == here)
+        {
+            out.push_back(RouteHop{p, 0});
+        }
+    }
+}
+
+HostRank
+FileTopology::HostRankOfFileId(uint32_t id) const
+{
+    if (id >= m_graph.NodeCount() || !m_graph.Node(id).isHost)
+    {
+        throw std::invalid_argument(m_spec + ": node id " + std::to_string(id) +
+                                    (id >= m_graph.NodeCount() ? " does not exist"
+                                                               : " is a switch") +
+                                    "; allowed: the id of a host in [0, " +
+                                    std::to_string(m_graph.NodeCount()) + ")");
+    }
+    return m_graph.Node(id).rank;
+}
+
+uint32_t
+FileTopology::FileIdOfHostRank(HostRank rank) const
+{
+    return m_graph.HostNode(rank);
+}
+
+void
+FileTopology::WriteNative(const TopologyGraph& graph, std::ostream& os)
+{
+    static const std::vector<std::pair<const char*, double>> rateUnits = {
+        {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}};
+    static const std::vector<std::pair<const char*, double>> timeUnits = {
+        {"us", 1e-6}, {"ns", 1e-9}, {"ms", 1e-3}, {"s", 1}, {"ps", 1e-12}};
+    os << "# paramsync topology: " << graph.HostCount() << " hosts, " << graph.SwitchCount()
+       << " switches, " << graph.LinkCount() << " links\n";
+    for (NodeIndex n = 0; n < graph.NodeCount(); ++n)
+    {
+        const TopologyNode& node = graph.Node(n);
+        os << (node.isHost ? "host " : "switch ") << node.name << "\n";
+    }
+    for (LinkIndex l = 0; l < graph.LinkCount(); ++l)
+    {
+        const TopologyLink& link = graph.Link(l);
+        os << "link " << graph.Node(link.a).name << " " << graph.Node(link.b).name << " "
+           << ExactText(link.rateBps, rateUnits, &ParseRate) << " "
+           << (link.delayS == 0 ? std::string("0ns")
+                                : ExactText(link.delayS, timeUnits, &ParseTime))
+           << "\n";
+    }
+}
+
+void
+FileTopology::WriteNativeFile(const TopologyGraph& graph, const std::string& path)
+{
+    std::ofstream out(path);
+    if (!out)
+    {
+        throw std::runtime_error(path + ": cannot write topology file");
+    }
+    WriteNative(graph, out);
+    out.close();
+    if (!out)
+    {
+        throw std::runtime_error(path + ": error while writing topology file");
+    }
+}
+
+} // namespace ns3
