@@ -26,4 +26,6 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
+    test/topology-graph-test.cc
+    test/topology-test.cc
 )
