@@ -28,4 +28,5 @@ set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
     test/topology-graph-test.cc
     test/topology-test.cc
+    test/file-topology-test.cc
 )
