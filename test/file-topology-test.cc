@@ -6,13 +6,13 @@
 #include "ns3/topology.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <set>
 #include <stdexcept>
-#include <unistd.h>
 
 using namespace ns3;
 
@@ -30,8 +30,8 @@ class TempFile
 {
   public:
     explicit TempFile(const std::string& content, const std::string& tag = "t")
-        : m_path(::testing::TempDir() + "paramsync-topo-" + std::to_string(::getpid()) + "-" +
-                 tag + ".txt")
+        : m_path(::testing::TempDir() + "paramsync-topo-" + std::to_string(::getpid()) + "-" + tag +
+                 ".txt")
     {
         std::ofstream(m_path, std::ios::binary) << content;
     }

@@ -11,13 +11,12 @@
 #include "ns3/topology.h"
 #include "ns3/torus-topology.h"
 
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/visitors.hpp>
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
 #include <chrono>
 #include <cstdlib>
 #include <random>
@@ -32,12 +31,12 @@ namespace
 /// Every ECMP path from one source to one destination, summarised.
 struct PathSet
 {
-    uint32_t paths = 0;                 //!< distinct routed paths
-    std::set<uint32_t> links;           //!< path lengths in links
-    std::set<uint32_t> switchHops;      //!< switches visited per path
-    std::set<LinkIndex> firstLinks;     //!< links leaving the source
-    bool lanesOk = true;                //!< lanes never decrease and stay < LaneCount()
-    bool loopFree = true;               //!< no node visited twice
+    uint32_t paths = 0;             //!< distinct routed paths
+    std::set<uint32_t> links;       //!< path lengths in links
+    std::set<uint32_t> switchHops;  //!< switches visited per path
+    std::set<LinkIndex> firstLinks; //!< links leaving the source
+    bool lanesOk = true;            //!< lanes never decrease and stay < LaneCount()
+    bool loopFree = true;           //!< no node visited twice
     std::vector<std::vector<uint8_t>> laneSeqs;
 };
 
@@ -121,8 +120,7 @@ BfsDistances(const TopologyGraph& g, HostRank src)
     }
     std::vector<uint32_t> dist(g.NodeCount(), UINT32_MAX);
     dist[g.HostNode(src)] = 0;
-    boost::breadth_first_search(bg,
-                                g.HostNode(src),
+    boost::breadth_first_search(bg, g.HostNode(src),
                                 boost::visitor(boost::make_bfs_visitor(
                                     boost::record_distances(dist.data(), boost::on_tree_edge()))));
     return dist;
@@ -358,8 +356,8 @@ TEST(TorusTopologyTest, Counts)
         uint32_t servers, d;
     };
     // ab servers of degree 2d; each server adds its + link in every dimension: d * servers.
-    for (Case c : {Case{"4x4", 16, 2}, Case{"4x4x4", 64, 3}, Case{"3x5", 15, 2},
-                   Case{"2x4", 8, 2}, Case{"2x2x2", 8, 3}, Case{"6", 6, 1}})
+    for (Case c : {Case{"4x4", 16, 2}, Case{"4x4x4", 64, 3}, Case{"3x5", 15, 2}, Case{"2x4", 8, 2},
+                   Case{"2x2x2", 8, 3}, Case{"6", 6, 1}})
     {
         auto t = Make("torus:dims=" + c.dims);
         const TopologyGraph& g = t->Graph();
@@ -477,8 +475,8 @@ TEST(TorusTopologyTest, CoordinatesDimensionsAndSnake)
             EXPECT_TRUE(g.ring);
             for (size_t i = 0; i < g.members.size(); ++i)
             {
-                EXPECT_TRUE(Linked(t35->Graph(), g.members[i],
-                                   g.members[(i + 1) % g.members.size()]));
+                EXPECT_TRUE(
+                    Linked(t35->Graph(), g.members[i], g.members[(i + 1) % g.members.size()]));
             }
         }
     }
@@ -654,12 +652,16 @@ TEST(TopologyRoutingPropertyTest, RandomSizesRouteMinimallyWithoutLoops)
     for (int i = 0; i < 3; ++i)
     {
         uint32_t n = pick(2, 4);
-        specs.push_back("bcube:n=" + std::to_string(n) + ",k=" + std::to_string(pick(0, n == 2 ? 3 : 2)));
-        specs.push_back("torus:dims=" + std::to_string(pick(2, 6)) + "x" + std::to_string(pick(2, 6)));
-        specs.push_back("torus:dims=" + std::to_string(pick(2, 4)) + "x" + std::to_string(pick(2, 4)) +
-                        "x" + std::to_string(pick(2, 3)));
-        specs.push_back("fattree:k=" + std::to_string(2 * pick(1, 3)) + ",oversub=" + std::to_string(pick(1, 2)));
-        specs.push_back("bigraph:s=" + std::to_string(pick(1, 4)) + ",m=" + std::to_string(pick(1, 3)));
+        specs.push_back("bcube:n=" + std::to_string(n) +
+                        ",k=" + std::to_string(pick(0, n == 2 ? 3 : 2)));
+        specs.push_back("torus:dims=" + std::to_string(pick(2, 6)) + "x" +
+                        std::to_string(pick(2, 6)));
+        specs.push_back("torus:dims=" + std::to_string(pick(2, 4)) + "x" +
+                        std::to_string(pick(2, 4)) + "x" + std::to_string(pick(2, 3)));
+        specs.push_back("fattree:k=" + std::to_string(2 * pick(1, 3)) +
+                        ",oversub=" + std::to_string(pick(1, 2)));
+        specs.push_back("bigraph:s=" + std::to_string(pick(1, 4)) +
+                        ",m=" + std::to_string(pick(1, 3)));
         specs.push_back("ring:n=" + std::to_string(pick(2, 12)));
         specs.push_back("star:n=" + std::to_string(pick(2, 10)));
     }
@@ -677,10 +679,10 @@ TEST(TopologyRoutingPropertyTest, RandomSizesRouteMinimallyWithoutLoops)
 
 TEST(MakeTopologyTest, BadSpecsNameTheSpecAndWhatIsAllowed)
 {
-    for (std::string spec : {"bcube:n=1,k=1", "bcube:n=3", "bcube:n=3,k=-1", "fattree:k=5",
-                             "fattree:k=4,typo=1", "torus:dims=4x1", "torus:dims=4xa",
-                             "torus:n=4", "mesh:n=3", "ring:n=1", "star:n=0", "bigraph:s=0,m=2",
-                             "bcube:n=16,k=7", "file:", "ring:n=9,deadlockfree=maybe"})
+    for (std::string spec :
+         {"bcube:n=1,k=1", "bcube:n=3", "bcube:n=3,k=-1", "fattree:k=5", "fattree:k=4,typo=1",
+          "torus:dims=4x1", "torus:dims=4xa", "torus:n=4", "mesh:n=3", "ring:n=1", "star:n=0",
+          "bigraph:s=0,m=2", "bcube:n=16,k=7", "file:", "ring:n=9,deadlockfree=maybe"})
     {
         try
         {

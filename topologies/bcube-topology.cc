@@ -31,8 +31,8 @@ BcubeTopology::BcubeTopology(SpecString& spec, double rateBps, double delayS)
         if (next > (uint64_t{1} << 24))
         {
             throw std::invalid_argument(spec.Where() + "BCube(" + std::to_string(m_n) + "," +
-                                        std::to_string(m_k) + ") is too large; usage: " +
-                                        kBcubeUsage);
+                                        std::to_string(m_k) +
+                                        ") is too large; usage: " + kBcubeUsage);
         }
         m_pow.push_back(static_cast<uint32_t>(next));
     }
@@ -107,8 +107,7 @@ BcubeTopology::RankOf(const std::vector<uint32_t>& digits) const
     if (digits.size() != m_k + 1)
     {
         throw std::invalid_argument(m_spec + ": " + std::to_string(digits.size()) +
-                                    " digits given, addresses have " +
-                                    std::to_string(m_k + 1));
+                                    " digits given, addresses have " + std::to_string(m_k + 1));
     }
     HostRank rank = 0;
     for (uint32_t l = 0; l <= m_k; ++l)

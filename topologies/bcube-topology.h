@@ -48,7 +48,9 @@ class BcubeTopology : public Topology
 
     std::string Spec() const override;
     std::string Family() const override;
-    void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    void NextHops(NodeIndex at,
+                  HostRank dst,
+                  uint8_t lane,
                   std::vector<RouteHop>& out) const override;
     uint8_t LaneCount() const override;
     /// \brief Per level l, the groups of n servers under one level-l switch (switch order,
@@ -70,10 +72,7 @@ class BcubeTopology : public Topology
     NodeIndex SwitchOf(HostRank rank, uint32_t level) const;
 
   private:
-    uint32_t Digit(uint32_t rank, uint32_t level) const
-    {
-        return (rank / m_pow[level]) % m_n;
-    }
+    uint32_t Digit(uint32_t rank, uint32_t level) const { return (rank / m_pow[level]) % m_n; }
 
     uint32_t m_n;
     uint32_t m_k;

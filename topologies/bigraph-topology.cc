@@ -92,7 +92,10 @@ BigraphTopology::SwitchOf(HostRank rank) const
 }
 
 void
-BigraphTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+BigraphTopology::NextHops(NodeIndex at,
+                          HostRank dst,
+                          uint8_t lane,
+                          std::vector<RouteHop>& out) const
 {
     out.clear();
     const uint32_t dstSwitch = dst / m_m; // part S + w

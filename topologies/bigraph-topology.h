@@ -44,7 +44,9 @@ class BigraphTopology : public Topology
 
     std::string Spec() const override;
     std::string Family() const override;
-    void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    void NextHops(NodeIndex at,
+                  HostRank dst,
+                  uint8_t lane,
                   std::vector<RouteHop>& out) const override;
     uint8_t LaneCount() const override;
 

@@ -19,11 +19,8 @@ namespace ns3
  * \param usage the family's grammar, quoted in the message when the key is missing
  */
 inline uint64_t
-RequireUint(SpecString& spec,
-            const std::string& key,
-            uint64_t min,
-            uint64_t max,
-            const std::string& usage)
+RequireUint(
+    SpecString& spec, const std::string& key, uint64_t min, uint64_t max, const std::string& usage)
 {
     if (!spec.Has(key))
     {

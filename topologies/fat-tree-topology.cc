@@ -52,8 +52,7 @@ FatTreeTopology::FatTreeTopology(SpecString& spec, double rateBps, double delayS
         {
             for (uint32_t i = 0; i < m_half; ++i)
             {
-                m_graph.AddSwitch(std::string(tier) + std::to_string(p) + "." +
-                                  std::to_string(i));
+                m_graph.AddSwitch(std::string(tier) + std::to_string(p) + "." + std::to_string(i));
             }
         }
     }
@@ -121,7 +120,10 @@ FatTreeTopology::EdgeOf(HostRank rank) const
 }
 
 void
-FatTreeTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+FatTreeTopology::NextHops(NodeIndex at,
+                          HostRank dst,
+                          uint8_t lane,
+                          std::vector<RouteHop>& out) const
 {
     out.clear();
     if (at < m_hosts)

@@ -45,7 +45,9 @@ class FatTreeTopology : public Topology
 
     std::string Spec() const override;
     std::string Family() const override;
-    void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    void NextHops(NodeIndex at,
+                  HostRank dst,
+                  uint8_t lane,
                   std::vector<RouteHop>& out) const override;
 
     /// \brief k.

@@ -3,11 +3,10 @@
 #include "family-options.h"
 #include "spec-string.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/visitors.hpp>
-
-#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -93,13 +92,12 @@ ReadLines(const std::string& path)
         }
         start = end + 1;
     }
-    bool blank = std::all_of(lines.begin(), lines.end(), [](const std::string& l) {
-        return Tokens(l).empty();
-    });
+    bool blank = std::all_of(lines.begin(), lines.end(),
+                             [](const std::string& l) { return Tokens(l).empty(); });
     if (blank)
     {
-        throw std::invalid_argument(path + ":1: empty topology file; allowed: " +
-                                    kNativeAllowed + ", or HPCC's " + kHpccAllowed);
+        throw std::invalid_argument(path + ":1: empty topology file; allowed: " + kNativeAllowed +
+                                    ", or HPCC's " + kHpccAllowed);
     }
     return lines;
 }
@@ -135,7 +133,8 @@ FieldDelay(const std::string& token, const std::string& path, size_t line)
 
 /// Shortest text that parses back to exactly value (so a written file round-trips).
 std::string
-ExactText(double value, const std::vector<std::pair<const char*, double>>& units,
+ExactText(double value,
+          const std::vector<std::pair<const char*, double>>& units,
           double (*parse)(const std::string&, const std::string&))
 {
     for (const auto& [unit, scale] : units)
@@ -168,8 +167,7 @@ FileTopology::FileTopology(SpecString& spec, double rateBps, double delayS)
     spec.Finish();
     if (path.empty())
     {
-        throw std::invalid_argument(spec.Where() + "missing the file path; usage: " +
-                                    kFileUsage);
+        throw std::invalid_argument(spec.Where() + "missing the file path; usage: " + kFileUsage);
     }
     m_spec = "file:" + path + ExplicitOptions(spec, {"format", "rate", "delay"});
     Load(path, format);
@@ -338,17 +336,15 @@ FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& 
     {
         if (!nextLine(t))
         {
-            throw std::invalid_argument(At(path, lines.size()) + "file ends after " +
-                                        std::to_string(seen) + " of the " +
-                                        std::to_string(switches) + " switch ids of line " +
-                                        std::to_string(headerLine));
+            throw std::invalid_argument(
+                At(path, lines.size()) + "file ends after " + std::to_string(seen) + " of the " +
+                std::to_string(switches) + " switch ids of line " + std::to_string(headerLine));
         }
         if (seen + t.size() > switches)
         {
             throw std::invalid_argument(At(path, i) + "more switch ids than the " +
                                         std::to_string(switches) + " of line " +
-                                        std::to_string(headerLine) + "; allowed: " +
-                                        kHpccAllowed);
+                                        std::to_string(headerLine) + "; allowed: " + kHpccAllowed);
         }
         for (const auto& token : t)
         {
@@ -360,8 +356,7 @@ FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& 
             }
             if (isSwitch[std::stoul(token)])
             {
-                throw std::invalid_argument(At(path, i) + "switch id " + token +
-                                            " listed twice");
+                throw std::invalid_argument(At(path, i) + "switch id " + token + " listed twice");
             }
             isSwitch[std::stoul(token)] = true;
             ++seen;
@@ -384,9 +379,8 @@ FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& 
         if (!nextLine(t))
         {
             throw std::invalid_argument(At(path, lines.size()) + "file ends after " +
-                                        std::to_string(k) + " of the " +
-                                        std::to_string(links) + " links line " +
-                                        std::to_string(headerLine) + " declares");
+                                        std::to_string(k) + " of the " + std::to_string(links) +
+                                        " links line " + std::to_string(headerLine) + " declares");
         }
         const size_t line = i;
         if (t.size() != 5)
@@ -412,8 +406,8 @@ FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& 
         }
         if (!pairs.emplace(std::min(ends[0], ends[1]), std::max(ends[0], ends[1])).second)
         {
-            throw std::invalid_argument(At(path, line) + "duplicate link " + t[0] + " - " +
-                                        t[1] + "; allowed: one link per pair of nodes");
+            throw std::invalid_argument(At(path, line) + "duplicate link " + t[0] + " - " + t[1] +
+                                        "; allowed: one link per pair of nodes");
         }
         double rate = FieldRate(t[2], path, line);
         double delay = FieldDelay(t[3], path, line);
@@ -460,11 +454,9 @@ FileTopology::Route(const std::string& path)
         NodeIndex src = m_graph.HostNode(h);
         std::fill(dist.begin(), dist.end(), unreached);
         dist[src] = 0;
-        boost::breadth_first_search(
-            g,
-            src,
-            boost::visitor(boost::make_bfs_visitor(
-                boost::record_distances(dist.data(), boost::on_tree_edge()))));
+        boost::breadth_first_search(g, src,
+                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                        dist.data(), boost::on_tree_edge()))));
         for (NodeIndex n = 0; n < nodes; ++n)
         {
             if (dist[n] == unreached && m_graph.Node(n).isHost)
@@ -531,11 +523,10 @@ FileTopology::HostRankOfFileId(uint32_t id) const
 {
     if (id >= m_graph.NodeCount() || !m_graph.Node(id).isHost)
     {
-        throw std::invalid_argument(m_spec + ": node id " + std::to_string(id) +
-                                    (id >= m_graph.NodeCount() ? " does not exist"
-                                                               : " is a switch") +
-                                    "; allowed: the id of a host in [0, " +
-                                    std::to_string(m_graph.NodeCount()) + ")");
+        throw std::invalid_argument(
+            m_spec + ": node id " + std::to_string(id) +
+            (id >= m_graph.NodeCount() ? " does not exist" : " is a switch") +
+            "; allowed: the id of a host in [0, " + std::to_string(m_graph.NodeCount()) + ")");
     }
     return m_graph.Node(id).rank;
 }

@@ -69,7 +69,9 @@ class FileTopology : public Topology
 
     std::string Spec() const override;
     std::string Family() const override;
-    void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    void NextHops(NodeIndex at,
+                  HostRank dst,
+                  uint8_t lane,
                   std::vector<RouteHop>& out) const override;
 
     /// \brief "native" or "hpcc": what the file turned out to be.

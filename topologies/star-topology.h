@@ -26,7 +26,9 @@ class StarTopology : public Topology
 
     std::string Spec() const override;
     std::string Family() const override;
-    void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    void NextHops(NodeIndex at,
+                  HostRank dst,
+                  uint8_t lane,
                   std::vector<RouteHop>& out) const override;
     /// \brief One group: every host, all one switch hop apart.
     std::vector<HostDimension> Dimensions() const override;

@@ -87,9 +87,9 @@ Topology::Path(HostRank src, HostRank dst, uint64_t flowHash) const
                                      m_graph.Node(at).name + " has no route to host " +
                                      std::to_string(dst));
         }
-        const RouteHop& hop =
-            hops.size() == 1 ? hops[0]
-                             : hops[MixHash(flowHash ^ (uint64_t{at} << 32)) % hops.size()];
+        const RouteHop& hop = hops.size() == 1
+                                  ? hops[0]
+                                  : hops[MixHash(flowHash ^ (uint64_t{at} << 32)) % hops.size()];
         const PortPeer& peer = m_graph.Ports(at)[hop.port];
         path.push_back(peer.link);
         at = peer.peer;
