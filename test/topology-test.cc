@@ -286,6 +286,8 @@ TEST(BcubeTopologyTest, DigitsDimensionsAndSwitches)
     // level 1 those differing only in a_1: {0,3,6}, {1,4,7}, {2,5,8}.
     EXPECT_EQ(dims[0][1].members, (std::vector<HostRank>{3, 4, 5}));
     EXPECT_EQ(dims[1][2].members, (std::vector<HostRank>{2, 5, 8}));
+    EXPECT_EQ(b.LevelPeers(5, 1), (std::vector<HostRank>{2, 5, 8}));
+    EXPECT_EQ(b.LevelPeers(5, 0), (std::vector<HostRank>{3, 4, 5}));
     for (uint32_t l = 0; l < 2; ++l)
     {
         ASSERT_EQ(dims[l].size(), 3u);
@@ -459,6 +461,10 @@ TEST(TorusTopologyTest, CoordinatesDimensionsAndSnake)
     // Row-major: 27 = 1*16 + 2*4 + 3.
     EXPECT_EQ(tor.Coordinates(27), (std::vector<uint32_t>{1, 2, 3}));
     EXPECT_EQ(tor.RankOf({1, 2, 3}), 27u);
+    // Neighbours of (1,2,3): + in dimension 2 wraps to (1,2,0) = 24; - in dimension 0 is
+    // (0,2,3) = 11.
+    EXPECT_EQ(tor.Neighbour(27, 2, true), 24u);
+    EXPECT_EQ(tor.Neighbour(27, 0, false), 11u);
 
     auto t35 = Make("torus:dims=3x5");
     auto dims = t35->Dimensions();

@@ -123,6 +123,18 @@ BcubeTopology::RankOf(const std::vector<uint32_t>& digits) const
     return rank;
 }
 
+std::vector<HostRank>
+BcubeTopology::LevelPeers(HostRank rank, uint32_t level) const
+{
+    NodeIndex sw = SwitchOf(rank, level); // checks the arguments
+    std::vector<HostRank> peers;
+    for (const PortPeer& p : m_graph.Ports(sw))
+    {
+        peers.push_back(p.peer); // server node == rank
+    }
+    return peers;
+}
+
 NodeIndex
 BcubeTopology::SwitchOf(HostRank rank, uint32_t level) const
 {

@@ -68,6 +68,8 @@ class BcubeTopology : public Topology
     std::vector<uint32_t> Digits(HostRank rank) const;
     /// \brief Rank of digits (index l = a_l).
     HostRank RankOf(const std::vector<uint32_t>& digits) const;
+    /// \brief The n servers on the level-l switch of rank (rank included), by digit l.
+    std::vector<HostRank> LevelPeers(HostRank rank, uint32_t level) const;
     /// \brief Node of the level-l switch a server hangs on.
     NodeIndex SwitchOf(HostRank rank, uint32_t level) const;
 

@@ -182,6 +182,12 @@ TorusTopology::RankOf(const std::vector<uint32_t>& coordinates) const
     return rank;
 }
 
+HostRank
+TorusTopology::Neighbour(HostRank rank, uint32_t dim, bool plus) const
+{
+    return m_graph.Ports(rank)[NeighbourPort(rank, dim, plus)].peer; // node == rank here
+}
+
 uint32_t
 TorusTopology::NeighbourPort(HostRank rank, uint32_t dim, bool plus) const
 {

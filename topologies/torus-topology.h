@@ -69,6 +69,8 @@ class TorusTopology : public Topology
     std::vector<uint32_t> Coordinates(HostRank rank) const;
     /// \brief Rank of coordinates (inverse of Coordinates()).
     HostRank RankOf(const std::vector<uint32_t>& coordinates) const;
+    /// \brief Rank of the + (or -) neighbour of a server in a dimension.
+    HostRank Neighbour(HostRank rank, uint32_t dim, bool plus) const;
     /// \brief Port of a server towards its + (or -) neighbour in a dimension.
     uint32_t NeighbourPort(HostRank rank, uint32_t dim, bool plus) const;
 
