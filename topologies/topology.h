@@ -1,7 +1,8 @@
 /*
  * Topology: a family instance (BCube, torus, fat-tree, ...) = its graph + its routing +
  * the structural queries that topology-aware algorithms need. One subclass per family,
- * created by name through TopologyRegistry from a spec string such as "bcube:n=3,k=1".
+ * created by name through MakeTopology (its registry of families lives in topology.cc) from a
+ * spec string such as "bcube:n=3,k=1". The families and their options: topologies/README.md.
  */
 #ifndef PARAMSYNC_TOPOLOGY_H
 #define PARAMSYNC_TOPOLOGY_H
