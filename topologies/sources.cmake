@@ -10,6 +10,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/fat-tree-topology.cc
     topologies/bigraph-topology.cc
     topologies/file-topology.cc
+    topologies/channel-dependency.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
@@ -23,10 +24,12 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/fat-tree-topology.h
     topologies/bigraph-topology.h
     topologies/file-topology.h
+    topologies/channel-dependency.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
     test/topology-graph-test.cc
     test/topology-test.cc
     test/file-topology-test.cc
+    test/channel-dependency-test.cc
 )
