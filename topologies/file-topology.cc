@@ -61,7 +61,8 @@ ReadLines(const std::string& path)
     std::ifstream in(path, std::ios::binary);
     if (!in)
     {
-        throw std::invalid_argument(path + ": cannot open topology file");
+        throw std::invalid_argument(path + ": cannot open topology file; allowed: a readable file "
+                                           "in the native or HPCC format");
     }
     std::ostringstream buffer;
     buffer << in.rdbuf();
