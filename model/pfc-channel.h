@@ -1,0 +1,51 @@
+/*
+ * Full-duplex point-to-point channel between two PfcNetDevices.
+ */
+#ifndef PARAMSYNC_PFC_CHANNEL_H
+#define PARAMSYNC_PFC_CHANNEL_H
+
+#include "ns3/channel.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+namespace ns3
+{
+
+class PfcNetDevice;
+
+/**
+ * \brief Full-duplex link: each direction delivers a frame to the peer at the end of its
+ * serialization plus the propagation Delay (attribute).
+ */
+class PfcChannel : public Channel
+{
+  public:
+    /// \brief Register the type.
+    static TypeId GetTypeId();
+    PfcChannel();
+
+    /// \brief Attach a device (at most two).
+    void Attach(Ptr<PfcNetDevice> device);
+    /**
+     * \brief Start sending a frame from src; the peer receives it after txTime + Delay.
+     * \return false if the channel has no peer for src.
+     */
+    bool TransmitStart(Ptr<const Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
+
+    std::size_t GetNDevices() const override;
+    Ptr<NetDevice> GetDevice(std::size_t i) const override;
+    /// \brief The device at end i (0 or 1).
+    Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
+    /// \brief Propagation delay of each direction.
+    Time GetDelay() const;
+
+  private:
+    Time m_delay;                  //!< propagation delay
+    Ptr<PfcNetDevice> m_ends[2];   //!< the two devices
+    std::size_t m_nDevices{0};     //!< attached devices
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_PFC_CHANNEL_H

@@ -1,0 +1,222 @@
+/*
+ * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (DESIGN §3).
+ *
+ * Contract with its owners (switch: PfcSwitch, host: RoceNic):
+ *  - Enqueue() never drops: admission is the owner's job (the switch MMU).
+ *  - Frames can also be made on demand: when the transmitter is idle and the queue of a
+ *    non-paused priority is empty, the device asks the TxPuller for a frame of that priority
+ *    (in scheduling order). The puller returns nullptr when it has nothing now and calls
+ *    Wake() later.
+ *  - Scheduling order: priority 7 is the highest (802.1p convention). StrictPriority scans
+ *    7..0; RoundRobin scans the priorities cyclically starting after the last one served.
+ *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
+ *    the 802.1Q tag, else IPv4 DSCP & 7). Received PFC frames pause/resume our egress.
+ *  - PFC frames we send leave ahead of all data (after the frame in progress) and are never
+ *    paused.
+ *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate.
+ *  - Pause of quanta Q lasts Q * 512 bit times at our DataRate; quanta 0 resumes at once; a
+ *    new pause replaces the remaining time. A frame already being sent completes.
+ */
+#ifndef PARAMSYNC_PFC_NET_DEVICE_H
+#define PARAMSYNC_PFC_NET_DEVICE_H
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/mac48-address.h"
+#include "ns3/net-device.h"
+#include "ns3/nstime.h"
+#include "ns3/packet.h"
+#include "ns3/traced-callback.h"
+
+#include <array>
+#include <deque>
+#include <string>
+
+namespace ns3
+{
+
+class PfcChannel;
+class Node;
+class PcapFileWrapper;
+
+/// \brief Number of PFC priorities.
+constexpr uint8_t kPfcPriorities = 8;
+
+/**
+ * \brief Full-duplex point-to-point Ethernet port with per-priority queues and PFC.
+ */
+class PfcNetDevice : public NetDevice
+{
+  public:
+    /// \brief Transmit scheduling among the 8 priorities.
+    enum TxScheduling
+    {
+        STRICT_PRIORITY, //!< always the highest non-empty, non-paused priority (7 first)
+        ROUND_ROBIN      //!< cyclic over non-empty, non-paused priorities (one frame each)
+    };
+
+    /// \brief Trace: a frame and its priority (enqueue, dequeue = transmission start).
+    typedef void (*FrameTracedCallback)(Ptr<const Packet> frame, uint8_t priority);
+    /// \brief Trace: a pause frame sent or received for one priority (quanta 0 = resume).
+    typedef void (*PauseTracedCallback)(uint8_t priority, uint16_t quanta);
+    /// \brief Trace: our egress priority resumed after being paused for `paused`.
+    typedef void (*ResumeTracedCallback)(uint8_t priority, Time paused);
+
+    /// \brief Pulls a frame of a priority from the owner, or nullptr.
+    typedef Callback<Ptr<Packet>, Ptr<PfcNetDevice>, uint8_t> TxPuller;
+    /// \brief Receives a data frame with its priority.
+    typedef Callback<void, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t> FrameReceiveCallback;
+
+    /// \brief Register the type.
+    static TypeId GetTypeId();
+    PfcNetDevice();
+    ~PfcNetDevice() override;
+
+    /// \brief Connect to a channel (the device attaches itself).
+    void Attach(Ptr<PfcChannel> channel);
+
+    /// \brief Queue a frame on an egress priority; never drops.
+    void Enqueue(Ptr<Packet> frame, uint8_t priority);
+    /// \brief Bytes waiting in the egress queue of a priority (not counting a TxPuller's).
+    uint64_t QueuedBytes(uint8_t priority) const;
+    /// \brief Whether the peer paused this priority of our egress.
+    bool IsPaused(uint8_t priority) const;
+    /// \brief Install the on-demand frame source.
+    void SetTxPuller(TxPuller puller);
+    /// \brief Try to transmit now if idle.
+    void Wake();
+    /// \brief Where received data frames go.
+    void SetFrameReceiveCallback(FrameReceiveCallback cb);
+    /// \brief Send a PFC frame for one priority ahead of all data (quanta 0 = resume).
+    void SendPause(uint8_t priority, uint16_t quanta);
+    /// \brief Line rate.
+    DataRate GetDataRate() const;
+    /// \brief Set the line rate.
+    void SetDataRate(DataRate rate);
+    /// \brief Duration of a pause of `quanta` at our rate (quanta * 512 bit times).
+    Time PauseDuration(uint16_t quanta) const;
+    /// \brief The channel.
+    Ptr<PfcChannel> GetPfcChannel() const;
+    /// \brief Whether the transmitter is idle.
+    bool IsTxIdle() const;
+
+    /// \brief Pause frames sent for a priority.
+    uint64_t GetPauseFramesSent(uint8_t priority) const;
+    /// \brief Pause frames (quanta > 0) received for a priority.
+    uint64_t GetPauseFramesReceived(uint8_t priority) const;
+    /// \brief Resume frames (quanta 0) received for a priority.
+    uint64_t GetResumeFramesReceived(uint8_t priority) const;
+    /// \brief Total time our egress priority was paused (ongoing pause counted up to now).
+    Time GetPausedTime(uint8_t priority) const;
+    /// \brief Frames sent per priority (data and PFC).
+    uint64_t GetTxFrames(uint8_t priority) const;
+
+    /**
+     * \brief Write every frame this device sends and receives to a PCAP file (DLT_EN10MB).
+     * The FCS bytes are part of the frames.
+     */
+    void EnablePcap(const std::string& filename);
+
+    /// \brief Called by the channel when a frame has fully arrived.
+    void Receive(Ptr<Packet> frame);
+
+    // NetDevice
+    void SetIfIndex(const uint32_t index) override;
+    uint32_t GetIfIndex() const override;
+    Ptr<Channel> GetChannel() const override;
+    void SetAddress(Address address) override;
+    Address GetAddress() const override;
+    bool SetMtu(const uint16_t mtu) override;
+    uint16_t GetMtu() const override;
+    bool IsLinkUp() const override;
+    void AddLinkChangeCallback(Callback<void> callback) override;
+    bool IsBroadcast() const override;
+    Address GetBroadcast() const override;
+    bool IsMulticast() const override;
+    Address GetMulticast(Ipv4Address multicastGroup) const override;
+    Address GetMulticast(Ipv6Address addr) const override;
+    bool IsPointToPoint() const override;
+    bool IsBridge() const override;
+    /// Sends a complete frame on priority 0 (protocolNumber and dest are ignored).
+    bool Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber) override;
+    bool SendFrom(Ptr<Packet> packet,
+                  const Address& source,
+                  const Address& dest,
+                  uint16_t protocolNumber) override;
+    Ptr<Node> GetNode() const override;
+    void SetNode(Ptr<Node> node) override;
+    bool NeedsArp() const override;
+    void SetReceiveCallback(NetDevice::ReceiveCallback cb) override;
+    void SetPromiscReceiveCallback(PromiscReceiveCallback cb) override;
+    bool SupportsSendFrom() const override;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Transmitter state (as PointToPointNetDevice).
+    enum TxState
+    {
+        READY, //!< idle
+        BUSY   //!< serializing a frame
+    };
+
+    /// \brief Pick the next frame and start it, if idle and one is eligible.
+    void TryTransmit();
+    /// \brief Start serializing a frame of the given priority (kPfcPriorities for PFC).
+    void TransmitStart(Ptr<Packet> frame, uint8_t priority);
+    /// \brief End of serialization.
+    void TransmitComplete();
+    /// \brief Apply a received PFC frame.
+    void ReceivePfc(Ptr<Packet> frame);
+    /// \brief The pause timer of a priority expired.
+    void PauseExpired(uint8_t priority);
+    /// \brief End the pause of a priority now and account its duration.
+    void EndPause(uint8_t priority);
+    /// \brief Our MAC address bytes.
+    std::array<uint8_t, 6> MacBytes() const;
+
+    Ptr<Node> m_node;                    //!< owner node
+    Ptr<PfcChannel> m_channel;           //!< the link
+    Mac48Address m_address;              //!< our MAC
+    uint32_t m_ifIndex{0};               //!< interface index
+    uint16_t m_mtu{9000};                //!< MTU (informative)
+    DataRate m_rate;                     //!< line rate
+    TxScheduling m_scheduling{STRICT_PRIORITY}; //!< scheduling policy
+    bool m_pfcEnabled{true};             //!< honour received PFC frames
+    TxState m_txState{READY};            //!< transmitter state
+    Ptr<Packet> m_currentFrame;          //!< frame being serialized
+    uint8_t m_currentPriority{0};        //!< its priority (8 = PFC)
+    uint8_t m_rrNext{0};                 //!< round-robin: priority to look at first
+
+    std::deque<Ptr<Packet>> m_control;   //!< PFC frames to send (ahead of all)
+    std::array<std::deque<Ptr<Packet>>, kPfcPriorities> m_queues; //!< data queues
+    std::array<uint64_t, kPfcPriorities> m_queuedBytes{};          //!< bytes per queue
+
+    std::array<bool, kPfcPriorities> m_paused{};        //!< peer paused this priority
+    std::array<Time, kPfcPriorities> m_pauseStart;      //!< when the current pause began
+    std::array<EventId, kPfcPriorities> m_pauseTimer;   //!< expiry of the current pause
+    std::array<Time, kPfcPriorities> m_pausedTime;      //!< accumulated paused time
+    std::array<uint64_t, kPfcPriorities> m_pauseSent{}; //!< pause frames sent
+    std::array<uint64_t, kPfcPriorities> m_pauseRecv{}; //!< pause frames received (quanta>0)
+    std::array<uint64_t, kPfcPriorities> m_resumeRecv{}; //!< resume frames received
+    std::array<uint64_t, kPfcPriorities> m_txFrames{};  //!< frames sent per priority
+
+    TxPuller m_puller;                   //!< on-demand frame source
+    FrameReceiveCallback m_frameRx;      //!< data frame sink
+    NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
+    Ptr<PcapFileWrapper> m_pcap;         //!< optional capture
+
+    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;  //!< Enqueue
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace;  //!< Dequeue (tx start)
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;     //!< Drop (no receiver)
+    TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;       //!< Rx (data frame)
+    TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;         //!< PauseSent
+    TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;         //!< PauseReceived
+    TracedCallback<uint8_t, Time> m_resumeTrace;                //!< Resume
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_PFC_NET_DEVICE_H

@@ -1,0 +1,165 @@
+/*
+ * Shared-buffer PFC switch, aggregated to a plain ns3::Node (DESIGN §3). Also used by
+ * relaying hosts (BCube/Torus servers) with SetLocalDelivery.
+ *
+ * Per frame and hop: the ingress device hands the frame with its priority; ReadRoceFrame
+ * decodes it once (fixed offsets, no Tag); the ForwardingTable picks (port, lane); the MMU
+ * admits it on (ingress port, priority) or drops it (counted, Drop trace); the frame waits
+ * in the switch's own egress FIFO of (egress port, egress priority) with its ingress port;
+ * the egress device pulls it (TxPuller) when that priority may send, at which moment its
+ * bytes are released from the ingress accounting and ECN marking is decided RED-style from
+ * the egress queue bytes (mark at dequeue, as HPCC does: the freshest queue state).
+ * Pause: when an ingress (port, priority) must pause (MMU), the switch sends PFC with
+ * PauseQuanta upstream and refreshes it every half pause while the MMU still says not XON;
+ * when it may resume it sends quanta 0.
+ *
+ * Priorities in [BasePriority, BasePriority + lanes) of the ForwardingTable are lanes: the
+ * egress priority is BasePriority + the route's lane (the frame is rewritten if it changes).
+ * Other priorities (e.g. ACK/CNP) keep their priority and use lane-0 routes.
+ */
+#ifndef PARAMSYNC_PFC_SWITCH_H
+#define PARAMSYNC_PFC_SWITCH_H
+
+#include "pfc-net-device.h"
+#include "shared-buffer-mmu.h"
+
+#include "ns3/callback.h"
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/object.h"
+#include "ns3/random-variable-stream.h"
+#include "ns3/traced-callback.h"
+
+#include <deque>
+#include <memory>
+#include <vector>
+
+namespace ns3
+{
+
+class ForwardingTable;
+
+/// \brief A shared-buffer PFC switch (or the relay function of a host).
+class PfcSwitch : public Object
+{
+  public:
+    /// \brief Trace: frame dropped at admission, with ingress port and priority.
+    typedef void (*DropTracedCallback)(Ptr<const Packet> frame, uint32_t port, uint8_t priority);
+    /// \brief Trace: frame marked CE at egress port and priority.
+    typedef void (*MarkTracedCallback)(Ptr<const Packet> frame, uint32_t port, uint8_t priority);
+    /// \brief Trace: pause (quanta > 0) or resume (0) sent upstream on ingress port/priority.
+    typedef void (*PauseTracedCallback)(uint32_t port, uint8_t priority, uint16_t quanta);
+
+    /// \brief Register the type.
+    static TypeId GetTypeId();
+    PfcSwitch();
+    ~PfcSwitch() override;
+
+    /// \brief Add a port (index = order of AddPort); the switch becomes its puller and sink.
+    void AddPort(Ptr<PfcNetDevice> device);
+    /// \brief The forwarding table.
+    void SetForwardingTable(Ptr<ForwardingTable> table);
+    /// \brief Frames for `hostRank` go to `up` instead of being forwarded (relaying hosts).
+    void SetLocalDelivery(uint32_t hostRank, PfcNetDevice::FrameReceiveCallback up);
+    /**
+     * \brief Build the MMU from the attributes and the ports' rates and delays. Called
+     * automatically at the first frame; call it after wiring to get configuration errors
+     * (std::invalid_argument: headroom does not fit the buffer) at start-up.
+     */
+    void Initialize();
+
+    /// \brief Number of ports.
+    uint32_t GetNPorts() const;
+    /// \brief Port i.
+    Ptr<PfcNetDevice> GetPort(uint32_t i) const;
+    /// \brief The MMU (after Initialize).
+    const SharedBufferMmu& GetMmu() const;
+    /// \brief Egress bytes queued in the switch for (port, priority).
+    uint64_t EgressBytes(uint32_t port, uint8_t priority) const;
+    /// \brief Frames dropped at admission on ingress (port, priority).
+    uint64_t GetDrops(uint32_t port, uint8_t priority) const;
+    /// \brief All admission drops.
+    uint64_t GetTotalDrops() const;
+    /// \brief Frames marked CE.
+    uint64_t GetEcnMarks() const { return m_ecnMarks; }
+    /// \brief Frames forwarded (dequeued at an egress).
+    uint64_t GetForwarded() const { return m_forwarded; }
+    /// \brief ECN Kmin of a port in bytes (attribute or rate-scaled default).
+    uint64_t EcnKmin(uint32_t port) const;
+    /// \brief ECN Kmax of a port in bytes.
+    uint64_t EcnKmax(uint32_t port) const;
+    /**
+     * \brief Assign a fixed stream to the ECN marking random variable.
+     * \return the number of streams used (1).
+     */
+    int64_t AssignStreams(int64_t stream);
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// A frame waiting at an egress.
+    struct Queued
+    {
+        Ptr<Packet> frame;     //!< the frame
+        uint32_t inPort;       //!< ingress port (MMU release)
+        uint8_t inPriority;    //!< ingress priority (MMU release)
+    };
+    /// Per-port state.
+    struct PortState
+    {
+        Ptr<PfcNetDevice> device;                          //!< the device
+        std::deque<Queued> egress[kPfcPriorities];         //!< egress FIFOs
+        uint64_t egressBytes[kPfcPriorities]{};            //!< bytes in them
+        bool pausedUpstream[kPfcPriorities]{};             //!< we paused the peer
+        EventId refresh[kPfcPriorities];                   //!< pause refresh timers
+        uint64_t kminBytes{0};                             //!< ECN Kmin
+        uint64_t kmaxBytes{0};                             //!< ECN Kmax
+    };
+
+    /// \brief A data frame arrived on port index `inPort`.
+    void Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority);
+    /// \brief The egress device asks for a frame.
+    Ptr<Packet> Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority);
+    /// \brief Pause / resume decisions for ingress (port, priority).
+    void CheckPause(uint32_t port, uint8_t priority);
+    /// \brief Refresh a pause before it expires.
+    void RefreshPause(uint32_t port, uint8_t priority);
+    /// \brief Port index of a device (linear over ports; only for the callbacks' binding).
+    uint32_t PortIndex(Ptr<PfcNetDevice> dev) const;
+
+    std::vector<PortState> m_ports;              //!< ports
+    Ptr<ForwardingTable> m_table;                //!< forwarding
+    std::unique_ptr<SharedBufferMmu> m_mmu;      //!< buffer accounting
+    bool m_hasLocal{false};                      //!< a host relays through us
+    uint32_t m_localHost{0};                     //!< that host's rank
+    PfcNetDevice::FrameReceiveCallback m_up;     //!< local delivery
+    Ptr<UniformRandomVariable> m_uniform;        //!< ECN marking draws
+
+    // Attributes
+    uint64_t m_bufferBytes;           //!< BufferSize
+    bool m_dynamicThreshold;          //!< DynamicThreshold
+    double m_alpha;                   //!< Alpha
+    uint64_t m_staticXoff;            //!< StaticXoff
+    uint64_t m_hysteresis;            //!< XonHysteresis
+    uint32_t m_mtuBytes;              //!< MaxFrameBytes
+    Time m_responseTime;              //!< ResponseTime
+    uint8_t m_losslessMask;           //!< LosslessPriorities
+    bool m_pfcEnabled;                //!< PfcEnabled
+    uint16_t m_pauseQuanta;           //!< PauseQuanta
+    bool m_ecnEnabled;                //!< EcnEnabled
+    uint64_t m_kminAttr;              //!< EcnKmin (0 = scale with rate)
+    uint64_t m_kmaxAttr;              //!< EcnKmax (0 = scale with rate)
+    double m_pmax;                    //!< EcnPmax
+
+    uint64_t m_ecnMarks{0};           //!< CE marks
+    uint64_t m_forwarded{0};          //!< frames dequeued
+
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;  //!< Drop
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace;  //!< EcnMark
+    TracedCallback<uint32_t, uint8_t, uint16_t> m_pauseTrace;          //!< PauseSent
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_PFC_SWITCH_H

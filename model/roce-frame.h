@@ -1,0 +1,118 @@
+/*
+ * Byte-accurate RoCEv2 frames (DESIGN §3) and their fast parsing.
+ *
+ * Frame layout built here (offsets in bytes, VLAN tagged):
+ *   0  Ethernet II dst(6) src(6)           12 TPID 0x8100, TCI (PCP = priority)
+ *   16 EtherType 0x0800                     18 IPv4 (20 B, DSCP = priority, ECN)
+ *   38 UDP (8 B, dst port 4791)             46 BTH (12 B)   [58 AETH (4 B) on ACK/NACK]
+ *   then the payload (virtual bytes), ICRC (4 B) and FCS (4 B) as a trailer.
+ * Without the tag every offset after 12 moves down by 4. Preamble+SFD (8 B) and the
+ * inter-frame gap (12 B) are not in the Packet: PfcNetDevice counts them in the
+ * serialization time (kFramingBytes).
+ *
+ * Fast access (DESIGN §7): ReadRoceFrame copies the first at most 62 bytes of the frame
+ * with Packet::CopyData (no allocation, no Header objects) and decodes fixed offsets. No
+ * Tag is used. A switch calls it once per hop.
+ */
+#ifndef PARAMSYNC_ROCE_FRAME_H
+#define PARAMSYNC_ROCE_FRAME_H
+
+#include "ns3/packet.h"
+#include "ns3/ptr.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+/// \brief Preamble + SFD (8 B) + inter-frame gap (12 B): on the wire, not in the Packet.
+constexpr uint32_t kFramingBytes = 20;
+/// \brief Smallest Ethernet frame (incl. FCS), PFC frames are padded to it.
+constexpr uint32_t kMinFrameBytes = 64;
+/// \brief RoCEv2 UDP destination port.
+constexpr uint16_t kRoceUdpPort = 4791;
+
+/// \brief BTH opcodes used by paramsync (IBA Vol. 1, RC transport).
+namespace RoceOpcode
+{
+constexpr uint8_t kSendFirst = 0x00;  //!< RC SEND First
+constexpr uint8_t kSendMiddle = 0x01; //!< RC SEND Middle
+constexpr uint8_t kSendLast = 0x02;   //!< RC SEND Last
+constexpr uint8_t kSendOnly = 0x04;   //!< RC SEND Only
+constexpr uint8_t kAck = 0x11;        //!< RC Acknowledge (AETH follows)
+constexpr uint8_t kCnp = 0x81;        //!< RoCEv2 Congestion Notification Packet
+} // namespace RoceOpcode
+
+/**
+ * \brief The metadata of one RoCEv2 frame, parsed once.
+ *
+ * Host addressing: host rank r <-> IPv4 10.x.y.z with r = x<<16|y<<8|z,
+ * MAC 02:00:00:xx:yy:zz (same 24 bits).
+ */
+struct RoceFrameInfo
+{
+    uint32_t srcHost{0};      //!< source host rank (24 bit)
+    uint32_t dstHost{0};      //!< destination host rank (24 bit)
+    uint16_t udpSrcPort{0};   //!< per-QP entropy (ECMP hash input); dst port is 4791
+    uint8_t priority{0};      //!< PFC priority 0..7 (802.1Q PCP and DSCP)
+    bool ecnCapable{true};    //!< ECT(0) set (ECN bits 10)
+    bool ecnCe{false};        //!< CE set (ECN bits 11); overrides ecnCapable
+    uint8_t opcode{RoceOpcode::kSendOnly}; //!< BTH opcode
+    uint32_t destQp{0};       //!< BTH destination QP (24 bit)
+    uint32_t psn{0};          //!< BTH PSN (24 bit)
+    bool ackRequest{false};   //!< BTH A bit
+    uint8_t aethSyndrome{0};  //!< AETH syndrome (ACK/NACK only)
+    uint32_t aethMsn{0};      //!< AETH MSN (24 bit, ACK/NACK only)
+    uint32_t payloadBytes{0}; //!< RDMA payload (virtual bytes in the Packet)
+    bool vlan{true};          //!< carry an 802.1Q tag (PCP = priority)
+};
+
+/// \brief True when the opcode carries an AETH (ACK/NACK).
+inline bool
+RoceHasAeth(uint8_t opcode)
+{
+    return opcode == RoceOpcode::kAck;
+}
+
+/**
+ * \brief Build Ethernet(+802.1Q) + IPv4 + UDP + BTH (+AETH) + payload + ICRC + FCS.
+ *
+ * ICRC and FCS are written as zero bytes (their values are not modelled; their sizes are).
+ */
+Ptr<Packet> BuildRoceFrame(const RoceFrameInfo& info);
+
+/**
+ * \brief Decode a frame built by BuildRoceFrame from fixed offsets (one CopyData, no Tag).
+ * \return false when it is not a RoCEv2 frame (e.g. a PFC frame); info is then unspecified.
+ */
+bool ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info);
+
+/**
+ * \brief Priority of any frame from its first 18 bytes: the PCP of an 802.1Q tag, else the
+ * DSCP of an IPv4 header (low 3 bits), else 0.
+ */
+uint8_t ReadFramePriority(Ptr<const Packet> frame);
+
+/**
+ * \brief Set the CE codepoint of a RoCEv2 frame in place (ECN marking at a switch egress),
+ * keeping the IPv4 checksum valid. \return false if the frame is not ECN capable.
+ */
+bool MarkRoceFrameCe(Ptr<Packet> frame);
+
+/**
+ * \brief Rewrite the priority (802.1Q PCP and DSCP) of a RoCEv2 frame in place (lane change).
+ */
+void SetRoceFramePriority(Ptr<Packet> frame, uint8_t priority);
+
+/// \brief Bytes of the frame in the Packet (Ethernet header to FCS).
+uint32_t RoceFrameBytes(uint32_t payloadBytes, bool vlan, bool aeth);
+
+/// \brief Bytes on the wire incl. preamble+SFD+IFG (20 B).
+uint32_t RoceWireBytes(uint32_t payloadBytes, bool vlan, bool aeth);
+
+/// \brief IPv4 address (host order) of a host rank: 10.x.y.z.
+uint32_t RoceHostIpv4(uint32_t hostRank);
+
+} // namespace ns3
+
+#endif // PARAMSYNC_ROCE_FRAME_H
