@@ -1,0 +1,361 @@
+#include "driver-options.h"
+
+#include "ns3/command-line.h"
+#include "ns3/spec-string.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <sys/stat.h>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Parses an unsigned integer in [min, max] or throws naming the option.
+uint64_t
+ParseUint(const std::string& text, const std::string& option, uint64_t min, uint64_t max)
+{
+    const std::string allowed =
+        "allowed: an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
+        text.size() > 19)
+    {
+        throw OptionError(option + ": '" + text + "' is not an integer; " + allowed);
+    }
+    uint64_t v = std::strtoull(text.c_str(), nullptr, 10);
+    if (v < min || v > max)
+    {
+        throw OptionError(option + ": " + text + " is out of range; " + allowed);
+    }
+    return v;
+}
+
+/// Parses a finite real in [min, max] or throws naming the option.
+double
+ParseReal(const std::string& text, const std::string& option, double min, double max)
+{
+    const std::string allowed =
+        "allowed: a number from " + std::to_string(min) + " to " + std::to_string(max);
+    char* end = nullptr;
+    double v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
+    {
+        throw OptionError(option + ": '" + text + "' is not a number; " + allowed);
+    }
+    if (v < min || v > max)
+    {
+        throw OptionError(option + ": " + text + " is out of range; " + allowed);
+    }
+    return v;
+}
+
+bool
+ParseFlag(const std::string& text, const std::string& option)
+{
+    if (text == "1" || text == "true")
+    {
+        return true;
+    }
+    if (text == "0" || text == "false")
+    {
+        return false;
+    }
+    throw OptionError(option + ": '" + text + "' is not allowed; allowed: 0 or 1");
+}
+
+void
+CheckChoice(const std::string& text, const std::string& option, const std::set<std::string>& ok)
+{
+    if (ok.count(text) == 0)
+    {
+        std::string list;
+        for (const auto& s : ok)
+        {
+            list += (list.empty() ? "" : "|") + s;
+        }
+        throw OptionError(option + ": '" + text + "' is not allowed; allowed: " + list);
+    }
+}
+
+/// Rethrows the spec-string parsers' messages as OptionError (they already name the option).
+template <typename F>
+auto
+AsOption(F f) -> decltype(f())
+{
+    try
+    {
+        return f();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        throw OptionError(e.what());
+    }
+}
+
+bool
+IsDirectory(const std::string& path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/// Parent directory of path ("." when none).
+std::string
+ParentOf(const std::string& path)
+{
+    std::string p = path;
+    while (p.size() > 1 && p.back() == '/')
+    {
+        p.pop_back();
+    }
+    auto slash = p.rfind('/');
+    if (slash == std::string::npos)
+    {
+        return ".";
+    }
+    return slash == 0 ? "/" : p.substr(0, slash);
+}
+
+/// Names ns-3's CommandLine handles itself.
+const std::set<std::string> kNs3Builtins = {"PrintHelp",       "help",
+                                            "PrintGlobals",    "PrintGroups",
+                                            "PrintGroup",      "PrintTypeIds",
+                                            "PrintAttributes", "PrintVersion",
+                                            "version"};
+
+} // namespace
+
+DriverOptions::DriverOptions()
+    : topology("bcube:n=3,k=1"),
+      algorithm("all"),
+      model("bytes:10MB"),
+      modelsDir(PARAMSYNC_SOURCE_DIR "/workloads/models"),
+      rateText("40Gbps"),
+      delayText("1us"),
+      mtuText("4096"),
+      cc("none"),
+      pfcText("1"),
+      iterationsText("1"),
+      seedText("1"),
+      backend("packet"),
+      format("table"),
+      computeText("0s"),
+      overlapText("0"),
+      stragglerText("-1"),
+      stragglerFactorText("1"),
+      slowLinkText("-1"),
+      slowLinkFractionText("1"),
+      bufferText("32MB"),
+      priorityText("3"),
+      stopText("10s"),
+      progressText("auto")
+{
+}
+
+void
+DriverOptions::Register(CommandLine& cmd)
+{
+    cmd.AddValue("topology",
+                 "topology spec: bcube:n=3,k=1 | torus:dims=3x3 | fattree:k=4 | "
+                 "bigraph:s=4,m=4 | ring:n=9 | star:n=8 | file:PATH (see topologies/README.md)",
+                 topology);
+    cmd.AddValue("algorithm",
+                 "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
+                 "dbtree, trees, ...) or 'all' for every algorithm that applies to the topology",
+                 algorithm);
+    cmd.AddValue("model",
+                 "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE "
+                 "(one synthetic tensor, e.g. bytes:100MB)",
+                 model);
+    cmd.AddValue("models-dir", "directory of the built-in model CSV files", modelsDir);
+    cmd.AddValue("rate", "default link rate (e.g. 40Gbps); a topology's rate= overrides it",
+                 rateText);
+    cmd.AddValue("delay", "default one-way link delay (e.g. 1us); a topology's delay= overrides",
+                 delayText);
+    cmd.AddValue("mtu", "RoCE path MTU: payload bytes per data packet, 64 to 9000", mtuText);
+    cmd.AddValue("cc", "congestion control: none | dcqcn", cc);
+    cmd.AddValue("pfc", "PFC on (1) or off (0)", pfcText);
+    cmd.AddValue("iterations", "training iterations (one synchronization each), 1 to 100000",
+                 iterationsText);
+    cmd.AddValue("seed", "ns-3 random seed (ECMP salts, ECN marking), >= 1", seedText);
+    cmd.AddValue("backend",
+                 "packet: packet-level ns-3 simulation | fluid: flow-level estimator only",
+                 backend);
+    cmd.AddValue("flows",
+                 "HPCC-format flow list (first line the count, then 'src dst priority dport "
+                 "bytes start_s'); alone with --algorithm=none, else background traffic",
+                 flows);
+    cmd.AddValue("out",
+                 "directory for summary.json, transfers.csv, pfc.csv, flows.csv and "
+                 "attributes.txt (created; its parent must exist); empty: no files",
+                 out);
+    cmd.AddValue("format", "stdout format: table | json (one JSON object per run a line)",
+                 format);
+    cmd.AddValue("trace",
+                 "Chrome trace-event JSON file (Perfetto / chrome://tracing): one track per "
+                 "worker (transfers) and per port (PFC pauses); empty: none",
+                 trace);
+    cmd.AddValue("compute", "compute time (forward + backward) per iteration, e.g. 50ms",
+                 computeText);
+    cmd.AddValue("overlap",
+                 "1: a tensor's sync may start when backprop produces it (layer-wise overlap); "
+                 "0: sync starts when the whole gradient exists",
+                 overlapText);
+    cmd.AddValue("straggler", "worker that computes slower (-1: none)", stragglerText);
+    cmd.AddValue("straggler-factor", "compute time multiplier of the straggler, >= 1",
+                 stragglerFactorText);
+    cmd.AddValue("slow-link", "index of a topology link that runs slower (-1: none)",
+                 slowLinkText);
+    cmd.AddValue("slow-link-fraction", "rate fraction of the slow link, in (0, 1]",
+                 slowLinkFractionText);
+    cmd.AddValue("buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)",
+                 bufferText);
+    cmd.AddValue("priority", "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
+                 priorityText);
+    cmd.AddValue("stop",
+                 "simulated-time limit (e.g. 10s): a run not finished by then is reported as "
+                 "stalled (exit 3)",
+                 stopText);
+    cmd.AddValue("progress", "progress line on stderr: auto (terminal and long run) | 0 | 1",
+                 progressText);
+}
+
+void
+DriverOptions::CheckArgumentNames(int argc, char** argv) const
+{
+    std::set<std::string> ours;
+    for (const auto& kv : Used())
+    {
+        ours.insert(kv.first);
+    }
+    for (int i = 1; i < argc; ++i)
+    {
+        std::string arg = argv[i];
+        if (arg.rfind("--", 0) != 0 && arg.rfind("-", 0) != 0)
+        {
+            throw OptionError("argument '" + arg +
+                              "' is not an option; allowed: --name=value (see --help)");
+        }
+        std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
+        name = name.substr(0, name.find('='));
+        if (ours.count(name) || kNs3Builtins.count(name) || name.rfind("ns3::", 0) == 0)
+        {
+            continue;
+        }
+        throw OptionError("--" + name + ": unknown option; allowed: the options --help lists");
+    }
+}
+
+void
+DriverOptions::Validate()
+{
+    rateBps = AsOption([&] { return ParseRate(rateText, "--rate"); });
+    if (!(rateBps > 0))
+    {
+        throw OptionError("--rate: " + rateText + " is not allowed; allowed: a rate > 0");
+    }
+    delayS = AsOption([&] { return ParseTime(delayText, "--delay"); });
+    mtu = static_cast<uint32_t>(ParseUint(mtuText, "--mtu", 64, 9000));
+    CheckChoice(cc, "--cc", {"none", "dcqcn"});
+    pfc = ParseFlag(pfcText, "--pfc");
+    iterations = static_cast<uint32_t>(ParseUint(iterationsText, "--iterations", 1, 100000));
+    seed = static_cast<uint32_t>(ParseUint(seedText, "--seed", 1, 4294967295ULL));
+    CheckChoice(backend, "--backend", {"packet", "fluid"});
+    CheckChoice(format, "--format", {"table", "json"});
+    computeS = AsOption([&] { return ParseTime(computeText, "--compute"); });
+    overlap = ParseFlag(overlapText, "--overlap");
+    straggler = stragglerText == "-1"
+                    ? -1
+                    : static_cast<int64_t>(ParseUint(stragglerText, "--straggler", 0, 1u << 30));
+    stragglerFactor = ParseReal(stragglerFactorText, "--straggler-factor", 1.0, 1e6);
+    slowLink = slowLinkText == "-1"
+                   ? -1
+                   : static_cast<int64_t>(ParseUint(slowLinkText, "--slow-link", 0, 1u << 30));
+    slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0);
+    if (!(slowLinkFraction > 0))
+    {
+        throw OptionError("--slow-link-fraction: " + slowLinkFractionText +
+                          " is not allowed; allowed: a fraction in (0, 1]");
+    }
+    bufferBytes = AsOption([&] { return ParseBytes(bufferText, "--buffer"); });
+    if (bufferBytes < 2 * static_cast<uint64_t>(mtu + 100))
+    {
+        throw OptionError("--buffer: " + bufferText +
+                          " cannot hold two packets of --mtu=" + mtuText +
+                          "; allowed: at least " + std::to_string(2 * (mtu + 100)) + " bytes");
+    }
+    priority = static_cast<uint8_t>(ParseUint(priorityText, "--priority", 0, 6));
+    stopS = AsOption([&] { return ParseTime(stopText, "--stop"); });
+    if (!(stopS > 0))
+    {
+        throw OptionError("--stop: " + stopText + " is not allowed; allowed: a time > 0");
+    }
+    if (progressText == "auto")
+    {
+        progress = -1;
+    }
+    else
+    {
+        progress = ParseFlag(progressText, "--progress") ? 1 : 0;
+    }
+    if (!out.empty())
+    {
+        struct stat st;
+        if (stat(out.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+        {
+            throw OptionError("--out: '" + out +
+                              "' exists and is not a directory; allowed: a directory path");
+        }
+        if (!IsDirectory(ParentOf(out)))
+        {
+            throw OptionError("--out: the parent of '" + out +
+                              "' does not exist; allowed: a directory whose parent exists");
+        }
+    }
+    if (!trace.empty() && !IsDirectory(ParentOf(trace)))
+    {
+        throw OptionError("--trace: the directory of '" + trace +
+                          "' does not exist; allowed: a file path in an existing directory");
+    }
+    if (!modelsDir.empty() && !IsDirectory(modelsDir))
+    {
+        throw OptionError("--models-dir: '" + modelsDir +
+                          "' is not a directory; allowed: a directory of model CSV files");
+    }
+}
+
+std::vector<std::pair<std::string, std::string>>
+DriverOptions::Used() const
+{
+    return {{"topology", topology},
+            {"algorithm", algorithm},
+            {"model", model},
+            {"models-dir", modelsDir},
+            {"rate", rateText},
+            {"delay", delayText},
+            {"mtu", mtuText},
+            {"cc", cc},
+            {"pfc", pfcText},
+            {"iterations", iterationsText},
+            {"seed", seedText},
+            {"backend", backend},
+            {"flows", flows},
+            {"out", out},
+            {"format", format},
+            {"trace", trace},
+            {"compute", computeText},
+            {"overlap", overlapText},
+            {"straggler", stragglerText},
+            {"straggler-factor", stragglerFactorText},
+            {"slow-link", slowLinkText},
+            {"slow-link-fraction", slowLinkFractionText},
+            {"buffer", bufferText},
+            {"priority", priorityText},
+            {"stop", stopText},
+            {"progress", progressText}};
+}
+
+} // namespace ns3

@@ -1,0 +1,113 @@
+/*
+ * DriverOptions: every option of the paramsync driver (DESIGN.md §6), registered on an
+ * ns-3 CommandLine with help text and default, then validated into typed values. Options
+ * are read as text and parsed here so that every bad value gives one line naming the option
+ * and what is allowed (CommandLine's own parse errors print the whole help and exit 1).
+ */
+#ifndef PARAMSYNC_DRIVER_OPTIONS_H
+#define PARAMSYNC_DRIVER_OPTIONS_H
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class CommandLine;
+
+/**
+ * \brief Bad user input of the driver: the message is one line naming the option.
+ * The driver prints it and exits 2.
+ */
+class OptionError : public std::invalid_argument
+{
+  public:
+    /// \brief message must name the option ("--mtu: ...") and what is allowed.
+    explicit OptionError(const std::string& message)
+        : std::invalid_argument(message)
+    {
+    }
+};
+
+/**
+ * \brief The driver's options: raw text as given, then the validated values.
+ */
+class DriverOptions
+{
+  public:
+    /// \brief Defaults (the values --help shows).
+    DriverOptions();
+
+    /// \brief Registers every option (with help text and default) on cmd.
+    void Register(CommandLine& cmd);
+
+    /**
+     * \brief Rejects arguments CommandLine would not know before it sees them (it would
+     * print the whole help and exit 1): names that are neither ours, nor ns-3's
+     * --ns3::Type::Attribute=, nor ns-3's --PrintHelp family; positional arguments.
+     * \throws OptionError naming the argument
+     */
+    void CheckArgumentNames(int argc, char** argv) const;
+
+    /**
+     * \brief Parses and range-checks the scalar options (sizes, rates, times, choices,
+     * paths). Topology / algorithm / model names are checked by the driver, which builds
+     * them. \throws OptionError naming the option and what is allowed
+     */
+    void Validate();
+
+    /// \brief (name, value) of every option as used, for attributes.txt / summary.json.
+    std::vector<std::pair<std::string, std::string>> Used() const;
+
+    // Raw text, as given on the command line (defaults filled in).
+    std::string topology;   //!< --topology spec
+    std::string algorithm;  //!< --algorithm spec, or "all"
+    std::string model;      //!< --model name, CSV path or bytes:SIZE
+    std::string modelsDir;  //!< --models-dir
+    std::string rateText;   //!< --rate
+    std::string delayText;  //!< --delay
+    std::string mtuText;    //!< --mtu
+    std::string cc;         //!< --cc
+    std::string pfcText;    //!< --pfc
+    std::string iterationsText; //!< --iterations
+    std::string seedText;   //!< --seed
+    std::string backend;    //!< --backend
+    std::string flows;      //!< --flows
+    std::string out;        //!< --out
+    std::string format;     //!< --format
+    std::string trace;      //!< --trace
+    std::string computeText;    //!< --compute
+    std::string overlapText;    //!< --overlap
+    std::string stragglerText;  //!< --straggler
+    std::string stragglerFactorText; //!< --straggler-factor
+    std::string slowLinkText;   //!< --slow-link
+    std::string slowLinkFractionText; //!< --slow-link-fraction
+    std::string bufferText;     //!< --buffer
+    std::string priorityText;   //!< --priority
+    std::string stopText;       //!< --stop
+    std::string progressText;   //!< --progress
+
+    // Validated values (after Validate()).
+    double rateBps{0};        //!< default link rate, bit/s
+    double delayS{0};         //!< default link delay, s
+    uint32_t mtu{0};          //!< RoCE payload bytes per packet
+    bool pfc{true};           //!< PFC enabled
+    uint32_t iterations{1};   //!< synchronizations (training iterations) per run
+    uint32_t seed{1};         //!< ns-3 RNG seed
+    double computeS{0};       //!< compute (forward + backward) time per iteration, s
+    bool overlap{false};      //!< start a tensor's sync when backprop produces it
+    int64_t straggler{-1};    //!< worker that computes slower, -1 none
+    double stragglerFactor{1}; //!< its compute time multiplier (>= 1)
+    int64_t slowLink{-1};     //!< topology link index running slower, -1 none
+    double slowLinkFraction{1}; //!< its rate fraction (0, 1]
+    uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
+    uint8_t priority{3};      //!< PFC priority of lane 0 data
+    double stopS{0};          //!< simulated-time limit (deadlock guard), s
+    int progress{-1};         //!< -1 auto (terminal and long run), 0 off, 1 on
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_DRIVER_OPTIONS_H

@@ -1,0 +1,255 @@
+#include "results-writer.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace ns3
+{
+
+const std::vector<std::string>&
+ResultsWriter::Columns()
+{
+    static const std::vector<std::string> columns = {
+        "topology",  "algorithm",        "model",        "backend", "workers", "gst_s",
+        "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s", "drops",
+        "ecn_marks", "retransmits",      "events",       "pkt_hops", "wall_s",  "status"};
+    return columns;
+}
+
+std::string
+ResultsWriter::Number(double v)
+{
+    std::ostringstream os;
+    os << std::setprecision(6) << v;
+    return os.str();
+}
+
+std::vector<std::string>
+ResultsWriter::Row(const RunResult& r)
+{
+    std::string status = r.invariant.empty() ? (r.completed ? "ok" : "incomplete") : "FAIL";
+    return {r.topology,
+            r.algorithm,
+            r.model,
+            r.backend,
+            std::to_string(r.workers),
+            Number(r.gstS),
+            Number(r.idealGstS),
+            Number(r.iterationS),
+            std::to_string(r.pfcPauseFrames),
+            Number(r.pfcPausedS),
+            std::to_string(r.drops),
+            std::to_string(r.ecnMarks),
+            std::to_string(r.retransmits),
+            std::to_string(r.events),
+            std::to_string(r.pktHops),
+            Number(r.wallS),
+            status};
+}
+
+std::string
+ResultsWriter::JsonString(const std::string& s)
+{
+    std::string out = "\"";
+    for (char c : s)
+    {
+        switch (c)
+        {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        default:
+            if (static_cast<unsigned char>(c) < 0x20)
+            {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                out += buf;
+            }
+            else
+            {
+                out += c;
+            }
+        }
+    }
+    return out + "\"";
+}
+
+std::string
+ResultsWriter::JsonLine(const RunResult& r)
+{
+    const auto& cols = Columns();
+    auto row = Row(r);
+    std::ostringstream os;
+    os << "{";
+    for (size_t i = 0; i < cols.size(); ++i)
+    {
+        // The first four and the last column are text, the others numbers.
+        bool text = i < 4 || i + 1 == cols.size();
+        os << (i ? "," : "") << JsonString(cols[i]) << ":" << (text ? JsonString(row[i]) : row[i]);
+    }
+    os << ",\"invariant\":" << JsonString(r.invariant) << ",\"gst_per_iteration_s\":[";
+    for (size_t i = 0; i < r.gstPerIterationS.size(); ++i)
+    {
+        os << (i ? "," : "") << Number(r.gstPerIterationS[i]);
+    }
+    os << "]}";
+    return os.str();
+}
+
+std::string
+ResultsWriter::Table(const std::vector<RunResult>& runs)
+{
+    const auto& cols = Columns();
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back(cols);
+    for (const auto& r : runs)
+    {
+        rows.push_back(Row(r));
+    }
+    std::vector<size_t> width(cols.size(), 0);
+    for (const auto& row : rows)
+    {
+        for (size_t i = 0; i < row.size(); ++i)
+        {
+            width[i] = std::max(width[i], row[i].size());
+        }
+    }
+    std::ostringstream os;
+    for (const auto& row : rows)
+    {
+        for (size_t i = 0; i < row.size(); ++i)
+        {
+            // Names left-aligned, numbers right-aligned.
+            if (i < 4)
+            {
+                os << std::left << std::setw(width[i]) << row[i];
+            }
+            else
+            {
+                os << std::right << std::setw(width[i]) << row[i];
+            }
+            os << (i + 1 < row.size() ? "  " : "\n");
+        }
+    }
+    return os.str();
+}
+
+void
+ResultsWriter::WriteFileAtomically(const std::string& path, const std::string& content)
+{
+    std::string tmp = path + ".tmp." + std::to_string(getpid());
+    {
+        std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
+        if (!f)
+        {
+            throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
+        }
+        f << content;
+        f.flush();
+        if (!f)
+        {
+            std::remove(tmp.c_str());
+            throw std::runtime_error(path + ": write failed: " + std::strerror(errno));
+        }
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0)
+    {
+        int err = errno;
+        std::remove(tmp.c_str());
+        throw std::runtime_error(path + ": cannot rename into place: " + std::strerror(err));
+    }
+}
+
+void
+ResultsWriter::WriteDirectory(const std::string& dir,
+                              const std::vector<RunResult>& runs,
+                              const std::vector<std::pair<std::string, std::string>>& used)
+{
+    if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+    {
+        throw std::runtime_error(dir + ": cannot create the --out directory: " +
+                                 std::strerror(errno));
+    }
+    // Build every file in memory first, so a failure leaves nothing half-written.
+    std::ostringstream summary;
+    summary << "{\"runs\":[\n";
+    for (size_t i = 0; i < runs.size(); ++i)
+    {
+        summary << "  " << JsonLine(runs[i]) << (i + 1 < runs.size() ? ",\n" : "\n");
+    }
+    summary << "],\"options\":{";
+    for (size_t i = 0; i < used.size(); ++i)
+    {
+        summary << (i ? "," : "") << JsonString(used[i].first) << ":"
+                << JsonString(used[i].second);
+    }
+    summary << "}}\n";
+
+    std::ostringstream transfers;
+    transfers << "algorithm,iteration,id,src,dst,bytes,start_s,end_s,chunk,phase\n";
+    std::ostringstream pfc;
+    pfc << "algorithm,node,port,priority,pauses_sent,pauses_received,paused_s\n";
+    std::ostringstream flows;
+    flows << "algorithm,flow,src,dst,bytes,start_s,end_s,fct_s\n";
+    transfers << std::setprecision(12);
+    pfc << std::setprecision(12);
+    flows << std::setprecision(12);
+    for (const auto& r : runs)
+    {
+        for (const auto& t : r.transfers)
+        {
+            transfers << r.algorithm << "," << t.iteration << "," << t.id << "," << t.src << ","
+                      << t.dst << "," << t.bytes << "," << t.startS << "," << t.endS << ","
+                      << t.chunk << "," << t.phase << "\n";
+        }
+        for (const auto& p : r.pfc)
+        {
+            pfc << r.algorithm << "," << p.node << "," << p.port << "," << p.priority << ","
+                << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << "\n";
+        }
+        for (const auto& f : r.flows)
+        {
+            flows << r.algorithm << "," << f.index << "," << f.src << "," << f.dst << ","
+                  << f.bytes << "," << f.startS << "," << f.endS << ","
+                  << (f.endS >= 0 ? f.endS - f.startS : -1.0) << "\n";
+        }
+    }
+    std::ostringstream attributes;
+    attributes << "# paramsync options of this run; rerun with: paramsync";
+    for (const auto& kv : used)
+    {
+        if (kv.first != "out")
+        {
+            attributes << " --" << kv.first << "='" << kv.second << "'";
+        }
+    }
+    attributes << "\n";
+    for (const auto& kv : used)
+    {
+        attributes << kv.first << " = " << kv.second << "\n";
+    }
+    // Transfers, pfc, flows, attributes first: summary.json last marks a complete directory.
+    WriteFileAtomically(dir + "/transfers.csv", transfers.str());
+    WriteFileAtomically(dir + "/pfc.csv", pfc.str());
+    WriteFileAtomically(dir + "/flows.csv", flows.str());
+    WriteFileAtomically(dir + "/attributes.txt", attributes.str());
+    WriteFileAtomically(dir + "/summary.json", summary.str());
+}
+
+} // namespace ns3

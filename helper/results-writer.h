@@ -1,0 +1,63 @@
+/*
+ * ResultsWriter: the driver's outputs (DESIGN.md §6) — the stdout table or JSON lines, and
+ * the files of --out: summary.json, transfers.csv, pfc.csv, flows.csv, attributes.txt.
+ * Every file is written whole to a temporary name and renamed, so a reader never sees a
+ * half-written file and a failed run leaves none.
+ */
+#ifndef PARAMSYNC_RESULTS_WRITER_H
+#define PARAMSYNC_RESULTS_WRITER_H
+
+#include "run-result.h"
+
+#include <ostream>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Formats and writes results of one or more runs.
+ */
+class ResultsWriter
+{
+  public:
+    /// \brief Column names of the stdout table / JSON keys, in order.
+    static const std::vector<std::string>& Columns();
+
+    /// \brief The values of one run, in Columns() order, as text.
+    static std::vector<std::string> Row(const RunResult& run);
+
+    /// \brief One JSON object (one line, no newline) with the Columns() of a run.
+    static std::string JsonLine(const RunResult& run);
+
+    /// \brief Aligned text table (header + one line per run).
+    static std::string Table(const std::vector<RunResult>& runs);
+
+    /**
+     * \brief Writes summary.json, transfers.csv, pfc.csv, flows.csv and attributes.txt
+     * into dir (created if missing; its parent must exist).
+     * \param used the options as used, (name, value), for reproduction
+     * \throws std::runtime_error naming the path when a file cannot be written
+     */
+    static void WriteDirectory(const std::string& dir,
+                               const std::vector<RunResult>& runs,
+                               const std::vector<std::pair<std::string, std::string>>& used);
+
+    /**
+     * \brief Writes content to path via path.tmp.PID + rename (atomic on one file system).
+     * \throws std::runtime_error naming the path
+     */
+    static void WriteFileAtomically(const std::string& path, const std::string& content);
+
+    /// \brief JSON string literal of s (quotes and escapes).
+    static std::string JsonString(const std::string& s);
+
+    /// \brief Shortest round-trip text of a double ("-1" for not measured stays "-1").
+    static std::string Number(double v);
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_RESULTS_WRITER_H

@@ -1,0 +1,92 @@
+/*
+ * RunResult: everything one driver run (one algorithm on one topology) measured — the
+ * stdout row (DESIGN.md §6 columns) and the detail rows of transfers.csv, pfc.csv and
+ * flows.csv. Filled by the backends and recorders, written by ResultsWriter.
+ */
+#ifndef PARAMSYNC_RUN_RESULT_H
+#define PARAMSYNC_RUN_RESULT_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/// \brief One executed transfer of a plan (a row of transfers.csv and a trace span).
+struct TransferRecord
+{
+    uint32_t iteration; //!< 0-based iteration
+    uint32_t id;        //!< transfer id in the plan
+    uint32_t src;       //!< source host rank
+    uint32_t dst;       //!< destination host rank
+    uint64_t bytes;     //!< payload bytes
+    double startS;      //!< simulated time it was posted
+    double endS;        //!< simulated time its last byte arrived
+    uint32_t chunk;     //!< plan's chunk label
+    uint32_t phase;     //!< plan's phase label
+};
+
+/// \brief PFC counters of one port and priority (a row of pfc.csv).
+struct PfcRecord
+{
+    std::string node;       //!< node name ("h3", "sw1.2")
+    uint32_t port;          //!< port index of the node
+    uint32_t priority;      //!< PFC priority
+    uint64_t pausesSent;    //!< PFC pause frames this port sent (quanta > 0)
+    uint64_t pausesReceived; //!< PFC pause frames this port received (quanta > 0)
+    double pausedS;         //!< time this port's egress priority was paused
+};
+
+/// \brief A pause interval of one port's egress priority (a trace span).
+struct PauseInterval
+{
+    std::string port; //!< "node/port"
+    uint32_t priority;
+    double startS;
+    double endS;
+};
+
+/// \brief One replayed flow of --flows (a row of flows.csv).
+struct FlowRecord
+{
+    uint32_t index;   //!< line order in the flow file, from 0
+    uint32_t src;     //!< source node id as in the file
+    uint32_t dst;     //!< destination node id as in the file
+    uint64_t bytes;   //!< message bytes
+    double startS;    //!< start time from the file
+    double endS;      //!< completion time, < 0 when it never completed
+};
+
+/// \brief The measurements of one run.
+struct RunResult
+{
+    std::string topology;  //!< canonical topology spec
+    std::string algorithm; //!< canonical algorithm spec ("none" for --flows alone)
+    std::string model;     //!< model name
+    std::string backend;   //!< "packet" or "fluid"
+    uint32_t workers{0};   //!< workers of the plan
+    uint64_t gradientBytes{0}; //!< bytes of one worker's gradient
+    double gstS{-1};       //!< mean GST over iterations (s); -1 when not measured
+    double idealGstS{-1};  //!< the fluid estimator's GST of the same plan (s)
+    std::vector<double> gstPerIterationS; //!< GST of each iteration
+    double iterationS{-1}; //!< mean iteration time (compute + exposed sync), -1 if n/a
+    uint64_t pfcPauseFrames{0}; //!< pause frames sent, whole fabric
+    double pfcPausedS{0};  //!< sum over port-priorities of paused time
+    uint64_t drops{0};     //!< packets dropped by any MMU
+    uint64_t ecnMarks{0};  //!< CE marks
+    uint64_t retransmits{0}; //!< go-back-N retransmitted packets
+    uint64_t events{0};    //!< simulator events executed
+    uint64_t pktHops{0};   //!< packet transmissions on links
+    double wallS{0};       //!< wall-clock time of this run
+    bool completed{true};  //!< every transfer / flow completed
+    std::string invariant; //!< empty, or what failed ("drops with PFC on", "deadlock ...")
+    std::vector<TransferRecord> transfers; //!< detail: transfers.csv
+    std::vector<PfcRecord> pfc;            //!< detail: pfc.csv
+    std::vector<PauseInterval> pauses;     //!< detail: the trace's port tracks
+    std::vector<FlowRecord> flows;         //!< detail: flows.csv
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_RUN_RESULT_H

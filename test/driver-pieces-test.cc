@@ -1,0 +1,217 @@
+// Pure pieces of the driver: option validation, the HPCC flow-file parser, the results
+// writer and the trace-event writer.
+#include "ns3/driver-options.h"
+#include "ns3/flow-list.h"
+#include "ns3/results-writer.h"
+#include "ns3/trace-event-writer.h"
+
+#include <fstream>
+#include <gtest/gtest.h>
+#include <sstream>
+#include <unistd.h>
+
+using namespace ns3;
+
+namespace
+{
+
+std::string
+ErrorOf(DriverOptions o)
+{
+    try
+    {
+        o.Validate();
+    }
+    catch (const OptionError& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(DriverOptions, DefaultsValidateToTheDocumentedValues)
+{
+    DriverOptions o;
+    o.Validate();
+    EXPECT_DOUBLE_EQ(o.rateBps, 40e9);
+    EXPECT_DOUBLE_EQ(o.delayS, 1e-6);
+    EXPECT_EQ(o.mtu, 4096u);
+    EXPECT_TRUE(o.pfc);
+    EXPECT_EQ(o.iterations, 1u);
+    EXPECT_EQ(o.priority, 3);
+}
+
+TEST(DriverOptions, EachBadValueNamesItsOption)
+{
+    struct Case
+    {
+        std::string DriverOptions::*field;
+        std::string value;
+        std::string option;
+    };
+    std::vector<Case> cases = {
+        {&DriverOptions::mtuText, "63", "--mtu"},
+        {&DriverOptions::mtuText, "9001", "--mtu"},
+        {&DriverOptions::mtuText, "4k", "--mtu"},
+        {&DriverOptions::rateText, "fast", "--rate"},
+        {&DriverOptions::rateText, "0Gbps", "--rate"},
+        {&DriverOptions::delayText, "soon", "--delay"},
+        {&DriverOptions::cc, "reno", "--cc"},
+        {&DriverOptions::pfcText, "2", "--pfc"},
+        {&DriverOptions::iterationsText, "0", "--iterations"},
+        {&DriverOptions::backend, "gpu", "--backend"},
+        {&DriverOptions::format, "xml", "--format"},
+        {&DriverOptions::slowLinkFractionText, "0", "--slow-link-fraction"},
+        {&DriverOptions::stragglerFactorText, "0.5", "--straggler-factor"},
+        {&DriverOptions::bufferText, "1KB", "--buffer"},
+        {&DriverOptions::priorityText, "7", "--priority"},
+        {&DriverOptions::out, "/nonexistent-parent-dir/out", "--out"},
+        {&DriverOptions::trace, "/nonexistent-parent-dir/t.json", "--trace"},
+    };
+    for (const auto& c : cases)
+    {
+        DriverOptions o;
+        o.*(c.field) = c.value;
+        std::string msg = ErrorOf(o);
+        EXPECT_EQ(msg.rfind(c.option + ":", 0), 0u) << c.option << "=" << c.value << " -> " << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+    }
+}
+
+TEST(DriverOptions, UnknownArgumentNamesAreRejectedButNs3OnesPass)
+{
+    DriverOptions o;
+    const char* good[] = {"paramsync", "--mtu=1000", "--ns3::Foo::Bar=1", "--PrintHelp"};
+    EXPECT_NO_THROW(o.CheckArgumentNames(4, const_cast<char**>(good)));
+    const char* bad[] = {"paramsync", "--topolgy=star:n=4"};
+    try
+    {
+        o.CheckArgumentNames(2, const_cast<char**>(bad));
+        FAIL() << "unknown option accepted";
+    }
+    catch (const OptionError& e)
+    {
+        EXPECT_EQ(std::string(e.what()).rfind("--topolgy:", 0), 0u) << e.what();
+    }
+}
+
+TEST(FlowList, ParsesHpccFormatAndIgnoresTrailingLines)
+{
+    auto flows = FlowList::Parse("2\n2 1 3 100 2000000 2\n3 1 3 100 1000 2.5\ngarbage\n", "f");
+    ASSERT_EQ(flows.size(), 2u);
+    EXPECT_EQ(flows[0].src, 2u);
+    EXPECT_EQ(flows[0].dst, 1u);
+    EXPECT_EQ(flows[0].priority, 3u);
+    EXPECT_EQ(flows[0].bytes, 2000000u);
+    EXPECT_DOUBLE_EQ(flows[1].startS, 2.5);
+}
+
+TEST(FlowList, TheRealIncastFileHas32FlowsIntoHost1)
+{
+    auto flows = FlowList::Load(PARAMSYNC_SOURCE_DIR "/helper/data/flow_incast32.txt");
+    ASSERT_EQ(flows.size(), 32u);
+    for (const auto& f : flows)
+    {
+        EXPECT_EQ(f.dst, 1u);
+        EXPECT_EQ(f.bytes, 2000000u);
+    }
+}
+
+TEST(FlowList, MalformedFilesNameFileAndLine)
+{
+    struct Case
+    {
+        std::string text;
+        std::string where;
+    };
+    std::vector<Case> cases = {
+        {"", "f:1:"},
+        {"x\n", "f:1:"},
+        {"2\n1 2 3 100 10 0\n", "f:3:"},       // count larger than the lines
+        {"1\n1 2 3 100 10\n", "f:2:"},         // five fields
+        {"1\n1 2 9 100 10 0\n", "f:2:"},       // priority 9
+        {"1\n1 2 3 100 0 0\n", "f:2:"},        // zero bytes
+        {"1\n1 1 3 100 10 0\n", "f:2:"},       // src == dst
+        {"1\n1 2 3 100 10 -1\n", "f:2:"},      // negative start
+    };
+    for (const auto& c : cases)
+    {
+        try
+        {
+            FlowList::Parse(c.text, "f");
+            ADD_FAILURE() << "accepted: " << c.text;
+        }
+        catch (const std::invalid_argument& e)
+        {
+            EXPECT_EQ(std::string(e.what()).rfind(c.where, 0), 0u) << e.what();
+        }
+    }
+}
+
+TEST(ResultsWriter, RowTableAndJsonCarryTheDesignColumns)
+{
+    RunResult r;
+    r.topology = "star:n=4";
+    r.algorithm = "ring";
+    r.model = "bytes:1MB";
+    r.backend = "fluid";
+    r.workers = 4;
+    r.gstS = 0.25;
+    r.idealGstS = 0.125;
+    r.drops = 7;
+    std::string json = ResultsWriter::JsonLine(r);
+    EXPECT_NE(json.find("\"gst_s\":0.25"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"ideal_gst_s\":0.125"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"drops\":7"), std::string::npos) << json;
+    EXPECT_NE(json.find("\"topology\":\"star:n=4\""), std::string::npos) << json;
+    for (const char* col : {"topology", "algorithm", "model", "workers", "gst_s", "ideal_gst_s",
+                            "pfc_pause_frames", "pfc_paused_s", "drops", "ecn_marks",
+                            "retransmits", "events", "pkt_hops", "wall_s"})
+    {
+        EXPECT_NE(json.find(std::string("\"") + col + "\":"), std::string::npos) << col;
+    }
+    std::string table = ResultsWriter::Table({r, r});
+    // Header + two rows.
+    EXPECT_EQ(std::count(table.begin(), table.end(), '\n'), 3);
+    EXPECT_EQ(ResultsWriter::JsonString("a\"b\\c\n"), "\"a\\\"b\\\\c\\n\"");
+}
+
+TEST(ResultsWriter, WritesEveryFileAndLeavesNoTemporaries)
+{
+    std::string dir = "/tmp/paramsync-results-test-" + std::to_string(getpid());
+    RunResult r;
+    r.algorithm = "ring";
+    r.transfers.push_back({0, 5, 1, 2, 1000, 1e-6, 2e-6, 0, 1});
+    r.pfc.push_back({"sw0", 2, 3, 4, 0, 1.5e-6});
+    ResultsWriter::WriteDirectory(dir, {r}, {{"topology", "star:n=4"}});
+    std::ifstream t(dir + "/transfers.csv");
+    std::string header, row;
+    std::getline(t, header);
+    std::getline(t, row);
+    EXPECT_EQ(row, "ring,0,5,1,2,1000,1e-06,2e-06,0,1");
+    std::ifstream p(dir + "/pfc.csv");
+    std::getline(p, header);
+    std::getline(p, row);
+    EXPECT_EQ(row, "ring,sw0,2,3,4,0,1.5e-06");
+    for (const char* f : {"summary.json", "flows.csv", "attributes.txt"})
+    {
+        EXPECT_TRUE(std::ifstream(dir + "/" + f).good()) << f;
+    }
+    EXPECT_EQ(system(("test -z \"$(ls " + dir + " | grep tmp)\"").c_str()), 0);
+    EXPECT_EQ(system(("rm -rf " + dir).c_str()), 0);
+}
+
+TEST(TraceEventWriter, OneSpanPerTransferAndPause)
+{
+    RunResult r;
+    r.algorithm = "ring";
+    r.transfers.push_back({0, 0, 1, 2, 1000, 1e-6, 3e-6, 0, 0});
+    r.pauses.push_back({"sw0/1", 3, 2e-6, 5e-6});
+    std::string s = TraceEventWriter::Format({r});
+    // A 2 us transfer starting at 1 us -> ts 1, dur 2 (microseconds).
+    EXPECT_NE(s.find("\"ts\":1,\"dur\":2"), std::string::npos) << s;
+    EXPECT_NE(s.find("\"ts\":2,\"dur\":3"), std::string::npos) << s;
+    EXPECT_NE(s.find("\"name\":\"port sw0/1\""), std::string::npos) << s;
+}
