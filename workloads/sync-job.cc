@@ -1,0 +1,184 @@
+#include "sync-job.h"
+
+#include "sync-application.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+SyncJob::SyncJob(const SyncPlan& plan, std::vector<GradientTensor> tensors, SyncJobConfig config)
+    : m_plan(plan),
+      m_tensors(std::move(tensors)),
+      m_config(config)
+{
+    NS_ABORT_MSG_IF(m_config.iterations == 0, "SyncJob needs at least one iteration");
+    m_timeIndex.assign(m_plan.transfers.size(), 0);
+}
+
+SyncJob::~SyncJob() = default;
+
+void
+SyncJob::SetTransport(SyncTransport* transport)
+{
+    m_transport = transport;
+}
+
+void
+SyncJob::InstallApplications(const std::function<Ptr<Node>(uint32_t)>& nodeOfHost)
+{
+    m_apps.clear();
+    for (ParticipantIndex p = 0; p < m_plan.ParticipantCount(); ++p)
+    {
+        Ptr<SyncApplication> app = CreateObject<SyncApplication>();
+        app->Setup(this, p);
+        nodeOfHost(m_plan.hostOf[p])->AddApplication(app);
+        m_apps.push_back(app);
+    }
+}
+
+void
+SyncJob::Start(Time at)
+{
+    NS_ABORT_MSG_IF(m_apps.size() != m_plan.ParticipantCount(),
+                    "SyncJob::InstallApplications must come before Start");
+    Simulator::Schedule(at, &SyncJob::BeginIteration, this);
+}
+
+void
+SyncJob::BeginIteration()
+{
+    m_iterationStart = Simulator::Now();
+    m_doneInIteration = 0;
+    for (auto& app : m_apps)
+    {
+        app->BeginIteration();
+    }
+    if (m_plan.transfers.empty())
+    {
+        // Nothing to synchronize (one worker): the iteration is its compute.
+        Time end = Seconds(0);
+        for (ParticipantIndex w = 0; w < m_plan.workers; ++w)
+        {
+            end = std::max(end, DataReady(w, 0, m_plan.gradientBytes));
+        }
+        Simulator::Schedule(end - Simulator::Now(), [this]() {
+            m_gst.push_back(Seconds(0));
+            m_iterationTime.push_back(Simulator::Now() - m_iterationStart);
+            if (++m_finishedIterations < m_config.iterations)
+            {
+                BeginIteration();
+            }
+        });
+    }
+}
+
+Time
+SyncJob::DataReady(ParticipantIndex p, uint64_t offset, uint64_t bytes) const
+{
+    if (p >= m_plan.workers)
+    {
+        return m_iterationStart; // a dedicated server has no gradient of its own
+    }
+    double compute = m_config.compute.GetSeconds();
+    if (static_cast<int64_t>(p) == m_config.straggler)
+    {
+        compute *= m_config.stragglerFactor;
+    }
+    if (!m_config.overlap || m_plan.gradientBytes == 0)
+    {
+        return m_iterationStart + Seconds(compute);
+    }
+    // End offset of the last tensor the range touches: backprop emits whole tensors.
+    const uint64_t end = offset + bytes;
+    uint64_t tensorEnd = m_plan.gradientBytes;
+    for (const auto& t : m_tensors)
+    {
+        if (t.offset + t.bytes >= end)
+        {
+            tensorEnd = t.offset + t.bytes;
+            break;
+        }
+    }
+    const double f = m_config.forwardFraction;
+    const double share = f + (1 - f) * static_cast<double>(tensorEnd) / m_plan.gradientBytes;
+    return m_iterationStart + Seconds(compute * std::min(1.0, share));
+}
+
+void
+SyncJob::Post(TransferId id)
+{
+    NS_ABORT_MSG_IF(!m_transport, "SyncJob has no transport");
+    const Transfer& t = m_plan.transfers[id];
+    m_timeIndex[id] = m_times.size();
+    m_times.push_back({m_iteration, id, Simulator::Now(), Seconds(-1)});
+    const uint32_t srcHost = m_plan.hostOf[t.src];
+    const uint32_t dstHost = m_plan.hostOf[t.dst];
+    const uint32_t iteration = m_iteration;
+    if (srcHost == dstHost)
+    {
+        // Co-located participants (e.g. a PS shard on a worker's host): a memory copy.
+        Simulator::ScheduleNow([this, id, iteration]() {
+            if (iteration == m_iteration)
+            {
+                m_apps[m_plan.transfers[id].src]->DependencyDone(id);
+                Complete(id);
+            }
+        });
+        return;
+    }
+    // Spread messages to one peer over its queue pairs round-robin: with ECMP (several
+    // ports or paths towards the peer) each QP may hash to another path.
+    uint32_t& next = m_nextQp[{srcHost, dstHost}];
+    const uint32_t qp = next++ % std::max(1u, m_transport->QueuePairs(srcHost, dstHost));
+    m_inFlight[{srcHost, dstHost, qp}].push_back(id);
+    m_transport->Send(srcHost, dstHost, qp, t.bytes, [this, id, iteration]() {
+        // A sender completion of an earlier iteration must not count in this one.
+        if (iteration == m_iteration)
+        {
+            m_apps[m_plan.transfers[id].src]->DependencyDone(id);
+        }
+    });
+}
+
+void
+SyncJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
+{
+    auto it = m_inFlight.find({srcHost, dstHost, qp});
+    NS_ABORT_MSG_IF(it == m_inFlight.end() || it->second.empty(),
+                    "message delivered " << srcHost << "->" << dstHost << " qp " << qp
+                                         << " that no transfer posted");
+    TransferId id = it->second.front();
+    it->second.pop_front();
+    Complete(id);
+}
+
+void
+SyncJob::Complete(TransferId id)
+{
+    m_times[m_timeIndex[id]].end = Simulator::Now();
+    ++m_doneInIteration;
+    m_apps[m_plan.transfers[id].dst]->DependencyDone(id);
+    if (m_doneInIteration < m_plan.transfers.size())
+    {
+        return;
+    }
+    Time lastBackprop = m_iterationStart;
+    for (ParticipantIndex w = 0; w < m_plan.workers; ++w)
+    {
+        lastBackprop = std::max(lastBackprop, DataReady(w, 0, m_plan.gradientBytes));
+    }
+    m_gst.push_back(Simulator::Now() - lastBackprop);
+    m_iterationTime.push_back(Simulator::Now() - m_iterationStart);
+    ++m_finishedIterations;
+    if (m_finishedIterations < m_config.iterations)
+    {
+        ++m_iteration;
+        BeginIteration();
+    }
+}
+
+} // namespace ns3
