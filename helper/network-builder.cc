@@ -1,0 +1,185 @@
+#include "network-builder.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/forwarding-table.h"
+#include "ns3/mac48-address.h"
+#include "ns3/nstime.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-switch.h"
+#include "ns3/topology.h"
+
+namespace ns3
+{
+
+Ptr<Node>
+PfcNetwork::Host(uint32_t rank) const
+{
+    return nodes.Get(hostNode.at(rank));
+}
+
+Ptr<PfcSwitch>
+PfcNetwork::HostSwitch(uint32_t rank) const
+{
+    return switches.at(hostNode.at(rank));
+}
+
+const std::vector<Ptr<PfcNetDevice>>&
+PfcNetwork::HostPorts(uint32_t rank) const
+{
+    return ports.at(hostNode.at(rank));
+}
+
+void
+PfcNetwork::SetHostReceive(uint32_t rank, PfcNetDevice::FrameReceiveCallback up) const
+{
+    Ptr<PfcSwitch> relay = HostSwitch(rank);
+    if (relay)
+    {
+        relay->SetLocalDelivery(rank, up);
+    }
+    else
+    {
+        for (const auto& dev : HostPorts(rank))
+        {
+            dev->SetFrameReceiveCallback(up);
+        }
+    }
+}
+
+NetworkBuilder::NetworkBuilder()
+{
+    m_device.SetTypeId("ns3::PfcNetDevice");
+    m_channel.SetTypeId("ns3::PfcChannel");
+    m_switch.SetTypeId("ns3::PfcSwitch");
+    m_table.SetTypeId("ns3::ForwardingTable");
+}
+
+void
+NetworkBuilder::SetDeviceAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_device.Set(name, value);
+}
+
+void
+NetworkBuilder::SetChannelAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_channel.Set(name, value);
+}
+
+void
+NetworkBuilder::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_switch.Set(name, value);
+}
+
+void
+NetworkBuilder::SetTableAttribute(const std::string& name, const AttributeValue& value)
+{
+    m_table.Set(name, value);
+}
+
+PfcNetwork
+NetworkBuilder::Build(const Topology& topology) const
+{
+    const TopologyGraph& g = topology.Graph();
+    PfcNetwork net;
+    const uint32_t n = g.NodeCount();
+    net.nodes.Create(n);
+    net.ports.resize(n);
+    net.switches.resize(n);
+    net.tables.resize(n);
+    net.hostNode.resize(g.HostCount());
+    net.names.resize(n);
+
+    for (NodeIndex v = 0; v < n; ++v)
+    {
+        const TopologyNode& node = g.Node(v);
+        net.names[v] = node.name;
+        if (node.isHost)
+        {
+            net.hostNode[node.rank] = v;
+        }
+        net.ports[v].resize(g.Ports(v).size());
+        for (uint32_t p = 0; p < net.ports[v].size(); ++p)
+        {
+            Ptr<PfcNetDevice> dev = m_device.Create<PfcNetDevice>();
+            if (node.isHost)
+            {
+                // DESIGN addressing: MAC 02:00:00 followed by the 24-bit host rank.
+                uint8_t mac[6] = {0x02,
+                                  0x00,
+                                  0x00,
+                                  static_cast<uint8_t>(node.rank >> 16),
+                                  static_cast<uint8_t>(node.rank >> 8),
+                                  static_cast<uint8_t>(node.rank)};
+                Mac48Address address;
+                address.CopyFrom(mac);
+                dev->SetAddress(address);
+            }
+            else
+            {
+                dev->SetAddress(Mac48Address::Allocate());
+            }
+            net.nodes.Get(v)->AddDevice(dev);
+            net.ports[v][p] = dev;
+        }
+    }
+
+    net.channels.resize(g.LinkCount());
+    for (LinkIndex l = 0; l < g.LinkCount(); ++l)
+    {
+        const TopologyLink& link = g.Link(l);
+        Ptr<PfcChannel> channel = m_channel.Create<PfcChannel>();
+        channel->SetAttribute("Delay", TimeValue(Seconds(link.delayS)));
+        Ptr<PfcNetDevice> a = net.ports[link.a][link.portA];
+        Ptr<PfcNetDevice> b = net.ports[link.b][link.portB];
+        const DataRate rate(static_cast<uint64_t>(link.rateBps));
+        a->SetDataRate(rate);
+        b->SetDataRate(rate);
+        a->Attach(channel);
+        b->Attach(channel);
+        net.channels[l] = channel;
+    }
+
+    std::vector<RouteHop> hops;
+    const uint8_t lanes = topology.LaneCount();
+    for (NodeIndex v = 0; v < n; ++v)
+    {
+        const TopologyNode& node = g.Node(v);
+        Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
+        for (HostRank dst = 0; dst < g.HostCount(); ++dst)
+        {
+            if (node.isHost && node.rank == dst)
+            {
+                continue;
+            }
+            // A host only originates (lane 0) unless it relays; a relay may see any lane.
+            const uint8_t inLanes = (node.isHost && g.Ports(v).size() < 2) ? 1 : lanes;
+            for (uint8_t lane = 0; lane < inLanes; ++lane)
+            {
+                topology.NextHops(v, dst, lane, hops);
+                for (const RouteHop& hop : hops)
+                {
+                    table->AddRoute(dst, lane, hop.port, hop.lane);
+                }
+            }
+        }
+        net.nodes.Get(v)->AggregateObject(table);
+        net.tables[v] = table;
+        if (!node.isHost || g.Ports(v).size() > 1)
+        {
+            Ptr<PfcSwitch> sw = m_switch.Create<PfcSwitch>();
+            for (const auto& dev : net.ports[v])
+            {
+                sw->AddPort(dev);
+            }
+            sw->SetForwardingTable(table);
+            net.nodes.Get(v)->AggregateObject(sw);
+            sw->Initialize();
+            net.switches[v] = sw;
+        }
+    }
+    return net;
+}
+
+} // namespace ns3

@@ -1,0 +1,89 @@
+/*
+ * NetworkBuilder: turns any Topology into an ns-3 network of paramsync's model — one Node
+ * per topology node, a PfcNetDevice per port, a PfcChannel per link (the link's rate and
+ * delay), a PfcSwitch on every switch AND on every host with several ports (BCube and torus
+ * servers relay through their own ports, buffer and PFC), and a ForwardingTable per node
+ * filled from Topology::NextHops for every destination and arrival lane (lane L travels on
+ * priority BasePriority + L). Like ns-3's PointToPointHelper it holds ObjectFactories and
+ * wires; the NICs are installed by RoceNicInstaller on top of the network.
+ */
+#ifndef PARAMSYNC_NETWORK_BUILDER_H
+#define PARAMSYNC_NETWORK_BUILDER_H
+
+#include "ns3/attribute.h"
+#include "ns3/callback.h"
+#include "ns3/node-container.h"
+#include "ns3/object-factory.h"
+#include "ns3/forwarding-table.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch.h"
+#include "ns3/ptr.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class ForwardingTable;
+class PfcChannel;
+class PfcSwitch;
+class Topology;
+
+/**
+ * \brief The ns-3 objects of one built network, indexed like the TopologyGraph.
+ */
+struct PfcNetwork
+{
+    NodeContainer nodes;                               //!< by NodeIndex
+    std::vector<std::vector<Ptr<PfcNetDevice>>> ports; //!< [node][port]
+    std::vector<Ptr<PfcChannel>> channels;             //!< by LinkIndex
+    std::vector<Ptr<PfcSwitch>> switches; //!< by node; null on a single-port host
+    std::vector<Ptr<ForwardingTable>> tables; //!< by node (also aggregated to the node)
+    std::vector<uint32_t> hostNode;           //!< node index of each host rank
+    std::vector<std::string> names;           //!< node names, from the graph
+
+    /// \brief The ns-3 node of a host rank.
+    Ptr<Node> Host(uint32_t rank) const;
+    /// \brief The relay switch of a host, or null for a single-port host.
+    Ptr<PfcSwitch> HostSwitch(uint32_t rank) const;
+    /// \brief The ports of a host, in port order.
+    const std::vector<Ptr<PfcNetDevice>>& HostPorts(uint32_t rank) const;
+    /**
+     * \brief Where frames addressed to a host go: through its relay switch's local
+     * delivery on a multi-port host, directly from its device on a single-port host.
+     */
+    void SetHostReceive(uint32_t rank, PfcNetDevice::FrameReceiveCallback up) const;
+};
+
+/**
+ * \brief Builds a PfcNetwork from a Topology.
+ */
+class NetworkBuilder
+{
+  public:
+    NetworkBuilder();
+
+    /// \brief Attribute of every PfcNetDevice (DataRate is set per link from the graph).
+    void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
+    /// \brief Attribute of every PfcChannel (Delay is set per link from the graph).
+    void SetChannelAttribute(const std::string& name, const AttributeValue& value);
+    /// \brief Attribute of every PfcSwitch (switches and relaying hosts).
+    void SetSwitchAttribute(const std::string& name, const AttributeValue& value);
+    /// \brief Attribute of every ForwardingTable (e.g. BasePriority, HashSeed).
+    void SetTableAttribute(const std::string& name, const AttributeValue& value);
+
+    /// \brief Builds the network; every node's switch is Initialize()d (config errors early).
+    PfcNetwork Build(const Topology& topology) const;
+
+  private:
+    ObjectFactory m_device;  //!< PfcNetDevice factory
+    ObjectFactory m_channel; //!< PfcChannel factory
+    ObjectFactory m_switch;  //!< PfcSwitch factory
+    ObjectFactory m_table;   //!< ForwardingTable factory
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_NETWORK_BUILDER_H

@@ -1,0 +1,116 @@
+#include "network-recorder.h"
+
+#include "ns3/callback.h"
+#include "ns3/pfc-switch.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
+    : m_net(net)
+{
+    for (uint32_t v = 0; v < net.ports.size(); ++v)
+    {
+        for (uint32_t p = 0; p < net.ports[v].size(); ++p)
+        {
+            const uint32_t index = static_cast<uint32_t>(m_ports.size());
+            m_ports.push_back(Port{v, p, {}, {}});
+            Ptr<PfcNetDevice> dev = net.ports[v][p];
+            dev->TraceConnectWithoutContext("Dequeue", MakeBoundCallback(&OnDequeue, this));
+            dev->TraceConnectWithoutContext("PauseSent",
+                                            MakeBoundCallback(&OnPauseSent, this, index));
+            dev->TraceConnectWithoutContext("PauseReceived",
+                                            MakeBoundCallback(&OnPauseReceived, this, index));
+            dev->TraceConnectWithoutContext("Resume", MakeBoundCallback(&OnResume, this, index));
+        }
+        if (net.switches[v])
+        {
+            net.switches[v]->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnDrop, this));
+            net.switches[v]->TraceConnectWithoutContext("EcnMark",
+                                                        MakeBoundCallback(&OnMark, this));
+        }
+    }
+}
+
+void
+NetworkRecorder::OnDequeue(NetworkRecorder* self, Ptr<const Packet>, uint8_t)
+{
+    ++self->m_pktHops;
+}
+
+void
+NetworkRecorder::OnPauseSent(NetworkRecorder* self, uint32_t port, uint8_t priority, uint16_t quanta)
+{
+    if (quanta > 0 && priority < 8)
+    {
+        ++self->m_pauseFrames;
+        ++self->m_ports[port].pausesSent[priority];
+    }
+}
+
+void
+NetworkRecorder::OnPauseReceived(NetworkRecorder* self,
+                                 uint32_t port,
+                                 uint8_t priority,
+                                 uint16_t quanta)
+{
+    if (quanta > 0 && priority < 8)
+    {
+        ++self->m_ports[port].pausesReceived[priority];
+    }
+}
+
+void
+NetworkRecorder::OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority, Time paused)
+{
+    const Port& p = self->m_ports[port];
+    const double now = Simulator::Now().GetSeconds();
+    self->m_intervals.push_back({self->m_net.names[p.node] + "/" + std::to_string(p.port),
+                                 priority,
+                                 now - paused.GetSeconds(),
+                                 now});
+}
+
+void
+NetworkRecorder::OnDrop(NetworkRecorder* self, Ptr<const Packet>, uint32_t, uint8_t)
+{
+    ++self->m_drops;
+}
+
+void
+NetworkRecorder::OnMark(NetworkRecorder* self, Ptr<const Packet>, uint32_t, uint8_t)
+{
+    ++self->m_ecnMarks;
+}
+
+void
+NetworkRecorder::Fill(RunResult& result) const
+{
+    result.pktHops += m_pktHops;
+    result.pfcPauseFrames += m_pauseFrames;
+    result.drops += m_drops;
+    result.ecnMarks += m_ecnMarks;
+    for (const Port& p : m_ports)
+    {
+        Ptr<PfcNetDevice> dev = m_net.ports[p.node][p.port];
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            // The device accounts paused time itself, an ongoing pause up to now.
+            const double paused = dev->GetPausedTime(prio).GetSeconds();
+            result.pfcPausedS += paused;
+            if (p.pausesSent[prio] || p.pausesReceived[prio] || paused > 0)
+            {
+                result.pfc.push_back({m_net.names[p.node],
+                                      p.port,
+                                      prio,
+                                      p.pausesSent[prio],
+                                      p.pausesReceived[prio],
+                                      paused});
+            }
+        }
+    }
+    result.pauses.insert(result.pauses.end(), m_intervals.begin(), m_intervals.end());
+}
+
+} // namespace ns3

@@ -1,0 +1,72 @@
+/*
+ * NetworkRecorder: connects to the trace sources of every PfcNetDevice and PfcSwitch of a
+ * PfcNetwork and keeps the counts the results need — pause frames sent per port and
+ * priority, pause intervals (for the trace file), drops, ECN marks and packet-hops — then
+ * fills a RunResult. Measurement is configuration, not model code (STYLE.md).
+ */
+#ifndef PARAMSYNC_NETWORK_RECORDER_H
+#define PARAMSYNC_NETWORK_RECORDER_H
+
+#include "network-builder.h"
+#include "run-result.h"
+
+#include "ns3/nstime.h"
+
+#include <array>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief Counts what the network did.
+ */
+class NetworkRecorder
+{
+  public:
+    /// \brief Connects to every device and switch of net (which must outlive the recorder's use).
+    explicit NetworkRecorder(const PfcNetwork& net);
+
+    /// \brief Data frames that started transmission on any link (packet-hops).
+    uint64_t PacketHops() const { return m_pktHops; }
+    /// \brief Pause frames (quanta > 0) sent by any port.
+    uint64_t PauseFrames() const { return m_pauseFrames; }
+    /// \brief Frames dropped by any MMU.
+    uint64_t Drops() const { return m_drops; }
+    /// \brief Frames marked CE.
+    uint64_t EcnMarks() const { return m_ecnMarks; }
+
+    /// \brief Adds the network's counters (pfc rows, pause intervals, totals) to result.
+    void Fill(RunResult& result) const;
+
+  private:
+    /// One port of the network.
+    struct Port
+    {
+        uint32_t node;
+        uint32_t port;
+        std::array<uint64_t, 8> pausesSent{};
+        std::array<uint64_t, 8> pausesReceived{};
+    };
+    static void OnDequeue(NetworkRecorder* self, Ptr<const Packet> frame, uint8_t priority);
+    static void OnPauseSent(NetworkRecorder* self, uint32_t port, uint8_t priority, uint16_t quanta);
+    static void OnPauseReceived(NetworkRecorder* self,
+                                uint32_t port,
+                                uint8_t priority,
+                                uint16_t quanta);
+    static void OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority, Time paused);
+    static void OnDrop(NetworkRecorder* self, Ptr<const Packet> frame, uint32_t port, uint8_t prio);
+    static void OnMark(NetworkRecorder* self, Ptr<const Packet> frame, uint32_t port, uint8_t prio);
+
+    const PfcNetwork& m_net;                //!< the network
+    std::vector<Port> m_ports;              //!< every port
+    std::vector<PauseInterval> m_intervals; //!< ended pauses
+    uint64_t m_pktHops{0};                  //!< data transmissions
+    uint64_t m_pauseFrames{0};              //!< pauses sent
+    uint64_t m_drops{0};                    //!< MMU drops
+    uint64_t m_ecnMarks{0};                 //!< CE marks
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_NETWORK_RECORDER_H
