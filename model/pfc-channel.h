@@ -31,7 +31,7 @@ class PfcChannel : public Channel
      * \brief Start sending a frame from src; the peer receives it after txTime + Delay.
      * \return false if the channel has no peer for src.
      */
-    bool TransmitStart(Ptr<const Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
+    bool TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -10,7 +10,7 @@
  *  - Scheduling order: priority 7 is the highest (802.1p convention). StrictPriority scans
  *    7..0; RoundRobin scans the priorities cyclically starting after the last one served.
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
- *    the 802.1Q tag, else IPv4 DSCP & 7). Received PFC frames pause/resume our egress.
+ *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
  *  - PFC frames we send leave ahead of all data (after the frame in progress) and are never
  *    paused.
  *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate.
@@ -19,6 +19,8 @@
  */
 #ifndef PARAMSYNC_PFC_NET_DEVICE_H
 #define PARAMSYNC_PFC_NET_DEVICE_H
+
+#include "pfc-channel.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -36,7 +38,6 @@
 namespace ns3
 {
 
-class PfcChannel;
 class Node;
 class PcapFileWrapper;
 
@@ -189,6 +190,8 @@ class PfcNetDevice : public NetDevice
     Ptr<Packet> m_currentFrame;          //!< frame being serialized
     uint8_t m_currentPriority{0};        //!< its priority (8 = PFC)
     uint8_t m_rrNext{0};                 //!< round-robin: priority to look at first
+    bool m_inTryTransmit{false};         //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending{false};           //!< Wake() arrived during the scan
 
     std::deque<Ptr<Packet>> m_control;   //!< PFC frames to send (ahead of all)
     std::array<std::deque<Ptr<Packet>>, kPfcPriorities> m_queues; //!< data queues

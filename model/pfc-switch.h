@@ -104,6 +104,7 @@ class PfcSwitch : public Object
         Ptr<Packet> frame;     //!< the frame
         uint32_t inPort;       //!< ingress port (MMU release)
         uint8_t inPriority;    //!< ingress priority (MMU release)
+        bool ecnCapable;       //!< ECT and not yet CE (read once at ingress)
     };
     /// Per-port state.
     struct PortState
@@ -125,8 +126,6 @@ class PfcSwitch : public Object
     void CheckPause(uint32_t port, uint8_t priority);
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
-    /// \brief Port index of a device (linear over ports; only for the callbacks' binding).
-    uint32_t PortIndex(Ptr<PfcNetDevice> dev) const;
 
     std::vector<PortState> m_ports;              //!< ports
     Ptr<ForwardingTable> m_table;                //!< forwarding

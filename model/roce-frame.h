@@ -3,7 +3,7 @@
  *
  * Frame layout built here (offsets in bytes, VLAN tagged):
  *   0  Ethernet II dst(6) src(6)           12 TPID 0x8100, TCI (PCP = priority)
- *   16 EtherType 0x0800                     18 IPv4 (20 B, DSCP = priority, ECN)
+ *   16 EtherType 0x0800                     18 IPv4 (20 B, DSCP = priority<<3, ECN)
  *   38 UDP (8 B, dst port 4791)             46 BTH (12 B)   [58 AETH (4 B) on ACK/NACK]
  *   then the payload (virtual bytes), ICRC (4 B) and FCS (4 B) as a trailer.
  * Without the tag every offset after 12 moves down by 4. Preamble+SFD (8 B) and the
@@ -89,7 +89,7 @@ bool ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info);
 
 /**
  * \brief Priority of any frame from its first 18 bytes: the PCP of an 802.1Q tag, else the
- * DSCP of an IPv4 header (low 3 bits), else 0.
+ * DSCP of an IPv4 header (class selector: DSCP >> 3), else 0. DSCP is written as priority << 3.
  */
 uint8_t ReadFramePriority(Ptr<const Packet> frame);
 

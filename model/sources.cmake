@@ -1,7 +1,23 @@
 # Files of model/ (and its tests), listed explicitly. Paths are relative to the repository root.
 set(PARAMSYNC_MODEL_SOURCES
+  model/roce-header.cc
+  model/roce-frame.cc
+  model/pfc-header.cc
+  model/pfc-channel.cc
+  model/pfc-net-device.cc
+  model/shared-buffer-mmu.cc
+  model/forwarding-table.cc
+  model/pfc-switch.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
+  model/roce-header.h
+  model/roce-frame.h
+  model/pfc-header.h
+  model/pfc-channel.h
+  model/pfc-net-device.h
+  model/shared-buffer-mmu.h
+  model/forwarding-table.h
+  model/pfc-switch.h
 )
 set(PARAMSYNC_MODEL_TESTS
 )

@@ -1,0 +1,601 @@
+#include "pfc-net-device.h"
+
+#include "pfc-channel.h"
+#include "pfc-header.h"
+#include "roce-frame.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/enum.h"
+#include "ns3/log.h"
+#include "ns3/node.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_LOG_COMPONENT_DEFINE("PfcNetDevice");
+NS_OBJECT_ENSURE_REGISTERED(PfcNetDevice);
+
+namespace
+{
+/// Priority index used for PFC frames in the transmit path.
+constexpr uint8_t kControl = kPfcPriorities;
+/// pcap link type for Ethernet.
+constexpr uint32_t kDltEn10mb = 1;
+} // namespace
+
+TypeId
+PfcNetDevice::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcNetDevice")
+            .SetParent<NetDevice>()
+            .SetGroupName("Paramsync")
+            .AddConstructor<PfcNetDevice>()
+            .AddAttribute("DataRate",
+                          "Line rate of the port (bit/s).",
+                          DataRateValue(DataRate("40Gbps")),
+                          MakeDataRateAccessor(&PfcNetDevice::m_rate),
+                          MakeDataRateChecker())
+            .AddAttribute("TxScheduling",
+                          "Scheduling among the 8 egress priorities: StrictPriority (7 first) "
+                          "or RoundRobin (one frame per eligible priority in turn).",
+                          EnumValue(STRICT_PRIORITY),
+                          MakeEnumAccessor(&PfcNetDevice::m_scheduling),
+                          MakeEnumChecker(STRICT_PRIORITY,
+                                          "StrictPriority",
+                                          ROUND_ROBIN,
+                                          "RoundRobin"))
+            .AddAttribute("PfcEnabled",
+                          "Honour received PFC pause frames (counted either way).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcNetDevice::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("Mtu",
+                          "Largest frame payload (bytes, informative for NetDevice users).",
+                          UintegerValue(9000),
+                          MakeUintegerAccessor(&PfcNetDevice::m_mtu),
+                          MakeUintegerChecker<uint16_t>())
+            .AddTraceSource("Enqueue",
+                            "A frame entered an egress queue (frame, priority).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_enqueueTrace),
+                            "ns3::PfcNetDevice::FrameTracedCallback")
+            .AddTraceSource("Dequeue",
+                            "A data frame started transmission (frame, priority).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_dequeueTrace),
+                            "ns3::PfcNetDevice::FrameTracedCallback")
+            .AddTraceSource("Drop",
+                            "A received data frame had no receiver (frame, priority).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_dropTrace),
+                            "ns3::PfcNetDevice::FrameTracedCallback")
+            .AddTraceSource("Rx",
+                            "A data frame was received (frame, priority).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_rxTrace),
+                            "ns3::PfcNetDevice::FrameTracedCallback")
+            .AddTraceSource("PauseSent",
+                            "A PFC frame was queued for one priority (priority, quanta).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pauseSentTrace),
+                            "ns3::PfcNetDevice::PauseTracedCallback")
+            .AddTraceSource("PauseReceived",
+                            "A PFC frame arrived for one priority (priority, quanta).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_pauseRecvTrace),
+                            "ns3::PfcNetDevice::PauseTracedCallback")
+            .AddTraceSource("Resume",
+                            "An egress priority resumed (priority, time it was paused).",
+                            MakeTraceSourceAccessor(&PfcNetDevice::m_resumeTrace),
+                            "ns3::PfcNetDevice::ResumeTracedCallback");
+    return tid;
+}
+
+PfcNetDevice::PfcNetDevice()
+{
+    for (uint8_t p = 0; p < kPfcPriorities; ++p)
+    {
+        m_pauseStart[p] = Time(0);
+        m_pausedTime[p] = Time(0);
+    }
+}
+
+PfcNetDevice::~PfcNetDevice() = default;
+
+void
+PfcNetDevice::DoDispose()
+{
+    for (auto& ev : m_pauseTimer)
+    {
+        ev.Cancel();
+    }
+    m_node = nullptr;
+    m_channel = nullptr;
+    m_currentFrame = nullptr;
+    m_control.clear();
+    for (auto& q : m_queues)
+    {
+        q.clear();
+    }
+    m_puller = TxPuller();
+    m_frameRx = FrameReceiveCallback();
+    m_rxCallback = NetDevice::ReceiveCallback();
+    m_pcap = nullptr;
+    NetDevice::DoDispose();
+}
+
+void
+PfcNetDevice::Attach(Ptr<PfcChannel> channel)
+{
+    m_channel = channel;
+    channel->Attach(this);
+}
+
+void
+PfcNetDevice::Enqueue(Ptr<Packet> frame, uint8_t priority)
+{
+    NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
+    m_queues[priority].push_back(frame);
+    m_queuedBytes[priority] += frame->GetSize();
+    m_enqueueTrace(frame, priority);
+    TryTransmit();
+}
+
+uint64_t
+PfcNetDevice::QueuedBytes(uint8_t priority) const
+{
+    return m_queuedBytes[priority];
+}
+
+bool
+PfcNetDevice::IsPaused(uint8_t priority) const
+{
+    return m_paused[priority];
+}
+
+void
+PfcNetDevice::SetTxPuller(TxPuller puller)
+{
+    m_puller = puller;
+}
+
+void
+PfcNetDevice::Wake()
+{
+    TryTransmit();
+}
+
+void
+PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
+{
+    m_frameRx = cb;
+}
+
+void
+PfcNetDevice::SendPause(uint8_t priority, uint16_t quanta)
+{
+    NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::SendPause: priority > 7");
+    m_control.push_back(BuildPfcFrame(priority, quanta, MacBytes()));
+    ++m_pauseSent[priority];
+    m_pauseSentTrace(priority, quanta);
+    TryTransmit();
+}
+
+DataRate
+PfcNetDevice::GetDataRate() const
+{
+    return m_rate;
+}
+
+void
+PfcNetDevice::SetDataRate(DataRate rate)
+{
+    m_rate = rate;
+}
+
+Time
+PfcNetDevice::PauseDuration(uint16_t quanta) const
+{
+    // One quantum is 512 bit times = 64 byte times.
+    return m_rate.CalculateBytesTxTime(uint32_t(quanta) * 64);
+}
+
+Ptr<PfcChannel>
+PfcNetDevice::GetPfcChannel() const
+{
+    return m_channel;
+}
+
+bool
+PfcNetDevice::IsTxIdle() const
+{
+    return m_txState == READY;
+}
+
+uint64_t
+PfcNetDevice::GetPauseFramesSent(uint8_t priority) const
+{
+    return m_pauseSent[priority];
+}
+
+uint64_t
+PfcNetDevice::GetPauseFramesReceived(uint8_t priority) const
+{
+    return m_pauseRecv[priority];
+}
+
+uint64_t
+PfcNetDevice::GetResumeFramesReceived(uint8_t priority) const
+{
+    return m_resumeRecv[priority];
+}
+
+Time
+PfcNetDevice::GetPausedTime(uint8_t priority) const
+{
+    Time t = m_pausedTime[priority];
+    if (m_paused[priority])
+    {
+        t += Simulator::Now() - m_pauseStart[priority];
+    }
+    return t;
+}
+
+uint64_t
+PfcNetDevice::GetTxFrames(uint8_t priority) const
+{
+    return m_txFrames[priority];
+}
+
+void
+PfcNetDevice::EnablePcap(const std::string& filename)
+{
+    m_pcap = CreateObject<PcapFileWrapper>();
+    m_pcap->Open(filename, std::ios::out);
+    NS_ABORT_MSG_IF(m_pcap->Fail(), "PfcNetDevice: cannot open pcap file " << filename);
+    m_pcap->Init(kDltEn10mb, 65535);
+}
+
+void
+PfcNetDevice::TryTransmit()
+{
+    if (m_inTryTransmit)
+    {
+        // A puller woke us from inside the scan: scan again when the outer call ends.
+        m_wakePending = true;
+        return;
+    }
+    m_inTryTransmit = true;
+    do
+    {
+        m_wakePending = false;
+        if (m_txState != READY || !m_channel)
+        {
+            break;
+        }
+        if (!m_control.empty())
+        {
+            Ptr<Packet> f = m_control.front();
+            m_control.pop_front();
+            TransmitStart(f, kControl);
+            break;
+        }
+        bool sent = false;
+        for (uint8_t k = 0; k < kPfcPriorities && !sent; ++k)
+        {
+            uint8_t p = (m_scheduling == STRICT_PRIORITY)
+                            ? static_cast<uint8_t>(kPfcPriorities - 1 - k)
+                            : static_cast<uint8_t>((m_rrNext + k) % kPfcPriorities);
+            if (m_pfcEnabled && m_paused[p])
+            {
+                continue;
+            }
+            Ptr<Packet> f;
+            if (!m_queues[p].empty())
+            {
+                f = m_queues[p].front();
+                m_queues[p].pop_front();
+                m_queuedBytes[p] -= f->GetSize();
+            }
+            else if (!m_puller.IsNull())
+            {
+                f = m_puller(this, p);
+            }
+            if (f)
+            {
+                m_rrNext = static_cast<uint8_t>((p + 1) % kPfcPriorities);
+                TransmitStart(f, p);
+                sent = true;
+            }
+        }
+        if (sent)
+        {
+            break;
+        }
+    } while (m_wakePending);
+    m_inTryTransmit = false;
+}
+
+void
+PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
+{
+    NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
+    m_txState = BUSY;
+    m_currentFrame = frame;
+    m_currentPriority = priority;
+    if (priority < kPfcPriorities)
+    {
+        ++m_txFrames[priority];
+        m_dequeueTrace(frame, priority);
+    }
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame);
+    }
+    Time txTime = m_rate.CalculateBytesTxTime(frame->GetSize() + kFramingBytes);
+    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    m_channel->TransmitStart(frame, this, txTime);
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    NS_ASSERT_MSG(m_txState == BUSY, "PfcNetDevice: transmit completed while idle");
+    m_txState = READY;
+    m_currentFrame = nullptr;
+    TryTransmit();
+}
+
+void
+PfcNetDevice::Receive(Ptr<Packet> frame)
+{
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame);
+    }
+    if (IsPfcFrame(frame))
+    {
+        ReceivePfc(frame);
+        return;
+    }
+    uint8_t priority = ReadFramePriority(frame);
+    m_rxTrace(frame, priority);
+    if (!m_frameRx.IsNull())
+    {
+        m_frameRx(this, frame, priority);
+    }
+    else if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, frame, 0, m_address);
+    }
+    else
+    {
+        m_dropTrace(frame, priority);
+    }
+}
+
+void
+PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
+{
+    PfcHeader h;
+    frame->PeekHeader(h);
+    if (h.opcode != PfcHeader::kOpcode)
+    {
+        return; // other MAC control frames (802.3x PAUSE) are not modelled
+    }
+    bool resumed = false;
+    for (uint8_t p = 0; p < kPfcPriorities; ++p)
+    {
+        if (!h.IsEnabled(p))
+        {
+            continue;
+        }
+        uint16_t q = h.quanta[p];
+        m_pauseRecvTrace(p, q);
+        if (q == 0)
+        {
+            ++m_resumeRecv[p];
+            if (m_paused[p])
+            {
+                EndPause(p);
+                resumed = true;
+            }
+            continue;
+        }
+        ++m_pauseRecv[p];
+        if (!m_pfcEnabled)
+        {
+            continue;
+        }
+        if (!m_paused[p])
+        {
+            m_paused[p] = true;
+            m_pauseStart[p] = Simulator::Now();
+        }
+        // A new pause replaces what is left of the previous one.
+        m_pauseTimer[p].Cancel();
+        m_pauseTimer[p] =
+            Simulator::Schedule(PauseDuration(q), &PfcNetDevice::PauseExpired, this, p);
+    }
+    if (resumed)
+    {
+        TryTransmit();
+    }
+}
+
+void
+PfcNetDevice::PauseExpired(uint8_t priority)
+{
+    EndPause(priority);
+    TryTransmit();
+}
+
+void
+PfcNetDevice::EndPause(uint8_t priority)
+{
+    NS_ASSERT(m_paused[priority]);
+    Time paused = Simulator::Now() - m_pauseStart[priority];
+    m_pausedTime[priority] += paused;
+    m_paused[priority] = false;
+    m_pauseTimer[priority].Cancel();
+    m_resumeTrace(priority, paused);
+}
+
+std::array<uint8_t, 6>
+PfcNetDevice::MacBytes() const
+{
+    std::array<uint8_t, 6> mac;
+    m_address.CopyTo(mac.data());
+    return mac;
+}
+
+// ------------------------------------------------------------------ NetDevice
+
+void
+PfcNetDevice::SetIfIndex(const uint32_t index)
+{
+    m_ifIndex = index;
+}
+
+uint32_t
+PfcNetDevice::GetIfIndex() const
+{
+    return m_ifIndex;
+}
+
+Ptr<Channel>
+PfcNetDevice::GetChannel() const
+{
+    return m_channel;
+}
+
+void
+PfcNetDevice::SetAddress(Address address)
+{
+    m_address = Mac48Address::ConvertFrom(address);
+}
+
+Address
+PfcNetDevice::GetAddress() const
+{
+    return m_address;
+}
+
+bool
+PfcNetDevice::SetMtu(const uint16_t mtu)
+{
+    m_mtu = mtu;
+    return true;
+}
+
+uint16_t
+PfcNetDevice::GetMtu() const
+{
+    return m_mtu;
+}
+
+bool
+PfcNetDevice::IsLinkUp() const
+{
+    return m_channel != nullptr;
+}
+
+void
+PfcNetDevice::AddLinkChangeCallback(Callback<void> callback)
+{
+}
+
+bool
+PfcNetDevice::IsBroadcast() const
+{
+    return false;
+}
+
+Address
+PfcNetDevice::GetBroadcast() const
+{
+    return Mac48Address::GetBroadcast();
+}
+
+bool
+PfcNetDevice::IsMulticast() const
+{
+    return false;
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv4Address multicastGroup) const
+{
+    return Mac48Address::GetMulticast(multicastGroup);
+}
+
+Address
+PfcNetDevice::GetMulticast(Ipv6Address addr) const
+{
+    return Mac48Address::GetMulticast(addr);
+}
+
+bool
+PfcNetDevice::IsPointToPoint() const
+{
+    return true;
+}
+
+bool
+PfcNetDevice::IsBridge() const
+{
+    return false;
+}
+
+bool
+PfcNetDevice::Send(Ptr<Packet> packet, const Address& dest, uint16_t protocolNumber)
+{
+    Enqueue(packet, 0);
+    return true;
+}
+
+bool
+PfcNetDevice::SendFrom(Ptr<Packet> packet,
+                       const Address& source,
+                       const Address& dest,
+                       uint16_t protocolNumber)
+{
+    return Send(packet, dest, protocolNumber);
+}
+
+Ptr<Node>
+PfcNetDevice::GetNode() const
+{
+    return m_node;
+}
+
+void
+PfcNetDevice::SetNode(Ptr<Node> node)
+{
+    m_node = node;
+}
+
+bool
+PfcNetDevice::NeedsArp() const
+{
+    return false;
+}
+
+void
+PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
+{
+    m_rxCallback = cb;
+}
+
+void
+PfcNetDevice::SetPromiscReceiveCallback(PromiscReceiveCallback cb)
+{
+}
+
+bool
+PfcNetDevice::SupportsSendFrom() const
+{
+    return false;
+}
+
+} // namespace ns3

@@ -1,0 +1,387 @@
+#include "pfc-switch.h"
+
+#include "forwarding-table.h"
+#include "pfc-channel.h"
+#include "roce-frame.h"
+
+#include "ns3/abort.h"
+#include "ns3/boolean.h"
+#include "ns3/double.h"
+#include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
+#include "ns3/uinteger.h"
+
+namespace ns3
+{
+
+NS_OBJECT_ENSURE_REGISTERED(PfcSwitch);
+
+TypeId
+PfcSwitch::GetTypeId()
+{
+    static TypeId tid =
+        TypeId("ns3::PfcSwitch")
+            .SetParent<Object>()
+            .SetGroupName("Paramsync")
+            .AddConstructor<PfcSwitch>()
+            .AddAttribute("BufferSize",
+                          "Shared packet buffer of the switch (bytes), headroom included. "
+                          "Default 32 MB as in HPCC's reference runs.",
+                          UintegerValue(32u << 20),
+                          MakeUintegerAccessor(&PfcSwitch::m_bufferBytes),
+                          MakeUintegerChecker<uint64_t>(1))
+            .AddAttribute("DynamicThreshold",
+                          "XOFF = Alpha x free shared buffer (true) or StaticXoff (false).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcSwitch::m_dynamicThreshold),
+                          MakeBooleanChecker())
+            .AddAttribute("Alpha",
+                          "Dynamic threshold factor (dimensionless, > 0).",
+                          DoubleValue(1.0 / 8),
+                          MakeDoubleAccessor(&PfcSwitch::m_alpha),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("StaticXoff",
+                          "Static XOFF per ingress port and priority (bytes).",
+                          UintegerValue(256000),
+                          MakeUintegerAccessor(&PfcSwitch::m_staticXoff),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("XonHysteresis",
+                          "XON = XOFF - XonHysteresis (bytes).",
+                          UintegerValue(3000),
+                          MakeUintegerAccessor(&PfcSwitch::m_hysteresis),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("MaxFrameBytes",
+                          "Largest frame incl. preamble, SFD and IFG (bytes); the MTU term of "
+                          "the headroom. Default: 4096 B payload + 70 B headers + 20 B.",
+                          UintegerValue(4186),
+                          MakeUintegerAccessor(&PfcSwitch::m_mtuBytes),
+                          MakeUintegerChecker<uint32_t>(64))
+            .AddAttribute("ResponseTime",
+                          "Time the upstream port takes to act on a pause beyond finishing "
+                          "its current frame (s); its bytes at line rate join the headroom.",
+                          TimeValue(Time(0)),
+                          MakeTimeAccessor(&PfcSwitch::m_responseTime),
+                          MakeTimeChecker(Time(0)))
+            .AddAttribute("LosslessPriorities",
+                          "Bit mask of PFC priorities that are lossless (headroom reserved, "
+                          "pause generated).",
+                          UintegerValue(0xff),
+                          MakeUintegerAccessor(&PfcSwitch::m_losslessMask),
+                          MakeUintegerChecker<uint8_t>())
+            .AddAttribute("PfcEnabled",
+                          "Generate PFC pauses and reserve headroom (false: lossy switch).",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcSwitch::m_pfcEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("PauseQuanta",
+                          "Quanta of the pauses sent (512 bit times each); refreshed every "
+                          "half pause while above XON.",
+                          UintegerValue(0xffff),
+                          MakeUintegerAccessor(&PfcSwitch::m_pauseQuanta),
+                          MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("EcnEnabled",
+                          "Mark CE at egress RED-style.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&PfcSwitch::m_ecnEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("EcnKmin",
+                          "Egress queue (bytes) above which marking starts; 0 = 4000 B per "
+                          "Gb/s of the port (HPCC: 400 KB at 100 Gb/s, 1600 KB at 400 Gb/s).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcSwitch::m_kminAttr),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnKmax",
+                          "Egress queue (bytes) above which every frame is marked; 0 = 16000 B "
+                          "per Gb/s (HPCC: 1600 KB at 100 Gb/s, 6400 KB at 400 Gb/s).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcSwitch::m_kmaxAttr),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("EcnPmax",
+                          "Marking probability at Kmax (HPCC: 0.2).",
+                          DoubleValue(0.2),
+                          MakeDoubleAccessor(&PfcSwitch::m_pmax),
+                          MakeDoubleChecker<double>(0, 1))
+            .AddTraceSource("Drop",
+                            "A frame found no buffer (frame, ingress port, priority).",
+                            MakeTraceSourceAccessor(&PfcSwitch::m_dropTrace),
+                            "ns3::PfcSwitch::DropTracedCallback")
+            .AddTraceSource("EcnMark",
+                            "A frame was marked CE (frame, egress port, priority).",
+                            MakeTraceSourceAccessor(&PfcSwitch::m_markTrace),
+                            "ns3::PfcSwitch::MarkTracedCallback")
+            .AddTraceSource("PauseSent",
+                            "Pause (quanta > 0) or resume (0) sent upstream (ingress port, "
+                            "priority, quanta).",
+                            MakeTraceSourceAccessor(&PfcSwitch::m_pauseTrace),
+                            "ns3::PfcSwitch::PauseTracedCallback");
+    return tid;
+}
+
+PfcSwitch::PfcSwitch()
+{
+    m_uniform = CreateObject<UniformRandomVariable>();
+}
+
+PfcSwitch::~PfcSwitch() = default;
+
+void
+PfcSwitch::DoDispose()
+{
+    for (auto& port : m_ports)
+    {
+        for (auto& ev : port.refresh)
+        {
+            ev.Cancel();
+        }
+        for (auto& q : port.egress)
+        {
+            q.clear();
+        }
+        port.device = nullptr;
+    }
+    m_ports.clear();
+    m_table = nullptr;
+    m_up = PfcNetDevice::FrameReceiveCallback();
+    m_uniform = nullptr;
+    Object::DoDispose();
+}
+
+void
+PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
+{
+    NS_ABORT_MSG_IF(m_mmu, "PfcSwitch::AddPort after the switch started");
+    uint32_t index = static_cast<uint32_t>(m_ports.size());
+    m_ports.emplace_back();
+    m_ports.back().device = device;
+    device->SetTxPuller(MakeCallback(&PfcSwitch::Pull, this, index));
+    device->SetFrameReceiveCallback(MakeCallback(&PfcSwitch::Receive, this, index));
+}
+
+void
+PfcSwitch::SetForwardingTable(Ptr<ForwardingTable> table)
+{
+    m_table = table;
+}
+
+void
+PfcSwitch::SetLocalDelivery(uint32_t hostRank, PfcNetDevice::FrameReceiveCallback up)
+{
+    m_hasLocal = true;
+    m_localHost = hostRank;
+    m_up = up;
+}
+
+void
+PfcSwitch::Initialize()
+{
+    if (m_mmu)
+    {
+        return;
+    }
+    SharedBufferMmu::Config c;
+    c.bufferBytes = m_bufferBytes;
+    c.dynamicThreshold = m_dynamicThreshold;
+    c.alpha = m_alpha;
+    c.staticXoffBytes = m_staticXoff;
+    c.hysteresisBytes = m_hysteresis;
+    c.mtuBytes = m_mtuBytes;
+    c.responseTimeS = m_responseTime.GetSeconds();
+    c.losslessMask = m_losslessMask;
+    c.pfcEnabled = m_pfcEnabled;
+    auto mmu = std::make_unique<SharedBufferMmu>(c);
+    for (auto& port : m_ports)
+    {
+        double rate = static_cast<double>(port.device->GetDataRate().GetBitRate());
+        Ptr<PfcChannel> ch = port.device->GetPfcChannel();
+        mmu->AddPort(rate, ch ? ch->GetDelay().GetSeconds() : 0.0);
+        double gbps = rate / 1e9;
+        port.kminBytes = m_kminAttr ? m_kminAttr : static_cast<uint64_t>(4000 * gbps);
+        port.kmaxBytes = m_kmaxAttr ? m_kmaxAttr : static_cast<uint64_t>(16000 * gbps);
+    }
+    mmu->Finalize(); // throws std::invalid_argument when the headroom does not fit
+    m_mmu = std::move(mmu);
+}
+
+uint32_t
+PfcSwitch::GetNPorts() const
+{
+    return static_cast<uint32_t>(m_ports.size());
+}
+
+Ptr<PfcNetDevice>
+PfcSwitch::GetPort(uint32_t i) const
+{
+    return m_ports.at(i).device;
+}
+
+const SharedBufferMmu&
+PfcSwitch::GetMmu() const
+{
+    NS_ABORT_MSG_IF(!m_mmu, "PfcSwitch::GetMmu before Initialize");
+    return *m_mmu;
+}
+
+uint64_t
+PfcSwitch::EgressBytes(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).egressBytes[priority];
+}
+
+uint64_t
+PfcSwitch::GetDrops(uint32_t port, uint8_t priority) const
+{
+    return m_mmu ? m_mmu->Drops(port, priority) : 0;
+}
+
+uint64_t
+PfcSwitch::GetTotalDrops() const
+{
+    return m_mmu ? m_mmu->TotalDrops() : 0;
+}
+
+uint64_t
+PfcSwitch::EcnKmin(uint32_t port) const
+{
+    return m_ports.at(port).kminBytes;
+}
+
+uint64_t
+PfcSwitch::EcnKmax(uint32_t port) const
+{
+    return m_ports.at(port).kmaxBytes;
+}
+
+int64_t
+PfcSwitch::AssignStreams(int64_t stream)
+{
+    m_uniform->SetStream(stream);
+    return 1;
+}
+
+void
+PfcSwitch::Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
+{
+    if (!m_mmu)
+    {
+        Initialize();
+    }
+    RoceFrameInfo info;
+    if (!ReadRoceFrame(frame, info))
+    {
+        // Only RoCEv2 is switched; anything else is counted as a drop of its class.
+        m_dropTrace(frame, inPort, priority);
+        return;
+    }
+    if (m_hasLocal && info.dstHost == m_localHost)
+    {
+        m_up(dev, frame, priority);
+        return;
+    }
+    NS_ABORT_MSG_IF(!m_table, "PfcSwitch: no ForwardingTable");
+    uint8_t base = m_table->GetBasePriority();
+    bool isLane = priority >= base && priority < base + m_table->GetLaneCount();
+    uint8_t inLane = isLane ? static_cast<uint8_t>(priority - base) : 0;
+    const ForwardingRoute* route =
+        m_table->Lookup(info.dstHost, inLane, info.srcHost, info.udpSrcPort);
+    NS_ABORT_MSG_IF(!route,
+                    "PfcSwitch: no route to host " << info.dstHost << " on lane " << int(inLane));
+    uint8_t outPriority = isLane ? m_table->LanePriority(route->lane) : priority;
+    uint32_t bytes = frame->GetSize();
+    if (m_mmu->Admit(inPort, priority, bytes) == SharedBufferMmu::DROP)
+    {
+        m_dropTrace(frame, inPort, priority);
+        return;
+    }
+    CheckPause(inPort, priority);
+    if (outPriority != priority)
+    {
+        SetRoceFramePriority(frame, outPriority);
+    }
+    PortState& out = m_ports[route->port];
+    out.egress[outPriority].push_back({frame, inPort, priority, info.ecnCapable && !info.ecnCe});
+    out.egressBytes[outPriority] += bytes;
+    out.device->Wake();
+}
+
+Ptr<Packet>
+PfcSwitch::Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority)
+{
+    PortState& st = m_ports[port];
+    auto& q = st.egress[priority];
+    if (q.empty())
+    {
+        return nullptr;
+    }
+    Queued item = std::move(q.front());
+    q.pop_front();
+    uint32_t bytes = item.frame->GetSize();
+    // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does).
+    uint64_t queue = st.egressBytes[priority];
+    st.egressBytes[priority] -= bytes;
+    m_mmu->Release(item.inPort, item.inPriority, bytes);
+    CheckPause(item.inPort, item.inPriority);
+    if (m_ecnEnabled && item.ecnCapable && queue > st.kminBytes)
+    {
+        bool mark = queue > st.kmaxBytes;
+        if (!mark)
+        {
+            double p = m_pmax * static_cast<double>(queue - st.kminBytes) /
+                       static_cast<double>(st.kmaxBytes - st.kminBytes);
+            mark = m_uniform->GetValue() < p;
+        }
+        if (mark)
+        {
+            MarkRoceFrameCe(item.frame);
+            ++m_ecnMarks;
+            m_markTrace(item.frame, port, priority);
+        }
+    }
+    ++m_forwarded;
+    return item.frame;
+}
+
+void
+PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
+{
+    PortState& st = m_ports[port];
+    if (!st.pausedUpstream[priority])
+    {
+        if (m_mmu->ShouldPause(port, priority))
+        {
+            st.pausedUpstream[priority] = true;
+            st.device->SendPause(priority, m_pauseQuanta);
+            m_pauseTrace(port, priority, m_pauseQuanta);
+            st.refresh[priority] = Simulator::Schedule(st.device->PauseDuration(m_pauseQuanta) / 2,
+                                                       &PfcSwitch::RefreshPause,
+                                                       this,
+                                                       port,
+                                                       priority);
+        }
+    }
+    else if (m_mmu->ShouldResume(port, priority))
+    {
+        st.pausedUpstream[priority] = false;
+        st.refresh[priority].Cancel();
+        st.device->SendPause(priority, 0);
+        m_pauseTrace(port, priority, 0);
+    }
+}
+
+void
+PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
+{
+    PortState& st = m_ports[port];
+    if (!st.pausedUpstream[priority])
+    {
+        return;
+    }
+    st.device->SendPause(priority, m_pauseQuanta);
+    m_pauseTrace(port, priority, m_pauseQuanta);
+    st.refresh[priority] = Simulator::Schedule(st.device->PauseDuration(m_pauseQuanta) / 2,
+                                               &PfcSwitch::RefreshPause,
+                                               this,
+                                               port,
+                                               priority);
+}
+
+} // namespace ns3

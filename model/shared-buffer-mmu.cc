@@ -1,0 +1,192 @@
+#include "shared-buffer-mmu.h"
+
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+SharedBufferMmu::SharedBufferMmu(const Config& config)
+    : m_config(config)
+{
+    if (!(config.alpha > 0))
+    {
+        std::ostringstream os;
+        os << "SharedBufferMmu: alpha = " << config.alpha << "; allowed: alpha > 0";
+        throw std::invalid_argument(os.str());
+    }
+}
+
+uint32_t
+SharedBufferMmu::AddPort(double rateBps, double delayS)
+{
+    if (m_finalized)
+    {
+        throw std::logic_error("SharedBufferMmu::AddPort after Finalize");
+    }
+    if (!(rateBps > 0) || !(delayS >= 0))
+    {
+        std::ostringstream os;
+        os << "SharedBufferMmu: port " << m_ports.size() << " rate " << rateBps
+           << " bit/s, delay " << delayS << " s; allowed: rate > 0, delay >= 0";
+        throw std::invalid_argument(os.str());
+    }
+    Port p{};
+    p.rateBps = rateBps;
+    p.delayS = delayS;
+    // 2 x delay x rate + 2 MTU + response time x rate (bytes), rounded up.
+    double bytes = 2.0 * delayS * rateBps / 8.0 + 2.0 * m_config.mtuBytes +
+                   m_config.responseTimeS * rateBps / 8.0;
+    p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
+    m_ports.push_back(p);
+    return static_cast<uint32_t>(m_ports.size() - 1);
+}
+
+void
+SharedBufferMmu::Finalize()
+{
+    uint64_t reserve = 0;
+    uint32_t lossless = 0;
+    for (uint8_t q = 0; q < 8; ++q)
+    {
+        lossless += Lossless(q) ? 1 : 0;
+    }
+    for (const Port& p : m_ports)
+    {
+        reserve += p.headroom * lossless;
+    }
+    if (reserve >= m_config.bufferBytes)
+    {
+        std::ostringstream os;
+        os << "SharedBufferMmu: PFC headroom " << reserve << " B (" << m_ports.size()
+           << " ports x " << lossless << " lossless priorities x 2*delay*rate + 2*MTU + "
+           << "response) does not fit the buffer of " << m_config.bufferBytes
+           << " B; allowed: a larger BufferSize, fewer LosslessPriorities, or shorter links";
+        throw std::invalid_argument(os.str());
+    }
+    m_sharedPool = m_config.bufferBytes - reserve;
+    m_finalized = true;
+}
+
+uint64_t
+SharedBufferMmu::HeadroomBytes(uint32_t port) const
+{
+    return m_ports.at(port).headroom;
+}
+
+uint64_t
+SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
+{
+    if (!m_config.dynamicThreshold)
+    {
+        return m_config.staticXoffBytes;
+    }
+    uint64_t free = m_sharedPool > m_sharedUsed ? m_sharedPool - m_sharedUsed : 0;
+    return static_cast<uint64_t>(m_config.alpha * static_cast<double>(free));
+}
+
+uint64_t
+SharedBufferMmu::Xon(uint32_t port, uint8_t priority) const
+{
+    uint64_t xoff = Xoff(port, priority);
+    return xoff > m_config.hysteresisBytes ? xoff - m_config.hysteresisBytes : 0;
+}
+
+SharedBufferMmu::Admission
+SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
+{
+    Port& p = m_ports[port];
+    bool lossless = Lossless(priority);
+    // A lossless class stays in the shared pool up to XOFF; a lossy class may take any
+    // free shared byte (no pause protects it, so holding it back would only drop earlier).
+    bool sharedOk = m_sharedUsed + bytes <= m_sharedPool &&
+                    (!lossless || p.shared[priority] + bytes <= Xoff(port, priority));
+    if (sharedOk && p.hdrm[priority] == 0)
+    {
+        p.shared[priority] += bytes;
+        m_sharedUsed += bytes;
+        return SHARED;
+    }
+    if (lossless && p.hdrm[priority] + bytes <= p.headroom)
+    {
+        p.hdrm[priority] += bytes;
+        return HEADROOM;
+    }
+    ++p.drops[priority];
+    p.droppedBytes[priority] += bytes;
+    return DROP;
+}
+
+void
+SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
+{
+    Port& p = m_ports[port];
+    uint64_t fromHdrm = bytes < p.hdrm[priority] ? bytes : p.hdrm[priority];
+    p.hdrm[priority] -= fromHdrm;
+    uint64_t rest = bytes - fromHdrm;
+    if (rest > p.shared[priority])
+    {
+        throw std::logic_error("SharedBufferMmu::Release of bytes never admitted");
+    }
+    p.shared[priority] -= rest;
+    m_sharedUsed -= rest;
+}
+
+bool
+SharedBufferMmu::ShouldPause(uint32_t port, uint8_t priority) const
+{
+    if (!Lossless(priority))
+    {
+        return false;
+    }
+    const Port& p = m_ports[port];
+    return p.hdrm[priority] > 0 || p.shared[priority] >= Xoff(port, priority);
+}
+
+bool
+SharedBufferMmu::ShouldResume(uint32_t port, uint8_t priority) const
+{
+    const Port& p = m_ports[port];
+    return p.hdrm[priority] == 0 && p.shared[priority] <= Xon(port, priority);
+}
+
+uint64_t
+SharedBufferMmu::SharedBytes(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).shared[priority];
+}
+
+uint64_t
+SharedBufferMmu::HeadroomUsed(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).hdrm[priority];
+}
+
+uint64_t
+SharedBufferMmu::Drops(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).drops[priority];
+}
+
+uint64_t
+SharedBufferMmu::DroppedBytes(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).droppedBytes[priority];
+}
+
+uint64_t
+SharedBufferMmu::TotalDrops() const
+{
+    uint64_t n = 0;
+    for (const Port& p : m_ports)
+    {
+        for (uint64_t d : p.drops)
+        {
+            n += d;
+        }
+    }
+    return n;
+}
+
+} // namespace ns3
