@@ -2,16 +2,21 @@
 set(PARAMSYNC_HELPER_SOURCES
     helper/driver-options.cc
     helper/flow-list.cc
+    helper/network-builder.cc
+    helper/network-recorder.cc
     helper/results-writer.cc
     helper/trace-event-writer.cc
 )
 set(PARAMSYNC_HELPER_HEADERS
     helper/driver-options.h
     helper/flow-list.h
+    helper/network-builder.h
+    helper/network-recorder.h
     helper/run-result.h
     helper/results-writer.h
     helper/trace-event-writer.h
 )
 set(PARAMSYNC_HELPER_TESTS
     test/driver-pieces-test.cc
+    test/network-builder-e2e-test.cc
 )
