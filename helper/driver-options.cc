@@ -315,7 +315,9 @@ DriverOptions::Validate()
                               "' does not exist; allowed: a directory whose parent exists");
         }
     }
-    if (!trace.empty() && !IsDirectory(ParentOf(trace)))
+    // The trace may go into the --out directory, which the driver creates.
+    if (!trace.empty() && !IsDirectory(ParentOf(trace)) &&
+        !(!out.empty() && ParentOf(trace) == ParentOf(out + "/x")))
     {
         throw OptionError("--trace: the directory of '" + trace +
                           "' does not exist; allowed: a file path in an existing directory");

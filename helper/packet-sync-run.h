@@ -1,0 +1,53 @@
+/*
+ * PacketSyncRun: one packet-level run of the driver — builds the network of a topology
+ * (NetworkBuilder), a RoceNic per host, the sync job of a plan (SyncJob + SyncApplications
+ * over RoceNic queue pairs) and/or replayed --flows, the recorders; runs the simulation up
+ * to --stop; returns the measurements. Wiring only: the behaviour is the model's.
+ */
+#ifndef PARAMSYNC_PACKET_SYNC_RUN_H
+#define PARAMSYNC_PACKET_SYNC_RUN_H
+
+#include "driver-options.h"
+#include "flow-list.h"
+#include "run-result.h"
+
+#include "ns3/model-profile.h"
+#include "ns3/sync-plan.h"
+
+#include <vector>
+
+namespace ns3
+{
+
+class Topology;
+
+/**
+ * \brief One packet-level simulation of a plan and/or a flow list.
+ */
+class PacketSyncRun
+{
+  public:
+    /// \brief options (validated) and topology must outlive the run.
+    PacketSyncRun(const DriverOptions& options, const Topology& topology);
+    /// \brief The sync job to run (optional when flows are set).
+    void SetPlan(const SyncPlan& plan, const std::vector<GradientTensor>& tensors);
+    /// \brief Flows to replay; srcRank/dstRank are the host ranks of each flow's ends.
+    void SetFlows(const std::vector<FlowSpec>& flows,
+                  const std::vector<uint32_t>& srcRank,
+                  const std::vector<uint32_t>& dstRank);
+    /// \brief Runs the simulation (and destroys it afterwards); returns the measurements.
+    RunResult Run();
+
+  private:
+    const DriverOptions& m_options;       //!< options
+    const Topology& m_topology;           //!< topology
+    const SyncPlan* m_plan{nullptr};      //!< plan, if any
+    std::vector<GradientTensor> m_tensors; //!< its model's tensors
+    std::vector<FlowSpec> m_flows;        //!< flows, if any
+    std::vector<uint32_t> m_flowSrc;      //!< their source ranks
+    std::vector<uint32_t> m_flowDst;      //!< their destination ranks
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_PACKET_SYNC_RUN_H

@@ -1,0 +1,340 @@
+#include "paramsync-driver.h"
+
+#include "packet-sync-run.h"
+#include "results-writer.h"
+#include "trace-event-writer.h"
+
+#include "ns3/command-line.h"
+#include "ns3/file-topology.h"
+#include "ns3/fluid-estimator.h"
+#include "ns3/plan-checker.h"
+
+#include <chrono>
+#include <iostream>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// The message of a pure-code error, prefixed with the option unless it names one already.
+OptionError
+AsOptionError(const std::string& option, const std::exception& e)
+{
+    std::string msg = e.what();
+    // One line: a multi-line message keeps its first line.
+    msg = msg.substr(0, msg.find('\n'));
+    if (msg.rfind(option, 0) == 0)
+    {
+        return OptionError(msg);
+    }
+    return OptionError(option + ": " + msg);
+}
+
+double
+WallSince(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+ParamsyncDriver::ParamsyncDriver() = default;
+ParamsyncDriver::~ParamsyncDriver() = default;
+
+void
+ParamsyncDriver::Prepare()
+{
+    const DriverOptions& o = m_options;
+    try
+    {
+        m_topology = MakeTopology(o.topology, o.rateBps, o.delayS);
+    }
+    catch (const std::exception& e)
+    {
+        throw AsOptionError("--topology", e);
+    }
+    TopologyGraph& graph = m_topology->MutableGraph();
+    if (o.slowLink >= 0)
+    {
+        if (static_cast<uint64_t>(o.slowLink) >= graph.LinkCount())
+        {
+            throw OptionError("--slow-link: " + std::to_string(o.slowLink) + " is not a link of " +
+                              m_topology->Spec() + "; allowed: 0.." +
+                              std::to_string(graph.LinkCount() - 1) + " or -1");
+        }
+        graph.MutableLink(static_cast<LinkIndex>(o.slowLink)).rateBps *= o.slowLinkFraction;
+    }
+
+    if (!o.flows.empty())
+    {
+        try
+        {
+            m_flows = FlowList::Load(o.flows);
+        }
+        catch (const std::exception& e)
+        {
+            throw AsOptionError("--flows", e);
+        }
+        const auto* file = dynamic_cast<const FileTopology*>(m_topology.get());
+        for (const auto& f : m_flows)
+        {
+            for (uint32_t id : {f.src, f.dst})
+            {
+                uint32_t rank = id;
+                if (file)
+                {
+                    try
+                    {
+                        rank = file->HostRankOfFileId(id);
+                    }
+                    catch (const std::exception& e)
+                    {
+                        throw AsOptionError("--flows", e);
+                    }
+                }
+                else if (id >= graph.HostCount())
+                {
+                    throw OptionError("--flows: node id " + std::to_string(id) +
+                                      " is not a host of " + m_topology->Spec() +
+                                      "; allowed: host ranks 0.." +
+                                      std::to_string(graph.HostCount() - 1));
+                }
+                (id == f.src ? m_flowSrcRank : m_flowDstRank).push_back(rank);
+            }
+        }
+        if (o.backend == "fluid")
+        {
+            throw OptionError("--flows: needs --backend=packet; allowed: --backend=packet");
+        }
+    }
+
+    if (o.algorithm == "none")
+    {
+        if (m_flows.empty())
+        {
+            throw OptionError("--algorithm: 'none' runs no sync job; allowed only with --flows");
+        }
+        return;
+    }
+    try
+    {
+        m_model = std::make_unique<ModelProfile>(ModelProfile::Load(o.model, o.modelsDir));
+    }
+    catch (const std::exception& e)
+    {
+        throw AsOptionError("--model", e);
+    }
+
+    std::vector<std::string> specs;
+    if (o.algorithm == "all")
+    {
+        specs = SyncAlgorithmNames();
+    }
+    else
+    {
+        specs.push_back(o.algorithm);
+    }
+    for (const auto& spec : specs)
+    {
+        std::unique_ptr<SyncAlgorithm> algorithm;
+        try
+        {
+            algorithm = MakeSyncAlgorithm(spec);
+        }
+        catch (const std::exception& e)
+        {
+            throw AsOptionError("--algorithm", e);
+        }
+        std::string why;
+        if (!algorithm->AppliesTo(*m_topology, why))
+        {
+            if (o.algorithm == "all")
+            {
+                continue;
+            }
+            throw OptionError("--algorithm: " + algorithm->Spec() + " does not apply to " +
+                              m_topology->Spec() + ": " + why);
+        }
+        SyncPlan plan;
+        try
+        {
+            plan = algorithm->Compile(*m_topology, *m_model);
+        }
+        catch (const std::exception& e)
+        {
+            if (o.algorithm == "all")
+            {
+                // "all" runs what applies; an algorithm that cannot serve this size does not.
+                continue;
+            }
+            throw AsOptionError("--algorithm", e);
+        }
+        m_algorithms.push_back(std::move(algorithm));
+        m_plans.push_back(std::move(plan));
+    }
+    if (m_plans.empty())
+    {
+        throw OptionError("--algorithm: no algorithm applies to " + m_topology->Spec() +
+                          "; allowed: a topology some algorithm serves");
+    }
+    if (o.straggler >= 0 && static_cast<uint64_t>(o.straggler) >= m_plans.front().workers)
+    {
+        throw OptionError("--straggler: " + std::to_string(o.straggler) +
+                          " is not a worker; allowed: 0.." +
+                          std::to_string(m_plans.front().workers - 1) + " or -1");
+    }
+}
+
+double
+ParamsyncDriver::IdealGst(size_t i) const
+{
+    FluidEstimator estimator;
+    return estimator.Estimate(*m_topology, m_plans[i]).gstS;
+}
+
+RunResult
+ParamsyncDriver::RunFluid(size_t i)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r;
+    r.topology = m_topology->Spec();
+    r.algorithm = m_algorithms[i]->Spec();
+    r.model = m_model->Name();
+    r.backend = "fluid";
+    r.workers = m_plans[i].workers;
+    r.gradientBytes = m_plans[i].gradientBytes;
+    r.idealGstS = IdealGst(i);
+    r.gstS = r.idealGstS;
+    // No network state carries over between iterations in the fluid model: every
+    // iteration takes the same time (compute, then the sync; overlap is a packet feature).
+    r.gstPerIterationS.assign(m_options.iterations, r.gstS);
+    double slowest = m_options.computeS * (m_options.straggler >= 0 ? m_options.stragglerFactor : 1);
+    r.iterationS = slowest + r.gstS;
+    r.wallS = WallSince(t0);
+    return r;
+}
+
+RunResult
+ParamsyncDriver::RunPacket(size_t i)
+{
+    auto t0 = std::chrono::steady_clock::now();
+    PacketSyncRun run(m_options, *m_topology);
+    if (i < m_plans.size())
+    {
+        run.SetPlan(m_plans[i], m_model->Tensors());
+    }
+    if (!m_flows.empty())
+    {
+        run.SetFlows(m_flows, m_flowSrcRank, m_flowDstRank);
+    }
+    RunResult r = run.Run();
+    r.topology = m_topology->Spec();
+    r.algorithm = i < m_plans.size() ? m_algorithms[i]->Spec() : "none";
+    r.model = m_model ? m_model->Name() : "none";
+    r.backend = "packet";
+    if (i < m_plans.size())
+    {
+        r.idealGstS = IdealGst(i);
+    }
+    r.wallS = WallSince(t0);
+    return r;
+}
+
+void
+ParamsyncDriver::Print(const std::vector<RunResult>& runs) const
+{
+    if (m_options.format == "json")
+    {
+        for (const auto& r : runs)
+        {
+            std::cout << ResultsWriter::JsonLine(r) << "\n";
+        }
+    }
+    else
+    {
+        std::cout << ResultsWriter::Table(runs);
+    }
+    std::cout.flush();
+}
+
+int
+ParamsyncDriver::Main(int argc, char** argv)
+{
+    try
+    {
+        CommandLine cmd(__FILE__);
+        cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
+                  "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
+                  "Exit codes: 0 ok, 2 bad input, 3 finished but an invariant failed.");
+        m_options.Register(cmd);
+        m_options.CheckArgumentNames(argc, argv);
+        cmd.Parse(argc, argv);
+        m_options.Validate();
+        Prepare();
+    }
+    catch (const std::exception& e)
+    {
+        std::string msg = e.what();
+        std::cerr << "paramsync: " << msg.substr(0, msg.find('\n')) << std::endl;
+        return kExitBadInput;
+    }
+
+    std::vector<RunResult> runs;
+    if (m_plans.empty())
+    {
+        runs.push_back(RunPacket(0));
+    }
+    PlanChecker checker;
+    for (size_t i = 0; i < m_plans.size(); ++i)
+    {
+        PlanCheckResult check = checker.Check(m_plans[i]);
+        if (!check.Ok())
+        {
+            RunResult r;
+            r.topology = m_topology->Spec();
+            r.algorithm = m_algorithms[i]->Spec();
+            r.model = m_model->Name();
+            r.backend = m_options.backend;
+            r.workers = m_plans[i].workers;
+            r.completed = false;
+            r.invariant = "plan checker: " + check.errors.front();
+            runs.push_back(r);
+            continue;
+        }
+        runs.push_back(m_options.backend == "fluid" ? RunFluid(i) : RunPacket(i));
+    }
+
+    Print(runs);
+    int code = kExitOk;
+    for (const auto& r : runs)
+    {
+        if (!r.invariant.empty() || !r.completed)
+        {
+            std::cerr << "paramsync: " << r.algorithm << ": "
+                      << (r.invariant.empty() ? "not every transfer completed" : r.invariant)
+                      << std::endl;
+            code = kExitInvariant;
+        }
+    }
+    try
+    {
+        if (!m_options.out.empty())
+        {
+            ResultsWriter::WriteDirectory(m_options.out, runs, m_options.Used());
+        }
+        if (!m_options.trace.empty())
+        {
+            TraceEventWriter::Write(m_options.trace, runs);
+        }
+    }
+    catch (const std::exception& e)
+    {
+        std::cerr << "paramsync: " << e.what() << std::endl;
+        return 1;
+    }
+    return code;
+}
+
+} // namespace ns3

@@ -1,0 +1,71 @@
+/*
+ * ParamsyncDriver: the logic of the `paramsync` program (DESIGN.md §6), kept out of main():
+ * parse and validate every option, build the topology, the model and the plans (each
+ * checked by the PlanChecker), run each plan on the chosen backend, print the table or
+ * JSON lines, write --out and --trace. Exit codes: 0 success; 2 bad input (one line on
+ * stderr naming the option, and nothing written); 3 the runs finished but an invariant
+ * failed (drops with PFC on, a stall / deadlock, a plan the checker rejects) — results
+ * are still written.
+ */
+#ifndef PARAMSYNC_PARAMSYNC_DRIVER_H
+#define PARAMSYNC_PARAMSYNC_DRIVER_H
+
+#include "driver-options.h"
+#include "flow-list.h"
+#include "run-result.h"
+
+#include "ns3/model-profile.h"
+#include "ns3/sync-algorithm.h"
+#include "ns3/topology.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+/**
+ * \brief The paramsync program.
+ */
+class ParamsyncDriver
+{
+  public:
+    /// \brief Exit code: success.
+    static constexpr int kExitOk = 0;
+    /// \brief Exit code: bad input (one line on stderr).
+    static constexpr int kExitBadInput = 2;
+    /// \brief Exit code: finished, but an invariant failed (results written).
+    static constexpr int kExitInvariant = 3;
+
+    ParamsyncDriver();
+    ~ParamsyncDriver();
+
+    /// \brief Runs the program; returns the exit code.
+    int Main(int argc, char** argv);
+
+  private:
+    /// \brief Builds everything a run needs from the options. \throws OptionError
+    void Prepare();
+    /// \brief Runs plan i on the fluid estimator only.
+    RunResult RunFluid(size_t i);
+    /// \brief Runs plan i (or the flows alone when there is no plan) packet by packet.
+    RunResult RunPacket(size_t i);
+    /// \brief The fluid estimator's GST of plan i on the topology.
+    double IdealGst(size_t i) const;
+    /// \brief Prints the results to stdout in the chosen format.
+    void Print(const std::vector<RunResult>& runs) const;
+
+    DriverOptions m_options;                              //!< the options
+    std::unique_ptr<Topology> m_topology;                 //!< the topology
+    std::unique_ptr<ModelProfile> m_model;                //!< the model (none for flows alone)
+    std::vector<std::unique_ptr<SyncAlgorithm>> m_algorithms; //!< the algorithms to run
+    std::vector<SyncPlan> m_plans;                        //!< their plans (same order)
+    std::vector<FlowSpec> m_flows;                        //!< --flows, node ids as in the file
+    std::vector<uint32_t> m_flowSrcRank;                  //!< host rank of each flow's src
+    std::vector<uint32_t> m_flowDstRank;                  //!< host rank of each flow's dst
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_PARAMSYNC_DRIVER_H

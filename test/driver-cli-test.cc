@@ -1,0 +1,181 @@
+// The paramsync binary run as users run it: bad input (table-driven) gives exit 2, exactly
+// one line on stderr naming the option, nothing on stdout and nothing written; a good fluid
+// run gives one row per algorithm and writes its --out files and --trace.
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace
+{
+
+struct Outcome
+{
+    int code;
+    std::string out;
+    std::string err;
+};
+
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream f(path);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+std::string
+Scratch()
+{
+    static std::string dir = [] {
+        std::string d = "/tmp/paramsync-cli-test-" + std::to_string(getpid());
+        mkdir(d.c_str(), 0777);
+        return d;
+    }();
+    return dir;
+}
+
+Outcome
+RunParamsync(const std::string& args)
+{
+    const std::string out = Scratch() + "/stdout";
+    const std::string err = Scratch() + "/stderr";
+    std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" + out +
+                      " 2>" + err;
+    int status = std::system(cmd.c_str());
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
+}
+
+bool
+Exists(const std::string& path)
+{
+    struct stat st;
+    return stat(path.c_str(), &st) == 0;
+}
+
+/// A number field of a JSON line.
+double
+Field(const std::string& json, const std::string& key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\":(-?[0-9.eE+-]+)");
+    if (!std::regex_search(json, m, re))
+    {
+        ADD_FAILURE() << key << " missing in " << json;
+        return -1;
+    }
+    return std::stod(m[1]);
+}
+
+} // namespace
+
+TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
+{
+    std::ofstream(Scratch() + "/bad-topology.txt") << "host h0\nhost h1\nlink h0 h9 40Gbps 1us\n";
+    std::ofstream(Scratch() + "/bad-flows.txt") << "2\n0 1 3 100 1000 0\n";
+    std::ofstream(Scratch() + "/bad-model.csv") << "tensor,params,bytes\nfc,10,zero\n";
+    struct Case
+    {
+        std::string args;
+        std::string option; // the option the one line must name
+    };
+    const std::string ok = "--backend=fluid --model=bytes:1MB ";
+    std::vector<Case> cases = {
+        {ok + "--topology=moebius:n=3", "--topology"},
+        {ok + "--topology=bcube:n=1,k=1", "--topology"},       // impossible size
+        {ok + "--topology=fattree:k=3", "--topology"},         // odd k
+        {ok + "--topology=file:" + Scratch() + "/bad-topology.txt", "--topology"},
+        {ok + "--topology=star:n=4 --algorithm=nosuch", "--algorithm"},
+        {ok + "--topology=bcube:n=3,k=1 --algorithm=hdrm", "--algorithm"}, // hdrm needs BiGraph
+        {"--backend=fluid --topology=star:n=4 --algorithm=ring --model=alexnet", "--model"},
+        {"--backend=fluid --topology=star:n=4 --algorithm=ring --model=" + Scratch() +
+             "/bad-model.csv",
+         "--model"},
+        {ok + "--topology=star:n=4 --algorithm=ring --mtu=10", "--mtu"},
+        {ok + "--topology=star:n=4 --algorithm=ring --rate=0Gbps", "--rate"},
+        {ok + "--topology=star:n=4 --algorithm=ring --iterations=0", "--iterations"},
+        {ok + "--topology=star:n=4 --algorithm=ring --backend=gpu", "--backend"},
+        {ok + "--topology=star:n=4 --algorithm=ring --straggler=4", "--straggler"},
+        {ok + "--topology=star:n=4 --algorithm=ring --slow-link=4", "--slow-link"},
+        {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/bad-flows.txt",
+         "--flows"},
+        {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/missing.txt", "--flows"},
+        {ok + "--topology=star:n=4 --algorithm=ring --out=" + Scratch() + "/no/such/dir",
+         "--out"},
+        {ok + "--topology=star:n=4 --algorithm=ring --topolgy=x", "--topolgy"},
+    };
+    for (const auto& c : cases)
+    {
+        const std::string outDir = Scratch() + "/out-bad";
+        Outcome o = RunParamsync(c.args + " --out=" + outDir);
+        if (c.option == "--out")
+        {
+            o = RunParamsync(c.args);
+        }
+        EXPECT_EQ(o.code, 2) << c.args << "\n" << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << c.args << "\n" << o.err;
+        EXPECT_NE(o.err.find(c.option), std::string::npos) << c.args << "\n" << o.err;
+        EXPECT_EQ(o.out, "") << c.args;
+        EXPECT_FALSE(Exists(outDir)) << c.args << ": wrote " << outDir;
+    }
+}
+
+TEST(DriverCli, FluidRunPrintsOneRowPerAlgorithmAndWritesFiles)
+{
+    const std::string outDir = Scratch() + "/out-fluid";
+    const std::string trace = Scratch() + "/trace.json";
+    Outcome o = RunParamsync("--backend=fluid --topology=bcube:n=3,k=1 --algorithm=ring "
+                             "--model=bytes:9MB --rate=40Gbps --format=json --out=" +
+                             outDir + " --trace=" + trace);
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(o.err, "");
+    ASSERT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << o.out;
+    // Ring allreduce of W = 9 MB over 9 workers sends 2 (N-1)/N W = 16 MB per worker; on a
+    // ring whose hops are single links at 40 Gb/s the ideal GST is 16e6 * 8 / 40e9 = 3.2 ms
+    // (lower if the ring uses both ports of a BCube server in parallel; never lower than
+    // a single NIC's worth, 16e6 * 8 / 80e9 = 1.6 ms).
+    double gst = Field(o.out, "gst_s");
+    EXPECT_GE(gst, 1.6e-3 * 0.999);
+    EXPECT_LE(gst, 3.2e-3 * 1.001);
+    EXPECT_DOUBLE_EQ(gst, Field(o.out, "ideal_gst_s"));
+    EXPECT_EQ(Field(o.out, "workers"), 9);
+    for (const char* f : {"summary.json", "transfers.csv", "pfc.csv", "flows.csv",
+                          "attributes.txt"})
+    {
+        EXPECT_TRUE(Exists(outDir + "/" + f)) << f;
+    }
+    EXPECT_NE(Slurp(trace).find("\"traceEvents\""), std::string::npos);
+}
+
+TEST(DriverCli, AllRunsEveryApplicableAlgorithm)
+{
+    Outcome o = RunParamsync("--backend=fluid --topology=bcube:n=3,k=1 --algorithm=all "
+                             "--model=bytes:9MB --format=json");
+    ASSERT_EQ(o.code, 0) << o.err;
+    // At least the flat baselines and hips apply to BCube; hdrm (BiGraph only) does not.
+    for (const char* name : {"\"algorithm\":\"ring", "\"algorithm\":\"mesh",
+                             "\"algorithm\":\"hips"})
+    {
+        EXPECT_NE(o.out.find(name), std::string::npos) << name << "\n" << o.out;
+    }
+    EXPECT_EQ(o.out.find("\"algorithm\":\"hdrm"), std::string::npos) << o.out;
+}
+
+TEST(DriverCli, HelpListsEveryOption)
+{
+    Outcome o = RunParamsync("--help");
+    std::string all = o.out + o.err;
+    for (const char* opt : {"--topology", "--algorithm", "--model", "--rate", "--delay", "--mtu",
+                            "--cc", "--pfc", "--iterations", "--seed", "--backend", "--flows",
+                            "--out", "--format", "--trace", "--compute", "--overlap",
+                            "--straggler", "--slow-link", "--buffer"})
+    {
+        EXPECT_NE(all.find(opt), std::string::npos) << opt;
+    }
+}
