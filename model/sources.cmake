@@ -20,4 +20,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/pfc-switch.h
 )
 set(PARAMSYNC_MODEL_TESTS
+  test/roce-header-test.cc
+  test/shared-buffer-mmu-test.cc
+  test/pfc-net-device-test.cc
 )

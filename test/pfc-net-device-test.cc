@@ -1,0 +1,286 @@
+// PfcNetDevice: pause timing at exact simulated times (issue 2, test 4), PFC ahead of data,
+// scheduling, the pull interface.
+//
+// Links run at 8 Gb/s so that one byte takes exactly 1 ns (ns-3's default time resolution
+// is 1 ns): a 1000 B-payload data frame (1066 B + 20 B framing) takes 1086 ns, a PFC frame
+// (64 + 20 B) 84 ns, one pause quantum (512 bit) 64 ns. Channel delay 1000 ns.
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/roce-frame.h"
+
+#include "ns3/data-rate.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/string.h"
+
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+namespace
+{
+
+struct Link
+{
+    Ptr<PfcNetDevice> a;
+    Ptr<PfcNetDevice> b;
+    std::vector<std::pair<int64_t, uint8_t>> aTx;  // (ns, priority) dequeued at A
+    std::vector<std::pair<int64_t, uint8_t>> bRx;  // (ns, priority) received at B
+    std::vector<std::pair<int64_t, uint16_t>> bPauseRx; // (ns, quanta) pauses received at B
+    std::vector<std::pair<int64_t, int64_t>> aResume;   // (ns, paused ns) resumes at A
+};
+
+void
+OnTx(Link* l, Ptr<const Packet>, uint8_t p)
+{
+    l->aTx.emplace_back(Simulator::Now().GetNanoSeconds(), p);
+}
+
+void
+OnRx(Link* l, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t p)
+{
+    l->bRx.emplace_back(Simulator::Now().GetNanoSeconds(), p);
+}
+
+void
+OnPauseRx(Link* l, uint8_t, uint16_t q)
+{
+    l->bPauseRx.emplace_back(Simulator::Now().GetNanoSeconds(), q);
+}
+
+void
+OnResume(Link* l, uint8_t, Time paused)
+{
+    l->aResume.emplace_back(Simulator::Now().GetNanoSeconds(), paused.GetNanoSeconds());
+}
+
+std::unique_ptr<Link>
+MakeLink(const std::string& scheduling = "StrictPriority")
+{
+    auto l = std::make_unique<Link>();
+    Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+    ch->SetAttribute("Delay", TimeValue(NanoSeconds(1000)));
+    Ptr<PfcNetDevice> d[2];
+    for (auto& dev : d)
+    {
+        Ptr<Node> n = CreateObject<Node>();
+        dev = CreateObject<PfcNetDevice>();
+        dev->SetAttribute("DataRate", DataRateValue(DataRate("8Gbps")));
+        dev->SetAttribute("TxScheduling", StringValue(scheduling));
+        dev->SetAddress(Mac48Address::Allocate());
+        n->AddDevice(dev);
+        dev->Attach(ch);
+    }
+    l->a = d[0];
+    l->b = d[1];
+    l->a->TraceConnectWithoutContext("Dequeue", MakeBoundCallback(&OnTx, l.get()));
+    l->a->TraceConnectWithoutContext("Resume", MakeBoundCallback(&OnResume, l.get()));
+    l->b->TraceConnectWithoutContext("PauseReceived", MakeBoundCallback(&OnPauseRx, l.get()));
+    l->b->SetFrameReceiveCallback(MakeBoundCallback(&OnRx, l.get()));
+    return l;
+}
+
+Ptr<Packet>
+Frame(uint8_t priority)
+{
+    RoceFrameInfo i;
+    i.priority = priority;
+    i.payloadBytes = 1000;
+    return BuildRoceFrame(i);
+}
+
+void
+EnqueueAt(Ptr<PfcNetDevice> d, uint8_t p)
+{
+    d->Enqueue(Frame(p), p);
+}
+
+class PfcNetDeviceTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+TEST_F(PfcNetDeviceTest, PauseStopsOnlyItsPriorityForQuantaTimes512BitTimes)
+{
+    auto l = MakeLink();
+    // B pauses priority 3 of A with Q = 1000 at t = 0; the PFC frame reaches A at
+    // 84 + 1000 = 1084 ns; the pause lasts 1000 x 512 bit / 8 Gb/s = 64000 ns -> 65084 ns.
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    // At 2000 ns A gets a priority-3 and a priority-1 frame: strict priority would send 3
+    // first, but 3 is paused, so 1 leaves at once and 3 waits for the expiry.
+    Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, 3);
+    Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, 1);
+    Simulator::Schedule(NanoSeconds(30000), [&l]() {
+        EXPECT_TRUE(l->a->IsPaused(3));
+        EXPECT_FALSE(l->a->IsPaused(1));
+        EXPECT_EQ(l->a->QueuedBytes(3), 1066u);
+    });
+    Simulator::Run();
+    ASSERT_EQ(l->aTx.size(), 2u);
+    EXPECT_EQ(l->aTx[0], std::make_pair(int64_t(2000), uint8_t(1)));
+    EXPECT_EQ(l->aTx[1], std::make_pair(int64_t(65084), uint8_t(3)));
+    ASSERT_EQ(l->aResume.size(), 1u);
+    EXPECT_EQ(l->aResume[0], std::make_pair(int64_t(65084), int64_t(64000)));
+    EXPECT_EQ(l->a->GetPausedTime(3), NanoSeconds(64000));
+    EXPECT_EQ(l->a->GetPausedTime(1), Time(0));
+    EXPECT_EQ(l->a->GetPauseFramesReceived(3), 1u);
+    EXPECT_EQ(l->b->GetPauseFramesSent(3), 1u);
+    // B receives frame 1 at 2000 + 1086 + 1000 = 4086 ns, frame 3 at 65084 + 2086 = 67170.
+    ASSERT_EQ(l->bRx.size(), 2u);
+    EXPECT_EQ(l->bRx[0].first, 4086);
+    EXPECT_EQ(l->bRx[1].first, 67170);
+    EXPECT_EQ(l->bRx[1].second, 3);
+}
+
+TEST_F(PfcNetDeviceTest, ZeroQuantaResumesAtOnce)
+{
+    auto l = MakeLink();
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, 3);
+    // Resume sent at 5000 ns arrives at 5000 + 84 + 1000 = 6084 ns: frame 3 leaves then.
+    Simulator::Schedule(NanoSeconds(5000), &PfcNetDevice::SendPause, l->b, 3, 0);
+    Simulator::Run();
+    ASSERT_EQ(l->aTx.size(), 1u);
+    EXPECT_EQ(l->aTx[0].first, 6084);
+    EXPECT_EQ(l->a->GetPausedTime(3), NanoSeconds(6084 - 1084));
+    EXPECT_EQ(l->a->GetResumeFramesReceived(3), 1u);
+}
+
+TEST_F(PfcNetDeviceTest, NewPauseRefreshesTheTimer)
+{
+    auto l = MakeLink();
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, 3);
+    // A second pause at 10000 ns arrives at 11084 and runs 64000 ns more: expiry 75084 ns,
+    // not 65084.
+    Simulator::Schedule(NanoSeconds(10000), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    Simulator::Run();
+    ASSERT_EQ(l->aTx.size(), 1u);
+    EXPECT_EQ(l->aTx[0].first, 75084);
+
+    // A shorter pause replaces a longer one too: Q = 1000 at 100000 ns (arrives 101084,
+    // would expire 165084), then Q = 10 (640 ns) at 120000 ns arrives 121084: expiry 121724.
+    Simulator::Destroy(); // a fresh clock at 0 for the second scenario
+    auto m = MakeLink();
+    Simulator::Schedule(NanoSeconds(100000), &PfcNetDevice::SendPause, m->b, 3, 1000);
+    Simulator::Schedule(NanoSeconds(102000), &EnqueueAt, m->a, 3);
+    Simulator::Schedule(NanoSeconds(120000), &PfcNetDevice::SendPause, m->b, 3, 10);
+    Simulator::Run();
+    ASSERT_EQ(m->aTx.size(), 1u);
+    EXPECT_EQ(m->aTx[0].first, 121724);
+    EXPECT_EQ(m->a->GetPausedTime(3), NanoSeconds(121724 - 101084));
+}
+
+TEST_F(PfcNetDeviceTest, PfcFrameGoesAheadOfQueuedDataAndIsNeverPaused)
+{
+    auto l = MakeLink();
+    // A is paused on every priority by B at t = 0 (arrives 1084 ns) ... but A's own PFC
+    // frame must still leave. Data: a priority-1 frame queued at 1700 ns (paused by then).
+    for (uint8_t p = 0; p < 8; ++p)
+    {
+        Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, p, 1000);
+    }
+    Simulator::Schedule(NanoSeconds(1700), &EnqueueAt, l->a, 1);
+    Simulator::Schedule(NanoSeconds(2000), &PfcNetDevice::SendPause, l->a, 5, 7);
+    Simulator::Run();
+    // A's PFC frame leaves at 2000 ns and reaches B at 2000 + 84 + 1000 = 3084 ns.
+    ASSERT_EQ(l->bPauseRx.size(), 1u);
+    EXPECT_EQ(l->bPauseRx[0], std::make_pair(int64_t(3084), uint16_t(7)));
+    // The 8 pauses were sent back to back from 0 ns: the last (priority 7) arrives at
+    // 8 x 84 + 1000 = 1672 ns, priority 1's at 2 x 84 + 1000 = 1168 ns -> expiry 65168 ns.
+    ASSERT_EQ(l->aTx.size(), 1u);
+    EXPECT_EQ(l->aTx[0].first, 65168);
+
+    Simulator::Destroy(); // a fresh clock at 0 for the second scenario
+    auto m = MakeLink();
+    // Busy port: a frame in progress (0..1086 ns) finishes, then the PFC frame goes before
+    // the two data frames queued behind it.
+    Simulator::Schedule(NanoSeconds(0), &EnqueueAt, m->a, 1);
+    Simulator::Schedule(NanoSeconds(0), &EnqueueAt, m->a, 1);
+    Simulator::Schedule(NanoSeconds(0), &EnqueueAt, m->a, 1);
+    Simulator::Schedule(NanoSeconds(100), &PfcNetDevice::SendPause, m->a, 2, 9);
+    Simulator::Run();
+    ASSERT_EQ(m->bPauseRx.size(), 1u);
+    EXPECT_EQ(m->bPauseRx[0].first, 1086 + 84 + 1000);
+    ASSERT_EQ(m->aTx.size(), 3u);
+    EXPECT_EQ(m->aTx[1].first, 1086 + 84);
+    EXPECT_EQ(m->aTx[2].first, 1086 + 84 + 1086);
+}
+
+TEST_F(PfcNetDeviceTest, StrictPriorityAndRoundRobin)
+{
+    for (std::string s : {"StrictPriority", "RoundRobin"})
+    {
+        auto l = MakeLink(s);
+        for (int k = 0; k < 2; ++k)
+        {
+            Simulator::Schedule(NanoSeconds(0), &EnqueueAt, l->a, 2);
+            Simulator::Schedule(NanoSeconds(0), &EnqueueAt, l->a, 5);
+        }
+        Simulator::Run();
+        ASSERT_EQ(l->aTx.size(), 4u);
+        std::vector<int> order;
+        for (auto& t : l->aTx)
+        {
+            order.push_back(t.second);
+        }
+        // The first frame (priority 2) starts alone at 0 ns; the other three wait.
+        // Strict: 2 (already started), 5, 5, 2. Round robin after serving 2: 5, 2, 5.
+        if (s == "StrictPriority")
+        {
+            EXPECT_EQ(order, (std::vector<int>{2, 5, 5, 2}));
+        }
+        else
+        {
+            EXPECT_EQ(order, (std::vector<int>{2, 5, 2, 5}));
+        }
+        EXPECT_EQ(l->aTx[3].first, 3 * 1086);
+        Simulator::Destroy();
+    }
+}
+
+struct PullState
+{
+    int remaining{3};
+    int calls{0};
+};
+
+Ptr<Packet>
+Pull(PullState* s, Ptr<PfcNetDevice>, uint8_t p)
+{
+    ++s->calls;
+    if (p != 4 || s->remaining == 0)
+    {
+        return nullptr;
+    }
+    --s->remaining;
+    return Frame(4);
+}
+
+TEST_F(PfcNetDeviceTest, PullerFillsTheLineBackToBack)
+{
+    auto l = MakeLink();
+    PullState s;
+    l->a->SetTxPuller(MakeBoundCallback(&Pull, &s));
+    Simulator::Schedule(NanoSeconds(500), &PfcNetDevice::Wake, l->a);
+    Simulator::Run();
+    // Three frames at 500, 1586, 2672 ns, then the puller says nothing more.
+    ASSERT_EQ(l->aTx.size(), 3u);
+    EXPECT_EQ(l->aTx[0].first, 500);
+    EXPECT_EQ(l->aTx[1].first, 1586);
+    EXPECT_EQ(l->aTx[2].first, 2672);
+    EXPECT_EQ(l->a->GetTxFrames(4), 3u);
+    // Strict priority asks 7, 6, 5, 4 before getting a frame: 4 calls for each of the three
+    // frames, then 8 calls (all priorities) that find nothing.
+    EXPECT_EQ(s.calls, 3 * 4 + 8);
+}
+
+} // namespace
+} // namespace ns3

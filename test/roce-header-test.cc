@@ -1,0 +1,267 @@
+// Header round trips and frame sizes (issue 2, test 7). Sizes derived by hand from
+// DESIGN §3: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4, FCS 4, and
+// preamble+SFD+IFG 20 on the wire.
+#include "ns3/pfc-header.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-header.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+namespace ns3
+{
+namespace
+{
+
+std::vector<uint8_t>
+Bytes(Ptr<const Packet> p)
+{
+    std::vector<uint8_t> b(p->GetSize());
+    p->CopyData(b.data(), b.size());
+    return b;
+}
+
+RoceFrameInfo
+DataInfo()
+{
+    RoceFrameInfo i;
+    i.srcHost = 0x010203; // 10.1.2.3
+    i.dstHost = 0x000a0b; // 10.0.10.11
+    i.udpSrcPort = 0xc123;
+    i.priority = 5;
+    i.opcode = RoceOpcode::kSendMiddle;
+    i.destQp = 0xabcdef;
+    i.psn = 0x123456;
+    i.ackRequest = true;
+    i.payloadBytes = 1000;
+    return i;
+}
+
+TEST(RoceHeaderTest, DataFrameSizeWithVlan)
+{
+    // 14 + 4 + 20 + 8 + 12 + 1000 + 4 + 4 = 1066 B frame, + 20 B framing = 1086 B on the wire.
+    Ptr<Packet> p = BuildRoceFrame(DataInfo());
+    EXPECT_EQ(p->GetSize(), 1066u);
+    EXPECT_EQ(RoceFrameBytes(1000, true, false), 1066u);
+    EXPECT_EQ(RoceWireBytes(1000, true, false), 1086u);
+}
+
+TEST(RoceHeaderTest, FrameSizesWithoutVlanAndAck)
+{
+    // No tag: 14 + 20 + 8 + 12 + 1000 + 4 + 4 = 1062; ACK with tag: 14+4+20+8+12+4+4+4 = 70;
+    // ACK without tag 66; both >= 64 so no padding. A 4096 B payload: 4096 + 70 - 4 = 4162.
+    RoceFrameInfo i = DataInfo();
+    i.vlan = false;
+    EXPECT_EQ(BuildRoceFrame(i)->GetSize(), 1062u);
+    RoceFrameInfo a = DataInfo();
+    a.opcode = RoceOpcode::kAck;
+    a.payloadBytes = 0;
+    EXPECT_EQ(BuildRoceFrame(a)->GetSize(), 70u);
+    EXPECT_EQ(RoceWireBytes(0, true, true), 90u);
+    EXPECT_EQ(RoceFrameBytes(0, false, true), 66u);
+    EXPECT_EQ(RoceFrameBytes(4096, true, false), 4162u);
+    // A 0-payload SEND without tag would be 14+20+8+12+4+4 = 62 < 64: padded to the minimum.
+    EXPECT_EQ(RoceFrameBytes(0, false, false), 64u);
+}
+
+TEST(RoceHeaderTest, DataFrameBytesAtFixedOffsets)
+{
+    auto b = Bytes(BuildRoceFrame(DataInfo()));
+    // dst MAC 02:00:00:00:0a:0b, src MAC 02:00:00:01:02:03
+    EXPECT_EQ(b[0], 0x02);
+    EXPECT_EQ(b[4], 0x0a);
+    EXPECT_EQ(b[5], 0x0b);
+    EXPECT_EQ(b[9], 0x01);
+    EXPECT_EQ(b[11], 0x03);
+    // 802.1Q: TPID 0x8100, TCI = PCP 5 << 13 = 0xa000
+    EXPECT_EQ(b[12], 0x81);
+    EXPECT_EQ(b[13], 0x00);
+    EXPECT_EQ(b[14], 0xa0);
+    EXPECT_EQ(b[15], 0x00);
+    EXPECT_EQ(b[16], 0x08);
+    EXPECT_EQ(b[17], 0x00);
+    // IPv4 at 18: version/IHL 0x45; TOS = DSCP (5 << 3) << 2 | ECT(0) = 0xa0 | 0x02 = 0xa2
+    EXPECT_EQ(b[18], 0x45);
+    EXPECT_EQ(b[19], 0xa2);
+    // total length = 20 + 8 + 12 + 1000 + 4 = 1044 = 0x0414
+    EXPECT_EQ(b[20], 0x04);
+    EXPECT_EQ(b[21], 0x14);
+    EXPECT_EQ(b[27], 17); // UDP
+    // src 10.1.2.3
+    EXPECT_EQ(b[30], 10);
+    EXPECT_EQ(b[31], 1);
+    EXPECT_EQ(b[33], 3);
+    // UDP at 38: src port 0xc123, dst port 4791 = 0x12b7, length 8 + 12 + 1000 + 4 = 1024
+    EXPECT_EQ(b[38], 0xc1);
+    EXPECT_EQ(b[39], 0x23);
+    EXPECT_EQ(b[40], 0x12);
+    EXPECT_EQ(b[41], 0xb7);
+    EXPECT_EQ(b[42], 0x04);
+    EXPECT_EQ(b[43], 0x00);
+    // BTH at 46: opcode 0x01, flags M = 0x40, pkey 0xffff, QP at 51..53, A|PSN at 54..57
+    EXPECT_EQ(b[46], 0x01);
+    EXPECT_EQ(b[47], 0x40);
+    EXPECT_EQ(b[48], 0xff);
+    EXPECT_EQ(b[50], 0x00);
+    EXPECT_EQ(b[51], 0xab);
+    EXPECT_EQ(b[53], 0xef);
+    EXPECT_EQ(b[54], 0x80);
+    EXPECT_EQ(b[55], 0x12);
+    EXPECT_EQ(b[57], 0x56);
+    // IPv4 checksum verifies: the one's complement sum over the header is 0xffff.
+    uint32_t sum = 0;
+    for (int k = 18; k < 38; k += 2)
+    {
+        sum += (b[k] << 8) | b[k + 1];
+    }
+    while (sum >> 16)
+    {
+        sum = (sum & 0xffff) + (sum >> 16);
+    }
+    EXPECT_EQ(sum, 0xffffu);
+}
+
+TEST(RoceHeaderTest, ReadRoceFrameRoundTrip)
+{
+    RoceFrameInfo in = DataInfo();
+    RoceFrameInfo out;
+    ASSERT_TRUE(ReadRoceFrame(BuildRoceFrame(in), out));
+    EXPECT_EQ(out.srcHost, in.srcHost);
+    EXPECT_EQ(out.dstHost, in.dstHost);
+    EXPECT_EQ(out.udpSrcPort, in.udpSrcPort);
+    EXPECT_EQ(out.priority, in.priority);
+    EXPECT_TRUE(out.ecnCapable);
+    EXPECT_FALSE(out.ecnCe);
+    EXPECT_EQ(out.opcode, in.opcode);
+    EXPECT_EQ(out.destQp, in.destQp);
+    EXPECT_EQ(out.psn, in.psn);
+    EXPECT_TRUE(out.ackRequest);
+    EXPECT_EQ(out.payloadBytes, 1000u);
+    EXPECT_TRUE(out.vlan);
+
+    RoceFrameInfo ack = DataInfo();
+    ack.vlan = false;
+    ack.opcode = RoceOpcode::kAck;
+    ack.payloadBytes = 0;
+    ack.aethSyndrome = 0x60; // NAK: PSN sequence error
+    ack.aethMsn = 0x00beef;
+    ack.ackRequest = false;
+    ASSERT_TRUE(ReadRoceFrame(BuildRoceFrame(ack), out));
+    EXPECT_FALSE(out.vlan);
+    EXPECT_EQ(out.priority, 5); // from DSCP 40 >> 3
+    EXPECT_EQ(out.aethSyndrome, 0x60);
+    EXPECT_EQ(out.aethMsn, 0x00beefu);
+    EXPECT_EQ(out.payloadBytes, 0u);
+    EXPECT_FALSE(out.ackRequest);
+}
+
+TEST(RoceHeaderTest, HeaderClassesRoundTrip)
+{
+    RoceFrameHeader h;
+    h.eth.vlan = true;
+    h.eth.pcp = 3;
+    h.eth.vid = 0x123;
+    h.ip.dscp = 24;
+    h.ip.ecn = 3;
+    h.ip.totalLength = 60;
+    h.ip.src = 0x0a000001;
+    h.ip.dst = 0x0a000002;
+    h.udp.srcPort = 777;
+    h.udp.length = 40;
+    h.bth.opcode = RoceOpcode::kAck;
+    h.bth.destQp = 0x00ffffff;
+    h.bth.psn = 0x00fffffe;
+    h.hasAeth = true;
+    h.aeth.syndrome = 0x1f;
+    h.aeth.msn = 42;
+    Ptr<Packet> p = Create<Packet>();
+    p->AddHeader(h);
+    EXPECT_EQ(p->GetSize(), 18u + 20 + 8 + 12 + 4);
+    RoceFrameHeader g;
+    p->RemoveHeader(g);
+    EXPECT_TRUE(g.eth.vlan);
+    EXPECT_EQ(g.eth.pcp, 3);
+    EXPECT_EQ(g.eth.vid, 0x123);
+    EXPECT_EQ(g.ip.dscp, 24);
+    EXPECT_EQ(g.ip.ecn, 3);
+    EXPECT_TRUE(g.ip.checksumOk);
+    EXPECT_EQ(g.ip.src, 0x0a000001u);
+    EXPECT_EQ(g.udp.srcPort, 777);
+    EXPECT_EQ(g.udp.dstPort, 4791);
+    EXPECT_EQ(g.bth.destQp, 0x00ffffffu);
+    EXPECT_EQ(g.bth.psn, 0x00fffffeu);
+    EXPECT_TRUE(g.hasAeth);
+    EXPECT_EQ(g.aeth.syndrome, 0x1f);
+    EXPECT_EQ(g.aeth.msn, 42u);
+
+    Ptr<Packet> t = Create<Packet>(10);
+    RoceTrailer tr;
+    tr.icrc = 0x01020304;
+    tr.fcs = 0xa0b0c0d0;
+    t->AddTrailer(tr);
+    EXPECT_EQ(t->GetSize(), 18u);
+    RoceTrailer tr2;
+    t->RemoveTrailer(tr2);
+    EXPECT_EQ(tr2.icrc, 0x01020304u);
+    EXPECT_EQ(tr2.fcs, 0xa0b0c0d0u);
+}
+
+TEST(RoceHeaderTest, EcnMarkAndPriorityRewriteInPlace)
+{
+    Ptr<Packet> p = BuildRoceFrame(DataInfo());
+    ASSERT_TRUE(MarkRoceFrameCe(p));
+    SetRoceFramePriority(p, 2);
+    EXPECT_EQ(p->GetSize(), 1066u);
+    RoceFrameHeader g;
+    p->PeekHeader(g);
+    EXPECT_EQ(g.ip.ecn, 3);
+    EXPECT_EQ(g.ip.dscp, 16); // 2 << 3
+    EXPECT_EQ(g.eth.pcp, 2);
+    EXPECT_TRUE(g.ip.checksumOk);
+    EXPECT_EQ(ReadFramePriority(p), 2);
+    RoceFrameInfo out;
+    ASSERT_TRUE(ReadRoceFrame(p, out));
+    EXPECT_TRUE(out.ecnCe);
+    EXPECT_EQ(out.psn, 0x123456u);
+
+    RoceFrameInfo notEct = DataInfo();
+    notEct.ecnCapable = false;
+    EXPECT_FALSE(MarkRoceFrameCe(BuildRoceFrame(notEct)));
+}
+
+TEST(RoceHeaderTest, PfcFrameBytes)
+{
+    std::array<uint8_t, 6> src{2, 0, 0, 0, 0, 9};
+    Ptr<Packet> p = BuildPfcFrame(3, 0x1234, src);
+    ASSERT_EQ(p->GetSize(), 64u); // padded to the minimum frame incl. FCS
+    EXPECT_TRUE(IsPfcFrame(p));
+    auto b = Bytes(p);
+    EXPECT_EQ(b[0], 0x01); // 01:80:C2:00:00:01
+    EXPECT_EQ(b[1], 0x80);
+    EXPECT_EQ(b[2], 0xc2);
+    EXPECT_EQ(b[5], 0x01);
+    EXPECT_EQ(b[11], 9);
+    EXPECT_EQ(b[12], 0x88); // EtherType 0x8808
+    EXPECT_EQ(b[13], 0x08);
+    EXPECT_EQ(b[14], 0x01); // opcode 0x0101
+    EXPECT_EQ(b[15], 0x01);
+    EXPECT_EQ(b[16], 0x00); // class-enable vector 1 << 3 = 0x0008
+    EXPECT_EQ(b[17], 0x08);
+    // quanta[3] at 18 + 2*3 = 24
+    EXPECT_EQ(b[24], 0x12);
+    EXPECT_EQ(b[25], 0x34);
+    EXPECT_EQ(b[18], 0x00);
+    PfcHeader h;
+    p->PeekHeader(h);
+    EXPECT_EQ(h.opcode, PfcHeader::kOpcode);
+    EXPECT_TRUE(h.IsEnabled(3));
+    EXPECT_FALSE(h.IsEnabled(2));
+    EXPECT_EQ(h.quanta[3], 0x1234);
+    EXPECT_FALSE(IsPfcFrame(BuildRoceFrame(DataInfo())));
+    RoceFrameInfo dummy;
+    EXPECT_FALSE(ReadRoceFrame(p, dummy));
+}
+
+} // namespace
+} // namespace ns3
