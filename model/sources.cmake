@@ -23,4 +23,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/roce-header-test.cc
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc
+  test/pfc-pcap-test.cc
 )
