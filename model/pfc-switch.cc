@@ -62,6 +62,13 @@ PfcSwitch::GetTypeId()
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&PfcSwitch::m_responseTime),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("HeadroomScale",
+                          "Headroom = HeadroomScale x (2 x delay x rate + 2 x MaxFrameBytes + "
+                          "ResponseTime x rate); below 1 the switch may drop with PFC on "
+                          "(for studies of undersized headroom).",
+                          DoubleValue(1.0),
+                          MakeDoubleAccessor(&PfcSwitch::m_headroomScale),
+                          MakeDoubleChecker<double>(0))
             .AddAttribute("LosslessPriorities",
                           "Bit mask of PFC priorities that are lossless (headroom reserved, "
                           "pause generated).",
@@ -186,6 +193,7 @@ PfcSwitch::Initialize()
     c.hysteresisBytes = m_hysteresis;
     c.mtuBytes = m_mtuBytes;
     c.responseTimeS = m_responseTime.GetSeconds();
+    c.headroomScale = m_headroomScale;
     c.losslessMask = m_losslessMask;
     c.pfcEnabled = m_pfcEnabled;
     auto mmu = std::make_unique<SharedBufferMmu>(c);

@@ -143,6 +143,7 @@ class PfcSwitch : public Object
     uint64_t m_hysteresis;            //!< XonHysteresis
     uint32_t m_mtuBytes;              //!< MaxFrameBytes
     Time m_responseTime;              //!< ResponseTime
+    double m_headroomScale;           //!< HeadroomScale
     uint8_t m_losslessMask;           //!< LosslessPriorities
     bool m_pfcEnabled;                //!< PfcEnabled
     uint16_t m_pauseQuanta;           //!< PauseQuanta

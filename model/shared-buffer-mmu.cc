@@ -10,6 +10,12 @@ namespace ns3
 SharedBufferMmu::SharedBufferMmu(const Config& config)
     : m_config(config)
 {
+    if (!(config.headroomScale >= 0))
+    {
+        std::ostringstream os;
+        os << "SharedBufferMmu: headroom scale = " << config.headroomScale << "; allowed: >= 0";
+        throw std::invalid_argument(os.str());
+    }
     if (!(config.alpha > 0))
     {
         std::ostringstream os;
@@ -36,8 +42,8 @@ SharedBufferMmu::AddPort(double rateBps, double delayS)
     p.rateBps = rateBps;
     p.delayS = delayS;
     // 2 x delay x rate + 2 MTU + response time x rate (bytes), rounded up.
-    double bytes = 2.0 * delayS * rateBps / 8.0 + 2.0 * m_config.mtuBytes +
-                   m_config.responseTimeS * rateBps / 8.0;
+    double bytes = m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 2.0 * m_config.mtuBytes +
+                                             m_config.responseTimeS * rateBps / 8.0);
     p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
     m_ports.push_back(p);
     return static_cast<uint32_t>(m_ports.size() - 1);

@@ -43,6 +43,7 @@ class SharedBufferMmu
         double responseTimeS{0};           //!< pause response time of the upstream (s)
         uint8_t losslessMask{0xff};        //!< priorities with PFC (headroom reserved)
         bool pfcEnabled{true};             //!< headroom and pause only with PFC
+        double headroomScale{1.0};         //!< headroom = scale x formula (studies of undersizing)
     };
 
     /// \brief Result of Admit.

@@ -24,4 +24,6 @@ set(PARAMSYNC_MODEL_TESTS
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc
   test/pfc-pcap-test.cc
+  test/pfc-switch-test.cc
+  test/forwarding-table-test.cc
 )

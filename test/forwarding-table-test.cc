@@ -1,0 +1,71 @@
+// ForwardingTable: ECMP by 5-tuple hash, lanes.
+#include "ns3/forwarding-table.h"
+
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace ns3
+{
+namespace
+{
+
+TEST(ForwardingTableTest, EcmpSpreadsFlowsAndKeepsEachFlowOnOnePath)
+{
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    for (uint32_t port = 0; port < 4; ++port)
+    {
+        t->AddRoute(7, port, 0);
+    }
+    std::map<uint32_t, int> count;
+    for (uint16_t sport = 0; sport < 4000; ++sport)
+    {
+        const ForwardingRoute* r = t->Lookup(7, 0, 3, sport);
+        ASSERT_NE(r, nullptr);
+        ++count[r->port];
+        EXPECT_EQ(t->Lookup(7, 0, 3, sport), r); // same flow, same path
+    }
+    // 4000 flows over 4 paths: 1000 each, binomial sd sqrt(4000 x 1/4 x 3/4) = 27.4;
+    // +-150 is 5.5 sd.
+    ASSERT_EQ(count.size(), 4u);
+    for (auto& [port, n] : count)
+    {
+        EXPECT_NEAR(n, 1000, 150) << "port " << port;
+    }
+    EXPECT_EQ(t->Lookup(8, 0, 3, 1), nullptr); // no route
+    EXPECT_EQ(t->Lookup(7, 1, 3, 1), nullptr); // no route on lane 1
+}
+
+TEST(ForwardingTableTest, HashSeedChangesTheChoice)
+{
+    Ptr<ForwardingTable> a = CreateObject<ForwardingTable>();
+    Ptr<ForwardingTable> b = CreateObject<ForwardingTable>();
+    b->SetAttribute("HashSeed", UintegerValue(12345));
+    int differ = 0;
+    for (uint16_t sport = 0; sport < 1000; ++sport)
+    {
+        differ += (a->FlowHash(1, 2, sport) % 2) != (b->FlowHash(1, 2, sport) % 2);
+    }
+    // Independent salts: about half of 1000 flows pick the other of two paths (sd 15.8).
+    EXPECT_NEAR(differ, 500, 100);
+}
+
+TEST(ForwardingTableTest, LanesArePerArrivalLane)
+{
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(5, 0, 1, 0); // on lane 0: port 1, stay on lane 0
+    t->AddRoute(5, 1, 2, 2); // arrived on lane 1: port 2, move to lane 2
+    EXPECT_EQ(t->GetLaneCount(), 3);
+    EXPECT_EQ(t->Lookup(5, 0, 0, 0)->port, 1u);
+    EXPECT_EQ(t->Lookup(5, 1, 0, 0)->port, 2u);
+    EXPECT_EQ(t->Lookup(5, 1, 0, 0)->lane, 2);
+    // BasePriority 3 (default): lane 2 travels on priority 5.
+    EXPECT_EQ(t->LanePriority(2), 5);
+    EXPECT_EQ(t->Routes(5, 1).size(), 1u);
+    EXPECT_TRUE(t->Routes(99, 0).empty());
+}
+
+} // namespace
+} // namespace ns3

@@ -1,0 +1,307 @@
+// PfcSwitch: headroom from the formula (issue 2, test 5), pause generation and resume,
+// forwarding with ECMP and lanes, ECN marking.
+#include "ns3/forwarding-table.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/pfc-switch.h"
+#include "ns3/roce-frame.h"
+
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
+#include "ns3/node.h"
+#include "ns3/simulator.h"
+#include "ns3/uinteger.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+#include <vector>
+
+namespace ns3
+{
+namespace
+{
+
+/// Test-only frame source: blasts `remaining` data frames of one priority through the
+/// TxPuller, as fast as the port and PFC allow.
+struct Blaster
+{
+    uint32_t src{0};
+    uint32_t dst{1};
+    uint8_t priority{3};
+    uint32_t remaining{0};
+    uint32_t payload{1000};
+    uint16_t udpSrcPort{1000};
+    bool varyPort{false};
+
+    Ptr<Packet> Pull(Ptr<PfcNetDevice>, uint8_t p)
+    {
+        if (p != priority || remaining == 0)
+        {
+            return nullptr;
+        }
+        --remaining;
+        RoceFrameInfo i;
+        i.srcHost = src;
+        i.dstHost = dst;
+        i.priority = priority;
+        i.payloadBytes = payload;
+        i.udpSrcPort = varyPort ? static_cast<uint16_t>(udpSrcPort + remaining) : udpSrcPort;
+        return BuildRoceFrame(i);
+    }
+};
+
+Ptr<PfcNetDevice>
+Device(Ptr<Node> n, const std::string& rate)
+{
+    Ptr<PfcNetDevice> d = CreateObject<PfcNetDevice>();
+    d->SetAttribute("DataRate", DataRateValue(DataRate(rate)));
+    d->SetAddress(Mac48Address::Allocate());
+    n->AddDevice(d);
+    return d;
+}
+
+void
+Connect(Ptr<PfcNetDevice> a, Ptr<PfcNetDevice> b, Time delay)
+{
+    Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+    ch->SetAttribute("Delay", TimeValue(delay));
+    a->Attach(ch);
+    b->Attach(ch);
+}
+
+/// Sender host S -> switch port 0; switch port 1 -> receiver host R (rank 1).
+struct Line
+{
+    Ptr<PfcNetDevice> s, sw0, sw1, r;
+    Ptr<PfcSwitch> sw;
+    Blaster blaster;
+    uint64_t received{0};
+    uint64_t receivedCe{0};
+    uint64_t dropTrace{0};
+    std::vector<uint8_t> rxPriority;
+};
+
+void
+CountRx(Line* l, Ptr<PfcNetDevice>, Ptr<Packet> frame, uint8_t priority)
+{
+    ++l->received;
+    RoceFrameInfo info;
+    ReadRoceFrame(frame, info);
+    l->receivedCe += info.ecnCe ? 1 : 0;
+    l->rxPriority.push_back(priority);
+}
+
+void
+CountDrop(Line* l, Ptr<const Packet>, uint32_t, uint8_t)
+{
+    ++l->dropTrace;
+}
+
+std::unique_ptr<Line>
+MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0)
+{
+    auto l = std::make_unique<Line>();
+    Ptr<Node> s = CreateObject<Node>();
+    Ptr<Node> swNode = CreateObject<Node>();
+    Ptr<Node> r = CreateObject<Node>();
+    l->s = Device(s, "40Gbps");
+    l->sw0 = Device(swNode, "40Gbps");
+    l->sw1 = Device(swNode, "40Gbps");
+    l->r = Device(r, "40Gbps");
+    Connect(l->s, l->sw0, MicroSeconds(1));
+    Connect(l->sw1, l->r, MicroSeconds(1));
+    l->sw = CreateObject<PfcSwitch>();
+    l->sw->SetAttribute("BufferSize", UintegerValue(1000000));
+    l->sw->SetAttribute("DynamicThreshold", BooleanValue(false));
+    l->sw->SetAttribute("StaticXoff", UintegerValue(50000));
+    l->sw->SetAttribute("XonHysteresis", UintegerValue(5000));
+    l->sw->SetAttribute("MaxFrameBytes", UintegerValue(1086)); // 1000 B payload + 66 + 20
+    l->sw->SetAttribute("LosslessPriorities", UintegerValue(0x08));
+    l->sw->SetAttribute("HeadroomScale", DoubleValue(headroomScale));
+    l->sw->SetAttribute("EcnEnabled", BooleanValue(ecn));
+    l->sw->SetAttribute("EcnKmin", UintegerValue(1500));
+    l->sw->SetAttribute("EcnKmax", UintegerValue(2000));
+    swNode->AggregateObject(l->sw);
+    l->sw->AddPort(l->sw0);
+    l->sw->AddPort(l->sw1);
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(1, 1, lane);
+    l->sw->SetForwardingTable(t);
+    l->sw->Initialize();
+    l->sw->TraceConnectWithoutContext("Drop", MakeBoundCallback(&CountDrop, l.get()));
+    l->s->SetTxPuller(MakeCallback(&Blaster::Pull, &l->blaster));
+    l->r->SetFrameReceiveCallback(MakeBoundCallback(&CountRx, l.get()));
+    return l;
+}
+
+class PfcSwitchTest : public ::testing::Test
+{
+  protected:
+    void TearDown() override
+    {
+        Simulator::Destroy();
+    }
+};
+
+TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
+{
+    auto l = MakeLine(1.0);
+    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 2 x 1086 = 10000 + 2172 = 12172 B.
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 12172u);
+    // The receiver pauses the switch egress at t = 0 for 65535 quanta (838.848 us), so
+    // nothing drains: every byte the sender blasts after XOFF (50000 B) must fit headroom.
+    // 200 frames x 1066 B = 213200 B >> XOFF + headroom: the sender is stopped by PFC.
+    l->blaster.remaining = 200;
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Stop(MicroSeconds(300));
+    Simulator::Run();
+    const SharedBufferMmu& mmu = l->sw->GetMmu();
+    EXPECT_EQ(l->sw->GetTotalDrops(), 0u);
+    EXPECT_EQ(l->dropTrace, 0u);
+    EXPECT_GE(l->sw0->GetPauseFramesSent(3), 1u);
+    EXPECT_TRUE(l->s->IsPaused(3));
+    EXPECT_EQ(l->received, 0u);
+    // The shared part stops at XOFF: 46 frames x 1066 = 49036 B fit, the 47th would exceed
+    // 50000 and goes to headroom.
+    EXPECT_EQ(mmu.SharedBytes(0, 3), 49036u);
+    // The burst after XOFF really used the headroom: the frames in flight during
+    // 2 x 1 us + one frame + the PFC frame, i.e. (10000 + 1086 + 84) / 1086 ~ 10.3 wire
+    // frames, at least 9 whole frames of 1066 B.
+    EXPECT_GE(mmu.HeadroomUsed(0, 3), 9u * 1066);
+    EXPECT_LE(mmu.HeadroomUsed(0, 3), 12172u);
+    RecordProperty("headroom_used_bytes", std::to_string(mmu.HeadroomUsed(0, 3)));
+    uint64_t sent = 200 - l->blaster.remaining;
+    EXPECT_EQ(sent * 1066, mmu.SharedBytes(0, 3) + mmu.HeadroomUsed(0, 3));
+}
+
+TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
+{
+    auto l = MakeLine(0.5);
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 6086u); // 12172 / 2
+    l->blaster.remaining = 200;
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Stop(MicroSeconds(300));
+    Simulator::Run();
+    const SharedBufferMmu& mmu = l->sw->GetMmu();
+    // 6086 B hold 5 frames; the ~10 frames in flight after XOFF overflow it.
+    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 5u * 1066);
+    uint64_t sent = 200 - l->blaster.remaining;
+    uint64_t dropped = sent - 46 - 5;
+    EXPECT_GT(dropped, 0u);
+    RecordProperty("dropped_frames", std::to_string(dropped));
+    EXPECT_EQ(l->sw->GetDrops(0, 3), dropped);
+    EXPECT_EQ(l->sw->GetTotalDrops(), dropped);
+    EXPECT_EQ(l->dropTrace, dropped);
+    EXPECT_EQ(mmu.DroppedBytes(0, 3), dropped * 1066);
+    EXPECT_EQ(l->sw->GetDrops(0, 2), 0u);
+}
+
+TEST_F(PfcSwitchTest, PauseIsRefreshedThenResumedBelowXon)
+{
+    auto l = MakeLine(1.0);
+    l->blaster.remaining = 200;
+    // The receiver holds the switch for 65535 quanta = 838.848 us; the switch pauses the
+    // sender with 65535 quanta too and refreshes every half pause (419.424 us) while above
+    // XON. When the egress pause expires the queue drains, the switch drops below XON
+    // (45000 B) and sends quanta 0, and the sender finishes all 200 frames.
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Run();
+    EXPECT_EQ(l->received, 200u);
+    EXPECT_EQ(l->sw->GetTotalDrops(), 0u);
+    // Pauses sent on port 0: the first at XOFF (~10 us) and a refresh at +419.424 us, both
+    // before the egress resumes at 839.848 us (838.848 + 84 B + 1 us of the pause frame);
+    // then a resume (quanta 0) once below XON. A later XOFF crossing is impossible: the
+    // egress drains at the rate the sender fills.
+    EXPECT_EQ(l->sw0->GetPauseFramesSent(3), 3u);
+    EXPECT_EQ(l->s->GetResumeFramesReceived(3), 1u);
+    EXPECT_FALSE(l->s->IsPaused(3));
+    EXPECT_EQ(l->sw->GetMmu().SharedUsed(), 0u);
+    EXPECT_EQ(l->sw->GetMmu().HeadroomUsed(0, 3), 0u);
+}
+
+TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
+{
+    Ptr<Node> n = CreateObject<Node>();
+    Ptr<PfcSwitch> sw = CreateObject<PfcSwitch>();
+    sw->SetAttribute("BufferSize", UintegerValue(100000));
+    n->AggregateObject(sw);
+    for (int k = 0; k < 4; ++k)
+    {
+        Ptr<PfcNetDevice> a = Device(n, "100Gbps");
+        Ptr<PfcNetDevice> b = Device(CreateObject<Node>(), "100Gbps");
+        Connect(a, b, MicroSeconds(1));
+        sw->AddPort(a);
+    }
+    // 4 ports x 8 priorities x (2 x 1 us x 100 Gb/s / 8 + 2 x 4186) = 32 x 33372 B > 100000.
+    try
+    {
+        sw->Initialize();
+        FAIL() << "no error";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("1067904"), std::string::npos) << e.what();
+    }
+}
+
+TEST_F(PfcSwitchTest, EcnDefaultsScaleWithRate)
+{
+    Ptr<Node> n = CreateObject<Node>();
+    Ptr<PfcSwitch> sw = CreateObject<PfcSwitch>();
+    n->AggregateObject(sw);
+    for (std::string rate : {"40Gbps", "100Gbps", "400Gbps", "25Gbps"})
+    {
+        Ptr<PfcNetDevice> a = Device(n, rate);
+        Connect(a, Device(CreateObject<Node>(), rate), MicroSeconds(1));
+        sw->AddPort(a);
+    }
+    sw->SetAttribute("LosslessPriorities", UintegerValue(0x08));
+    sw->Initialize();
+    // Kmin 4000 B and Kmax 16000 B per Gb/s: HPCC's 400 KB / 1600 KB at 100 Gb/s and
+    // 1600 KB / 6400 KB at 400 Gb/s; any other rate scales the same way (no table).
+    EXPECT_EQ(sw->EcnKmin(0), 160000u);
+    EXPECT_EQ(sw->EcnKmax(0), 640000u);
+    EXPECT_EQ(sw->EcnKmin(1), 400000u);
+    EXPECT_EQ(sw->EcnKmax(1), 1600000u);
+    EXPECT_EQ(sw->EcnKmin(2), 1600000u);
+    EXPECT_EQ(sw->EcnKmax(2), 6400000u);
+    EXPECT_EQ(sw->EcnKmin(3), 100000u);
+}
+
+TEST_F(PfcSwitchTest, EcnMarksFramesDequeuedAboveKmax)
+{
+    auto l = MakeLine(1.0, true);
+    l->blaster.remaining = 200;
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Run();
+    ASSERT_EQ(l->received, 200u);
+    // When the egress resumes it holds at least the 46 shared + 9 headroom frames; every
+    // frame that leaves with >= 2 frames (2132 B > Kmax = 2000) queued is marked for sure,
+    // so at least 55 - 1 marks; marks are exactly the CE frames the receiver sees.
+    EXPECT_GE(l->sw->GetEcnMarks(), 54u);
+    EXPECT_EQ(l->sw->GetEcnMarks(), l->receivedCe);
+    RecordProperty("ecn_marks", std::to_string(l->sw->GetEcnMarks()));
+}
+
+TEST_F(PfcSwitchTest, LaneRouteMovesTheFrameToItsPriority)
+{
+    // BasePriority 3 (default): priority 3 is lane 0; the route puts it on lane 1, so it
+    // leaves on priority 4 with PCP and DSCP rewritten.
+    auto l = MakeLine(1.0, false, 1);
+    l->blaster.remaining = 3;
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Run();
+    ASSERT_EQ(l->rxPriority.size(), 3u);
+    EXPECT_EQ(l->rxPriority[0], 4);
+    EXPECT_EQ(l->sw1->GetTxFrames(4), 3u);
+    EXPECT_EQ(l->sw1->GetTxFrames(3), 0u);
+}
+
+} // namespace
+} // namespace ns3
