@@ -196,8 +196,25 @@ PfcNetDevice::SetDataRate(DataRate rate)
 Time
 PfcNetDevice::PauseDuration(uint16_t quanta) const
 {
-    // One quantum is 512 bit times = 64 byte times.
-    return m_rate.CalculateBytesTxTime(uint32_t(quanta) * 64);
+    // One quantum is 512 bit times; exact in time steps, rounded down.
+    unsigned __int128 bits = uint64_t(quanta) * 512;
+    unsigned __int128 steps = bits * Time::FromInteger(1, Time::S).GetTimeStep();
+    return TimeStep(static_cast<uint64_t>(steps / m_rate.GetBitRate()));
+}
+
+Time
+PfcNetDevice::SerializationTime(uint32_t wireBytes)
+{
+    // Time steps of wireBytes at the line rate, carrying the fraction of a step to the next
+    // frame: at 100 Gb/s a 1086 B frame takes 86.88 ns, and rounding every frame to whole
+    // nanoseconds would make the link up to 1% fast or slow. With the carry the long-run rate
+    // is exact at any time resolution.
+    unsigned __int128 num = static_cast<unsigned __int128>(wireBytes) * 8 *
+                                Time::FromInteger(1, Time::S).GetTimeStep() +
+                            m_txCarry;
+    uint64_t rate = m_rate.GetBitRate();
+    m_txCarry = static_cast<uint64_t>(num % rate);
+    return TimeStep(static_cast<uint64_t>(num / rate));
 }
 
 Ptr<PfcChannel>
@@ -332,7 +349,7 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
     {
         m_pcap->Write(Simulator::Now(), frame);
     }
-    Time txTime = m_rate.CalculateBytesTxTime(frame->GetSize() + kFramingBytes);
+    Time txTime = SerializationTime(frame->GetSize() + kFramingBytes);
     Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
     m_channel->TransmitStart(frame, this, txTime);
 }

@@ -13,7 +13,9 @@
  *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
  *  - PFC frames we send leave ahead of all data (after the frame in progress) and are never
  *    paused.
- *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate.
+ *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate, exact in the
+ *    long run (sub-time-step remainders carry to the next frame). The peer receives a frame
+ *    at the end of its slot (IFG included) plus the channel delay.
  *  - Pause of quanta Q lasts Q * 512 bit times at our DataRate; quanta 0 resumes at once; a
  *    new pause replaces the remaining time. A frame already being sent completes.
  */
@@ -175,6 +177,8 @@ class PfcNetDevice : public NetDevice
     void PauseExpired(uint8_t priority);
     /// \brief End the pause of a priority now and account its duration.
     void EndPause(uint8_t priority);
+    /// \brief Serialization time of wireBytes, carrying sub-step remainders between frames.
+    Time SerializationTime(uint32_t wireBytes);
     /// \brief Our MAC address bytes.
     std::array<uint8_t, 6> MacBytes() const;
 
@@ -192,6 +196,7 @@ class PfcNetDevice : public NetDevice
     uint8_t m_rrNext{0};                 //!< round-robin: priority to look at first
     bool m_inTryTransmit{false};         //!< TryTransmit is running (a puller may Wake us)
     bool m_wakePending{false};           //!< Wake() arrived during the scan
+    uint64_t m_txCarry{0};               //!< fraction of a time step (x rate) carried over
 
     std::deque<Ptr<Packet>> m_control;   //!< PFC frames to send (ahead of all)
     std::array<std::deque<Ptr<Packet>>, kPfcPriorities> m_queues; //!< data queues

@@ -58,7 +58,7 @@ OnResume(Link* l, uint8_t, Time paused)
 }
 
 std::unique_ptr<Link>
-MakeLink(const std::string& scheduling = "StrictPriority")
+MakeLink(const std::string& scheduling = "StrictPriority", const std::string& rate = "8Gbps")
 {
     auto l = std::make_unique<Link>();
     Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
@@ -68,7 +68,7 @@ MakeLink(const std::string& scheduling = "StrictPriority")
     {
         Ptr<Node> n = CreateObject<Node>();
         dev = CreateObject<PfcNetDevice>();
-        dev->SetAttribute("DataRate", DataRateValue(DataRate("8Gbps")));
+        dev->SetAttribute("DataRate", DataRateValue(DataRate(rate)));
         dev->SetAttribute("TxScheduling", StringValue(scheduling));
         dev->SetAddress(Mac48Address::Allocate());
         n->AddDevice(dev);
@@ -280,6 +280,23 @@ TEST_F(PfcNetDeviceTest, PullerFillsTheLineBackToBack)
     // Strict priority asks 7, 6, 5, 4 before getting a frame: 4 calls for each of the three
     // frames, then 8 calls (all priorities) that find nothing.
     EXPECT_EQ(s.calls, 3 * 4 + 8);
+}
+
+TEST_F(PfcNetDeviceTest, LongRunRateIsExactAtNanosecondResolution)
+{
+    auto l = MakeLink("StrictPriority", "100Gbps");
+    PullState s;
+    s.remaining = 100;
+    l->a->SetTxPuller(MakeBoundCallback(&Pull, &s));
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->a);
+    Simulator::Run();
+    ASSERT_EQ(l->aTx.size(), 100u);
+    // A 1086 B slot at 100 Gb/s is 86.88 ns. Frame 99 starts after 99 slots = 8601.12 ns,
+    // i.e. at 8601 ns (sub-ns remainders carried). Rounding each slot to 87 ns would give
+    // 8613 ns, truncating to 86 ns 8514 ns.
+    EXPECT_EQ(l->aTx[99].first, 8601);
+    EXPECT_EQ(l->aTx[1].first, 86);
+    EXPECT_EQ(l->aTx[2].first, 173); // 173.76
 }
 
 } // namespace
