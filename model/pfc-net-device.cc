@@ -118,6 +118,7 @@ PfcNetDevice::DoDispose()
         q.clear();
     }
     m_puller = TxPuller();
+    m_relayPuller = TxPuller();
     m_frameRx = FrameReceiveCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_pcap = nullptr;
@@ -157,6 +158,12 @@ void
 PfcNetDevice::SetTxPuller(TxPuller puller)
 {
     m_puller = puller;
+}
+
+void
+PfcNetDevice::SetRelayPuller(TxPuller puller)
+{
+    m_relayPuller = puller;
 }
 
 void
@@ -314,9 +321,9 @@ PfcNetDevice::TryTransmit()
                 m_queues[p].pop_front();
                 m_queuedBytes[p] -= f->GetSize();
             }
-            else if (!m_puller.IsNull())
+            else
             {
-                f = m_puller(this, p);
+                f = PullFrom(p);
             }
             if (f)
             {
@@ -331,6 +338,30 @@ PfcNetDevice::TryTransmit()
         }
     } while (m_wakePending);
     m_inTryTransmit = false;
+}
+
+Ptr<Packet>
+PfcNetDevice::PullFrom(uint8_t p)
+{
+    bool hasLocal = !m_puller.IsNull();
+    bool hasRelay = !m_relayPuller.IsNull();
+    if (hasLocal != hasRelay)
+    {
+        return hasLocal ? m_puller(this, p) : m_relayPuller(this, p);
+    }
+    if (!hasLocal)
+    {
+        return nullptr;
+    }
+    // Both: ask the one whose turn it is first; the other gets the next turn if it answers.
+    bool relayFirst = m_relayFirst[p];
+    Ptr<Packet> f = relayFirst ? m_relayPuller(this, p) : m_puller(this, p);
+    if (f)
+    {
+        m_relayFirst[p] = !relayFirst;
+        return f;
+    }
+    return relayFirst ? m_puller(this, p) : m_relayPuller(this, p);
 }
 
 void

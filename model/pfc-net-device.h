@@ -7,6 +7,10 @@
  *    non-paused priority is empty, the device asks the TxPuller for a frame of that priority
  *    (in scheduling order). The puller returns nullptr when it has nothing now and calls
  *    Wake() later.
+ *  - Two on-demand sources may share a port: the TxPuller (the host's NIC) and the relay
+ *    puller (the PfcSwitch of a relaying BCube/Torus server, set by PfcSwitch::AddPort).
+ *    Within a priority they alternate frame by frame when both have one, so relayed and own
+ *    traffic share the port fairly whatever the order of wiring.
  *  - Scheduling order: priority 7 is the highest (802.1p convention). StrictPriority scans
  *    7..0; RoundRobin scans the priorities cyclically starting after the last one served.
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
@@ -85,8 +89,10 @@ class PfcNetDevice : public NetDevice
     uint64_t QueuedBytes(uint8_t priority) const;
     /// \brief Whether the peer paused this priority of our egress.
     bool IsPaused(uint8_t priority) const;
-    /// \brief Install the on-demand frame source.
+    /// \brief Install the on-demand frame source (the NIC).
     void SetTxPuller(TxPuller puller);
+    /// \brief Install the relay frame source (PfcSwitch::AddPort does it).
+    void SetRelayPuller(TxPuller puller);
     /// \brief Try to transmit now if idle.
     void Wake();
     /// \brief Where received data frames go.
@@ -167,6 +173,8 @@ class PfcNetDevice : public NetDevice
 
     /// \brief Pick the next frame and start it, if idle and one is eligible.
     void TryTransmit();
+    /// \brief A frame of priority p from the on-demand sources, or nullptr.
+    Ptr<Packet> PullFrom(uint8_t p);
     /// \brief Start serializing a frame of the given priority (kPfcPriorities for PFC).
     void TransmitStart(Ptr<Packet> frame, uint8_t priority);
     /// \brief End of serialization.
@@ -211,7 +219,9 @@ class PfcNetDevice : public NetDevice
     std::array<uint64_t, kPfcPriorities> m_resumeRecv{}; //!< resume frames received
     std::array<uint64_t, kPfcPriorities> m_txFrames{};  //!< frames sent per priority
 
-    TxPuller m_puller;                   //!< on-demand frame source
+    TxPuller m_puller;                   //!< on-demand frame source (NIC)
+    TxPuller m_relayPuller;              //!< relay frame source (PfcSwitch)
+    std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
     FrameReceiveCallback m_frameRx;      //!< data frame sink
     NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
     Ptr<PcapFileWrapper> m_pcap;         //!< optional capture

@@ -160,7 +160,7 @@ PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.emplace_back();
     m_ports.back().device = device;
-    device->SetTxPuller(MakeCallback(&PfcSwitch::Pull, this, index));
+    device->SetRelayPuller(MakeCallback(&PfcSwitch::Pull, this, index));
     device->SetFrameReceiveCallback(MakeCallback(&PfcSwitch::Receive, this, index));
 }
 

@@ -55,7 +55,11 @@ class PfcSwitch : public Object
     PfcSwitch();
     ~PfcSwitch() override;
 
-    /// \brief Add a port (index = order of AddPort); the switch becomes its puller and sink.
+    /**
+     * \brief Add a port (index = order of AddPort); the switch becomes its relay puller and
+     * its frame sink. On a relaying host the NIC keeps the device's TxPuller (own traffic):
+     * the device alternates between the two (see PfcNetDevice), in any wiring order.
+     */
     void AddPort(Ptr<PfcNetDevice> device);
     /// \brief The forwarding table.
     void SetForwardingTable(Ptr<ForwardingTable> table);

@@ -81,6 +81,7 @@ struct Line
     uint64_t receivedCe{0};
     uint64_t dropTrace{0};
     std::vector<uint8_t> rxPriority;
+    std::vector<uint32_t> rxSrc;
 };
 
 void
@@ -91,6 +92,7 @@ CountRx(Line* l, Ptr<PfcNetDevice>, Ptr<Packet> frame, uint8_t priority)
     ReadRoceFrame(frame, info);
     l->receivedCe += info.ecnCe ? 1 : 0;
     l->rxPriority.push_back(priority);
+    l->rxSrc.push_back(info.srcHost);
 }
 
 void
@@ -304,6 +306,35 @@ TEST_F(PfcSwitchTest, LaneRouteMovesTheFrameToItsPriority)
     EXPECT_EQ(l->rxPriority[0], 4);
     EXPECT_EQ(l->sw1->GetTxFrames(4), 3u);
     EXPECT_EQ(l->sw1->GetTxFrames(3), 0u);
+}
+
+TEST_F(PfcSwitchTest, RelayingHostSharesItsPortBetweenRelayedAndOwnTraffic)
+{
+    // The switch node acts as a relaying host (rank 2): its NIC (a blaster) installs itself
+    // as the TxPuller of port 1 AFTER the switch took the port. Own frames (src 2) start at
+    // t = 0; relayed frames (src 0) reach the switch from 1 us on. Once both have frames the
+    // device alternates, so no two relayed frames leave back to back while own frames wait.
+    auto l = MakeLine(1.0);
+    Blaster own;
+    own.src = 2;
+    own.remaining = 20;
+    l->sw1->SetTxPuller(MakeCallback(&Blaster::Pull, &own));
+    l->blaster.remaining = 4;
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->sw1);
+    Simulator::Run();
+    ASSERT_EQ(l->received, 24u);
+    int relayed = 0;
+    for (std::size_t k = 0; k < l->rxSrc.size(); ++k)
+    {
+        if (l->rxSrc[k] == 0)
+        {
+            ++relayed;
+            ASSERT_TRUE(k == 0 || l->rxSrc[k - 1] == 2) << "two relayed frames in a row at " << k;
+        }
+    }
+    EXPECT_EQ(relayed, 4);
+    EXPECT_EQ(l->rxSrc.back(), 2u); // own frames outnumber relayed ones: one ends the run
 }
 
 } // namespace
