@@ -344,7 +344,7 @@ Ptr<Packet>
 PfcNetDevice::PullFrom(uint8_t p)
 {
     bool hasLocal = !m_puller.IsNull();
-    bool hasRelay = !m_relayPuller.IsNull();
+    bool hasRelay = ((m_relayBacklog >> p) & 1) && !m_relayPuller.IsNull();
     if (hasLocal != hasRelay)
     {
         return hasLocal ? m_puller(this, p) : m_relayPuller(this, p);

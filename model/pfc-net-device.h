@@ -93,6 +93,15 @@ class PfcNetDevice : public NetDevice
     void SetTxPuller(TxPuller puller);
     /// \brief Install the relay frame source (PfcSwitch::AddPort does it).
     void SetRelayPuller(TxPuller puller);
+    /**
+     * \brief The relay source has (true) or has no (false) frame of a priority: the device
+     * only asks it for backlogged priorities (saves a callback per priority and idle scan).
+     */
+    void SetRelayBacklog(uint8_t priority, bool backlog)
+    {
+        m_relayBacklog = static_cast<uint8_t>(backlog ? (m_relayBacklog | (1u << priority))
+                                                      : (m_relayBacklog & ~(1u << priority)));
+    }
     /// \brief Try to transmit now if idle.
     void Wake();
     /// \brief Where received data frames go.
@@ -222,6 +231,7 @@ class PfcNetDevice : public NetDevice
     TxPuller m_puller;                   //!< on-demand frame source (NIC)
     TxPuller m_relayPuller;              //!< relay frame source (PfcSwitch)
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
+    uint8_t m_relayBacklog{0};           //!< priorities the relay source has frames of
     FrameReceiveCallback m_frameRx;      //!< data frame sink
     NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
     Ptr<PcapFileWrapper> m_pcap;         //!< optional capture

@@ -306,6 +306,10 @@ PfcSwitch::Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, ui
         SetRoceFramePriority(frame, outPriority);
     }
     PortState& out = m_ports[route->port];
+    if (out.egress[outPriority].empty())
+    {
+        out.device->SetRelayBacklog(outPriority, true);
+    }
     out.egress[outPriority].push_back({frame, inPort, priority, info.ecnCapable && !info.ecnCe});
     out.egressBytes[outPriority] += bytes;
     out.device->Wake();
@@ -322,6 +326,10 @@ PfcSwitch::Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority)
     }
     Queued item = std::move(q.front());
     q.pop_front();
+    if (q.empty())
+    {
+        st.device->SetRelayBacklog(priority, false);
+    }
     uint32_t bytes = item.frame->GetSize();
     // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does).
     uint64_t queue = st.egressBytes[priority];
