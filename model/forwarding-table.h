@@ -50,24 +50,37 @@ class ForwardingTable : public Object
     /// \brief The 5-tuple hash (salted by the HashSeed attribute).
     uint32_t FlowHash(uint32_t srcHost, uint32_t dstHost, uint16_t udpSrcPort) const;
     /// \brief Priority of lane L: BasePriority + L.
-    uint8_t LanePriority(uint8_t lane) const { return m_basePriority + lane; }
+    uint8_t
+    LanePriority(uint8_t lane) const
+    {
+        return m_basePriority + lane;
+    }
     /// \brief BasePriority attribute.
-    uint8_t GetBasePriority() const { return m_basePriority; }
+    uint8_t
+    GetBasePriority() const
+    {
+        return m_basePriority;
+    }
     /// \brief Lanes seen in routes (1 + highest lane used).
-    uint8_t GetLaneCount() const { return m_lanes; }
+    uint8_t
+    GetLaneCount() const
+    {
+        return m_lanes;
+    }
 
   private:
     /// \brief Index of (dst, lane) in m_routes.
-    std::size_t Slot(uint32_t dstHost, uint8_t lane) const
+    std::size_t
+    Slot(uint32_t dstHost, uint8_t lane) const
     {
         return static_cast<std::size_t>(dstHost) * kMaxLanes + lane;
     }
 
-    static constexpr uint8_t kMaxLanes = 8;        //!< lanes map to the 8 priorities
+    static constexpr uint8_t kMaxLanes = 8;             //!< lanes map to the 8 priorities
     std::vector<std::vector<ForwardingRoute>> m_routes; //!< indexed by Slot
-    uint32_t m_hashSeed{0};                        //!< per-node salt against polarization
-    uint8_t m_basePriority{0};                     //!< priority of lane 0
-    uint8_t m_lanes{1};                            //!< lanes used
+    uint32_t m_hashSeed{0};                             //!< per-node salt against polarization
+    uint8_t m_basePriority{0};                          //!< priority of lane 0
+    uint8_t m_lanes{1};                                 //!< lanes used
 };
 
 } // namespace ns3

@@ -41,9 +41,9 @@ class PfcChannel : public Channel
     Time GetDelay() const;
 
   private:
-    Time m_delay;                  //!< propagation delay
-    Ptr<PfcNetDevice> m_ends[2];   //!< the two devices
-    std::size_t m_nDevices{0};     //!< attached devices
+    Time m_delay;                //!< propagation delay
+    Ptr<PfcNetDevice> m_ends[2]; //!< the two devices
+    std::size_t m_nDevices{0};   //!< attached devices
 };
 
 } // namespace ns3

@@ -42,11 +42,15 @@ class PfcHeader : public Header
     /// \brief Enable priority p with the given quanta (0 = resume).
     void SetQuanta(uint8_t priority, uint16_t quanta);
     /// \brief Whether priority p is in the class-enable vector.
-    bool IsEnabled(uint8_t priority) const { return (classEnable >> priority) & 1; }
+    bool
+    IsEnabled(uint8_t priority) const
+    {
+        return (classEnable >> priority) & 1;
+    }
 
-    std::array<uint8_t, 6> src{};   //!< source MAC of the sending port
-    uint16_t opcode{kOpcode};       //!< MAC control opcode (0x0101 after Deserialize if PFC)
-    uint16_t classEnable{0};        //!< bit p set: quanta[p] applies
+    std::array<uint8_t, 6> src{};     //!< source MAC of the sending port
+    uint16_t opcode{kOpcode};         //!< MAC control opcode (0x0101 after Deserialize if PFC)
+    uint16_t classEnable{0};          //!< bit p set: quanta[p] applies
     std::array<uint16_t, 8> quanta{}; //!< pause time per priority in 512 bit times
 };
 

@@ -41,15 +41,13 @@ PfcNetDevice::GetTypeId()
                           DataRateValue(DataRate("40Gbps")),
                           MakeDataRateAccessor(&PfcNetDevice::m_rate),
                           MakeDataRateChecker())
-            .AddAttribute("TxScheduling",
-                          "Scheduling among the 8 egress priorities: StrictPriority (7 first) "
-                          "or RoundRobin (one frame per eligible priority in turn).",
-                          EnumValue(STRICT_PRIORITY),
-                          MakeEnumAccessor(&PfcNetDevice::m_scheduling),
-                          MakeEnumChecker(STRICT_PRIORITY,
-                                          "StrictPriority",
-                                          ROUND_ROBIN,
-                                          "RoundRobin"))
+            .AddAttribute(
+                "TxScheduling",
+                "Scheduling among the 8 egress priorities: StrictPriority (7 first) "
+                "or RoundRobin (one frame per eligible priority in turn).",
+                EnumValue(STRICT_PRIORITY),
+                MakeEnumAccessor(&PfcNetDevice::m_scheduling),
+                MakeEnumChecker(STRICT_PRIORITY, "StrictPriority", ROUND_ROBIN, "RoundRobin"))
             .AddAttribute("PfcEnabled",
                           "Honour received PFC pause frames (counted either way).",
                           BooleanValue(true),

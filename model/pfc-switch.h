@@ -85,9 +85,17 @@ class PfcSwitch : public Object
     /// \brief All admission drops.
     uint64_t GetTotalDrops() const;
     /// \brief Frames marked CE.
-    uint64_t GetEcnMarks() const { return m_ecnMarks; }
+    uint64_t
+    GetEcnMarks() const
+    {
+        return m_ecnMarks;
+    }
     /// \brief Frames forwarded (dequeued at an egress).
-    uint64_t GetForwarded() const { return m_forwarded; }
+    uint64_t
+    GetForwarded() const
+    {
+        return m_forwarded;
+    }
     /// \brief ECN Kmin of a port in bytes (attribute or rate-scaled default).
     uint64_t EcnKmin(uint32_t port) const;
     /// \brief ECN Kmax of a port in bytes.
@@ -105,21 +113,21 @@ class PfcSwitch : public Object
     /// A frame waiting at an egress.
     struct Queued
     {
-        Ptr<Packet> frame;     //!< the frame
-        uint32_t inPort;       //!< ingress port (MMU release)
-        uint8_t inPriority;    //!< ingress priority (MMU release)
-        bool ecnCapable;       //!< ECT and not yet CE (read once at ingress)
+        Ptr<Packet> frame;  //!< the frame
+        uint32_t inPort;    //!< ingress port (MMU release)
+        uint8_t inPriority; //!< ingress priority (MMU release)
+        bool ecnCapable;    //!< ECT and not yet CE (read once at ingress)
     };
     /// Per-port state.
     struct PortState
     {
-        Ptr<PfcNetDevice> device;                          //!< the device
-        std::deque<Queued> egress[kPfcPriorities];         //!< egress FIFOs
-        uint64_t egressBytes[kPfcPriorities]{};            //!< bytes in them
-        bool pausedUpstream[kPfcPriorities]{};             //!< we paused the peer
-        EventId refresh[kPfcPriorities];                   //!< pause refresh timers
-        uint64_t kminBytes{0};                             //!< ECN Kmin
-        uint64_t kmaxBytes{0};                             //!< ECN Kmax
+        Ptr<PfcNetDevice> device;                  //!< the device
+        std::deque<Queued> egress[kPfcPriorities]; //!< egress FIFOs
+        uint64_t egressBytes[kPfcPriorities]{};    //!< bytes in them
+        bool pausedUpstream[kPfcPriorities]{};     //!< we paused the peer
+        EventId refresh[kPfcPriorities];           //!< pause refresh timers
+        uint64_t kminBytes{0};                     //!< ECN Kmin
+        uint64_t kmaxBytes{0};                     //!< ECN Kmax
     };
 
     /// \brief A data frame arrived on port index `inPort`.
@@ -131,37 +139,37 @@ class PfcSwitch : public Object
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
 
-    std::vector<PortState> m_ports;              //!< ports
-    Ptr<ForwardingTable> m_table;                //!< forwarding
-    std::unique_ptr<SharedBufferMmu> m_mmu;      //!< buffer accounting
-    bool m_hasLocal{false};                      //!< a host relays through us
-    uint32_t m_localHost{0};                     //!< that host's rank
-    PfcNetDevice::FrameReceiveCallback m_up;     //!< local delivery
-    Ptr<UniformRandomVariable> m_uniform;        //!< ECN marking draws
+    std::vector<PortState> m_ports;          //!< ports
+    Ptr<ForwardingTable> m_table;            //!< forwarding
+    std::unique_ptr<SharedBufferMmu> m_mmu;  //!< buffer accounting
+    bool m_hasLocal{false};                  //!< a host relays through us
+    uint32_t m_localHost{0};                 //!< that host's rank
+    PfcNetDevice::FrameReceiveCallback m_up; //!< local delivery
+    Ptr<UniformRandomVariable> m_uniform;    //!< ECN marking draws
 
     // Attributes
-    uint64_t m_bufferBytes;           //!< BufferSize
-    bool m_dynamicThreshold;          //!< DynamicThreshold
-    double m_alpha;                   //!< Alpha
-    uint64_t m_staticXoff;            //!< StaticXoff
-    uint64_t m_hysteresis;            //!< XonHysteresis
-    uint32_t m_mtuBytes;              //!< MaxFrameBytes
-    Time m_responseTime;              //!< ResponseTime
-    double m_headroomScale;           //!< HeadroomScale
-    uint8_t m_losslessMask;           //!< LosslessPriorities
-    bool m_pfcEnabled;                //!< PfcEnabled
-    uint16_t m_pauseQuanta;           //!< PauseQuanta
-    bool m_ecnEnabled;                //!< EcnEnabled
-    uint64_t m_kminAttr;              //!< EcnKmin (0 = scale with rate)
-    uint64_t m_kmaxAttr;              //!< EcnKmax (0 = scale with rate)
-    double m_pmax;                    //!< EcnPmax
+    uint64_t m_bufferBytes;  //!< BufferSize
+    bool m_dynamicThreshold; //!< DynamicThreshold
+    double m_alpha;          //!< Alpha
+    uint64_t m_staticXoff;   //!< StaticXoff
+    uint64_t m_hysteresis;   //!< XonHysteresis
+    uint32_t m_mtuBytes;     //!< MaxFrameBytes
+    Time m_responseTime;     //!< ResponseTime
+    double m_headroomScale;  //!< HeadroomScale
+    uint8_t m_losslessMask;  //!< LosslessPriorities
+    bool m_pfcEnabled;       //!< PfcEnabled
+    uint16_t m_pauseQuanta;  //!< PauseQuanta
+    bool m_ecnEnabled;       //!< EcnEnabled
+    uint64_t m_kminAttr;     //!< EcnKmin (0 = scale with rate)
+    uint64_t m_kmaxAttr;     //!< EcnKmax (0 = scale with rate)
+    double m_pmax;           //!< EcnPmax
 
-    uint64_t m_ecnMarks{0};           //!< CE marks
-    uint64_t m_forwarded{0};          //!< frames dequeued
+    uint64_t m_ecnMarks{0};  //!< CE marks
+    uint64_t m_forwarded{0}; //!< frames dequeued
 
-    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;  //!< Drop
-    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace;  //!< EcnMark
-    TracedCallback<uint32_t, uint8_t, uint16_t> m_pauseTrace;          //!< PauseSent
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< Drop
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace; //!< EcnMark
+    TracedCallback<uint32_t, uint8_t, uint16_t> m_pauseTrace;         //!< PauseSent
 };
 
 } // namespace ns3

@@ -16,7 +16,8 @@ namespace
 class RoceRawPrefix : public Header
 {
   public:
-    static TypeId GetTypeId()
+    static TypeId
+    GetTypeId()
     {
         static TypeId tid = TypeId("ns3::RoceRawPrefix")
                                 .SetParent<Header>()
@@ -25,28 +26,33 @@ class RoceRawPrefix : public Header
         return tid;
     }
 
-    TypeId GetInstanceTypeId() const override
+    TypeId
+    GetInstanceTypeId() const override
     {
         return GetTypeId();
     }
 
-    uint32_t GetSerializedSize() const override
+    uint32_t
+    GetSerializedSize() const override
     {
         return size;
     }
 
-    void Serialize(Buffer::Iterator i) const override
+    void
+    Serialize(Buffer::Iterator i) const override
     {
         i.Write(bytes, size);
     }
 
-    uint32_t Deserialize(Buffer::Iterator i) override
+    uint32_t
+    Deserialize(Buffer::Iterator i) override
     {
         i.Read(bytes, size);
         return size;
     }
 
-    void Print(std::ostream& os) const override
+    void
+    Print(std::ostream& os) const override
     {
         os << "prefix " << size << " B";
     }
@@ -85,7 +91,7 @@ HostMac(uint32_t rank, std::array<uint8_t, 6>& mac)
 }
 
 /// Rewrite byte 1 of the IPv4 header (and PCP) of a frame, keeping the checksum right.
-template <typename F>
+template<typename F>
 void
 RewritePrefix(Ptr<Packet> frame, F&& edit)
 {

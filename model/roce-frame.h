@@ -51,20 +51,20 @@ constexpr uint8_t kCnp = 0x81;        //!< RoCEv2 Congestion Notification Packet
  */
 struct RoceFrameInfo
 {
-    uint32_t srcHost{0};      //!< source host rank (24 bit)
-    uint32_t dstHost{0};      //!< destination host rank (24 bit)
-    uint16_t udpSrcPort{0};   //!< per-QP entropy (ECMP hash input); dst port is 4791
-    uint8_t priority{0};      //!< PFC priority 0..7 (802.1Q PCP and DSCP)
-    bool ecnCapable{true};    //!< ECT(0) set (ECN bits 10)
-    bool ecnCe{false};        //!< CE set (ECN bits 11); overrides ecnCapable
+    uint32_t srcHost{0};                   //!< source host rank (24 bit)
+    uint32_t dstHost{0};                   //!< destination host rank (24 bit)
+    uint16_t udpSrcPort{0};                //!< per-QP entropy (ECMP hash input); dst port is 4791
+    uint8_t priority{0};                   //!< PFC priority 0..7 (802.1Q PCP and DSCP)
+    bool ecnCapable{true};                 //!< ECT(0) set (ECN bits 10)
+    bool ecnCe{false};                     //!< CE set (ECN bits 11); overrides ecnCapable
     uint8_t opcode{RoceOpcode::kSendOnly}; //!< BTH opcode
-    uint32_t destQp{0};       //!< BTH destination QP (24 bit)
-    uint32_t psn{0};          //!< BTH PSN (24 bit)
-    bool ackRequest{false};   //!< BTH A bit
-    uint8_t aethSyndrome{0};  //!< AETH syndrome (ACK/NACK only)
-    uint32_t aethMsn{0};      //!< AETH MSN (24 bit, ACK/NACK only)
-    uint32_t payloadBytes{0}; //!< RDMA payload (virtual bytes in the Packet)
-    bool vlan{true};          //!< carry an 802.1Q tag (PCP = priority)
+    uint32_t destQp{0};                    //!< BTH destination QP (24 bit)
+    uint32_t psn{0};                       //!< BTH PSN (24 bit)
+    bool ackRequest{false};                //!< BTH A bit
+    uint8_t aethSyndrome{0};               //!< AETH syndrome (ACK/NACK only)
+    uint32_t aethMsn{0};                   //!< AETH MSN (24 bit, ACK/NACK only)
+    uint32_t payloadBytes{0};              //!< RDMA payload (virtual bytes in the Packet)
+    bool vlan{true};                       //!< carry an 802.1Q tag (PCP = priority)
 };
 
 /// \brief True when the opcode carries an AETH (ACK/NACK).

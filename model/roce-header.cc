@@ -273,8 +273,8 @@ RoceBthHeader::Deserialize(Buffer::Iterator i)
 void
 RoceBthHeader::Print(std::ostream& os) const
 {
-    os << "opcode=0x" << std::hex << int(opcode) << std::dec << " qp=" << destQp
-       << " psn=" << psn << (ackRequest ? " A" : "");
+    os << "opcode=0x" << std::hex << int(opcode) << std::dec << " qp=" << destQp << " psn=" << psn
+       << (ackRequest ? " A" : "");
 }
 
 // ---------------------------------------------------------------- AETH

@@ -49,15 +49,15 @@ class RoceIpv4Header : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
-    uint8_t dscp{0};         //!< DiffServ code point (6 bit)
-    uint8_t ecn{0};          //!< ECN (2 bit): 0 not-ECT, 2 ECT(0), 1 ECT(1), 3 CE
-    uint16_t totalLength{0}; //!< IP header + payload bytes
+    uint8_t dscp{0};            //!< DiffServ code point (6 bit)
+    uint8_t ecn{0};             //!< ECN (2 bit): 0 not-ECT, 2 ECT(0), 1 ECT(1), 3 CE
+    uint16_t totalLength{0};    //!< IP header + payload bytes
     uint16_t identification{0}; //!< identification
-    uint8_t ttl{64};         //!< time to live
-    uint8_t protocol{17};    //!< UDP
-    uint32_t src{0};         //!< source address (host order)
-    uint32_t dst{0};         //!< destination address (host order)
-    bool checksumOk{true};   //!< after Deserialize: the header checksum verified
+    uint8_t ttl{64};            //!< time to live
+    uint8_t protocol{17};       //!< UDP
+    uint32_t src{0};            //!< source address (host order)
+    uint32_t dst{0};            //!< destination address (host order)
+    bool checksumOk{true};      //!< after Deserialize: the header checksum verified
 
     /// \brief Internet checksum of a 20 B header whose checksum field is zero or filled.
     static uint16_t Checksum(const uint8_t* header20);
@@ -75,9 +75,9 @@ class RoceUdpHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
-    uint16_t srcPort{0};     //!< source port (per-QP entropy)
-    uint16_t dstPort{4791};  //!< destination port
-    uint16_t length{8};      //!< UDP header + payload bytes
+    uint16_t srcPort{0};    //!< source port (per-QP entropy)
+    uint16_t dstPort{4791}; //!< destination port
+    uint16_t length{8};     //!< UDP header + payload bytes
 };
 
 /// \brief InfiniBand Base Transport Header (12 B).
@@ -92,15 +92,15 @@ class RoceBthHeader : public Header
     uint32_t Deserialize(Buffer::Iterator start) override;
     void Print(std::ostream& os) const override;
 
-    uint8_t opcode{0};        //!< opcode
+    uint8_t opcode{0};          //!< opcode
     bool solicitedEvent{false}; //!< SE bit
-    bool migReq{true};        //!< M bit
-    uint8_t padCount{0};      //!< pad count (2 bit)
-    uint8_t tver{0};          //!< transport version (4 bit)
-    uint16_t pkey{0xffff};    //!< partition key
-    uint32_t destQp{0};       //!< destination QP (24 bit)
-    bool ackRequest{false};   //!< A bit
-    uint32_t psn{0};          //!< packet sequence number (24 bit)
+    bool migReq{true};          //!< M bit
+    uint8_t padCount{0};        //!< pad count (2 bit)
+    uint8_t tver{0};            //!< transport version (4 bit)
+    uint16_t pkey{0xffff};      //!< partition key
+    uint32_t destQp{0};         //!< destination QP (24 bit)
+    bool ackRequest{false};     //!< A bit
+    uint32_t psn{0};            //!< packet sequence number (24 bit)
 };
 
 /// \brief ACK Extended Transport Header (4 B).

@@ -34,16 +34,17 @@ SharedBufferMmu::AddPort(double rateBps, double delayS)
     if (!(rateBps > 0) || !(delayS >= 0))
     {
         std::ostringstream os;
-        os << "SharedBufferMmu: port " << m_ports.size() << " rate " << rateBps
-           << " bit/s, delay " << delayS << " s; allowed: rate > 0, delay >= 0";
+        os << "SharedBufferMmu: port " << m_ports.size() << " rate " << rateBps << " bit/s, delay "
+           << delayS << " s; allowed: rate > 0, delay >= 0";
         throw std::invalid_argument(os.str());
     }
     Port p{};
     p.rateBps = rateBps;
     p.delayS = delayS;
     // 2 x delay x rate + 2 MTU + response time x rate (bytes), rounded up.
-    double bytes = m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 2.0 * m_config.mtuBytes +
-                                             m_config.responseTimeS * rateBps / 8.0);
+    double bytes =
+        m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 2.0 * m_config.mtuBytes +
+                                  m_config.responseTimeS * rateBps / 8.0);
     p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
     m_ports.push_back(p);
     return static_cast<uint32_t>(m_ports.size() - 1);
@@ -65,8 +66,8 @@ SharedBufferMmu::Finalize()
     if (reserve >= m_config.bufferBytes)
     {
         std::ostringstream os;
-        os << "SharedBufferMmu: PFC headroom " << reserve << " B (" << m_ports.size()
-           << " ports x " << lossless << " lossless priorities x 2*delay*rate + 2*MTU + "
+        os << "SharedBufferMmu: PFC headroom " << reserve << " B (" << m_ports.size() << " ports x "
+           << lossless << " lossless priorities x 2*delay*rate + 2*MTU + "
            << "response) does not fit the buffer of " << m_config.bufferBytes
            << " B; allowed: a larger BufferSize, fewer LosslessPriorities, or shorter links";
         throw std::invalid_argument(os.str());

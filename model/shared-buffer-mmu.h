@@ -34,16 +34,16 @@ class SharedBufferMmu
     /// \brief Switch-wide settings.
     struct Config
     {
-        uint64_t bufferBytes{32u << 20};   //!< total buffer
-        bool dynamicThreshold{true};       //!< XOFF = alpha x free shared, else staticXoff
-        double alpha{1.0 / 8};             //!< dynamic threshold factor
-        uint64_t staticXoffBytes{256000};  //!< static XOFF
+        uint64_t bufferBytes{32u << 20};    //!< total buffer
+        bool dynamicThreshold{true};        //!< XOFF = alpha x free shared, else staticXoff
+        double alpha{1.0 / 8};              //!< dynamic threshold factor
+        uint64_t staticXoffBytes{256000};   //!< static XOFF
         uint64_t hysteresisBytes{2 * 1100}; //!< XON = XOFF - hysteresis
-        uint32_t mtuBytes{4200};           //!< largest frame incl. framing (headroom)
-        double responseTimeS{0};           //!< pause response time of the upstream (s)
-        uint8_t losslessMask{0xff};        //!< priorities with PFC (headroom reserved)
-        bool pfcEnabled{true};             //!< headroom and pause only with PFC
-        double headroomScale{1.0};         //!< headroom = scale x formula (studies of undersizing)
+        uint32_t mtuBytes{4200};            //!< largest frame incl. framing (headroom)
+        double responseTimeS{0};            //!< pause response time of the upstream (s)
+        uint8_t losslessMask{0xff};         //!< priorities with PFC (headroom reserved)
+        bool pfcEnabled{true};              //!< headroom and pause only with PFC
+        double headroomScale{1.0};          //!< headroom = scale x formula (studies of undersizing)
     };
 
     /// \brief Result of Admit.
@@ -68,7 +68,11 @@ class SharedBufferMmu
     /// \brief Headroom bytes of one port-priority (formula above).
     uint64_t HeadroomBytes(uint32_t port) const;
     /// \brief Shared pool size after Finalize.
-    uint64_t SharedPoolBytes() const { return m_sharedPool; }
+    uint64_t
+    SharedPoolBytes() const
+    {
+        return m_sharedPool;
+    }
     /// \brief Current XOFF of a port-priority.
     uint64_t Xoff(uint32_t port, uint8_t priority) const;
     /// \brief Current XON of a port-priority.
@@ -88,7 +92,11 @@ class SharedBufferMmu
     /// \brief Headroom bytes held by a port-priority.
     uint64_t HeadroomUsed(uint32_t port, uint8_t priority) const;
     /// \brief Shared pool bytes in use.
-    uint64_t SharedUsed() const { return m_sharedUsed; }
+    uint64_t
+    SharedUsed() const
+    {
+        return m_sharedUsed;
+    }
     /// \brief Drops on a port-priority.
     uint64_t Drops(uint32_t port, uint8_t priority) const;
     /// \brief Dropped bytes on a port-priority.
@@ -96,31 +104,43 @@ class SharedBufferMmu
     /// \brief All drops.
     uint64_t TotalDrops() const;
     /// \brief Number of ports.
-    uint32_t GetNPorts() const { return static_cast<uint32_t>(m_ports.size()); }
+    uint32_t
+    GetNPorts() const
+    {
+        return static_cast<uint32_t>(m_ports.size());
+    }
     /// \brief The settings.
-    const Config& GetConfig() const { return m_config; }
+    const Config&
+    GetConfig() const
+    {
+        return m_config;
+    }
 
   private:
     /// Accounting of one ingress port.
     struct Port
     {
-        double rateBps;                 //!< link rate
-        double delayS;                  //!< link delay
-        uint64_t headroom;              //!< headroom per lossless priority
-        uint64_t shared[8];             //!< shared bytes per priority
-        uint64_t hdrm[8];               //!< headroom bytes per priority
-        uint64_t drops[8];              //!< dropped frames per priority
-        uint64_t droppedBytes[8];       //!< dropped bytes per priority
+        double rateBps;           //!< link rate
+        double delayS;            //!< link delay
+        uint64_t headroom;        //!< headroom per lossless priority
+        uint64_t shared[8];       //!< shared bytes per priority
+        uint64_t hdrm[8];         //!< headroom bytes per priority
+        uint64_t drops[8];        //!< dropped frames per priority
+        uint64_t droppedBytes[8]; //!< dropped bytes per priority
     };
 
     /// \brief Whether priority p is lossless.
-    bool Lossless(uint8_t p) const { return m_config.pfcEnabled && ((m_config.losslessMask >> p) & 1); }
+    bool
+    Lossless(uint8_t p) const
+    {
+        return m_config.pfcEnabled && ((m_config.losslessMask >> p) & 1);
+    }
 
-    Config m_config;             //!< settings
-    std::vector<Port> m_ports;   //!< per ingress port
-    uint64_t m_sharedPool{0};    //!< shared pool size
-    uint64_t m_sharedUsed{0};    //!< shared bytes in use
-    bool m_finalized{false};     //!< Finalize called
+    Config m_config;           //!< settings
+    std::vector<Port> m_ports; //!< per ingress port
+    uint64_t m_sharedPool{0};  //!< shared pool size
+    uint64_t m_sharedUsed{0};  //!< shared bytes in use
+    bool m_finalized{false};   //!< Finalize called
 };
 
 } // namespace ns3

@@ -27,8 +27,8 @@ struct Link
 {
     Ptr<PfcNetDevice> a;
     Ptr<PfcNetDevice> b;
-    std::vector<std::pair<int64_t, uint8_t>> aTx;  // (ns, priority) dequeued at A
-    std::vector<std::pair<int64_t, uint8_t>> bRx;  // (ns, priority) received at B
+    std::vector<std::pair<int64_t, uint8_t>> aTx;       // (ns, priority) dequeued at A
+    std::vector<std::pair<int64_t, uint8_t>> bRx;       // (ns, priority) received at B
     std::vector<std::pair<int64_t, uint16_t>> bPauseRx; // (ns, quanta) pauses received at B
     std::vector<std::pair<int64_t, int64_t>> aResume;   // (ns, paused ns) resumes at A
 };
@@ -101,7 +101,8 @@ EnqueueAt(Ptr<PfcNetDevice> d, uint8_t p)
 class PfcNetDeviceTest : public ::testing::Test
 {
   protected:
-    void TearDown() override
+    void
+    TearDown() override
     {
         Simulator::Destroy();
     }

@@ -72,11 +72,11 @@ TEST(PfcPcapTest, TsharkDecodesRoceAndPfc)
     Simulator::Destroy();
     d[0]->Dispose(); // closes the capture
 
-    std::string fields =
-        RunCommand("tshark -r " + file +
-            " -d udp.port==4791,infiniband -T fields -E separator=, -e frame.len -e udp.dstport "
-            "-e infiniband.bth.opcode -e infiniband.bth.psn -e infiniband.bth.destqp -e "
-            "vlan.priority -e macc.opcode -e macc.cbfc.enbv -e macc.cbfc.pause_time.c5 2>&1");
+    std::string fields = RunCommand(
+        "tshark -r " + file +
+        " -d udp.port==4791,infiniband -T fields -E separator=, -e frame.len -e udp.dstport "
+        "-e infiniband.bth.opcode -e infiniband.bth.psn -e infiniband.bth.destqp -e "
+        "vlan.priority -e macc.opcode -e macc.cbfc.enbv -e macc.cbfc.pause_time.c5 2>&1");
     std::remove(file.c_str());
     // Frame 1: the data frame, enqueued first on an idle port, so it leaves first:
     // 14 + 4 + 20 + 8 + 12 + 256 + 4 + 4 = 322 B, UDP 4791, opcode 4 (SEND Only),

@@ -35,7 +35,8 @@ struct Blaster
     uint16_t udpSrcPort{1000};
     bool varyPort{false};
 
-    Ptr<Packet> Pull(Ptr<PfcNetDevice>, uint8_t p)
+    Ptr<Packet>
+    Pull(Ptr<PfcNetDevice>, uint8_t p)
     {
         if (p != priority || remaining == 0)
         {
@@ -141,7 +142,8 @@ MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0)
 class PfcSwitchTest : public ::testing::Test
 {
   protected:
-    void TearDown() override
+    void
+    TearDown() override
     {
         Simulator::Destroy();
     }
