@@ -1,4 +1,8 @@
 /*
+ * CONTRACT NOTES (M1 -> M2): Lookup(dst, inLane, srcHost, udpSrcPort) returns the chosen
+ * ForwardingRoute {port, lane} or nullptr; a NIC sending its own traffic uses inLane 0 and
+ * sends on LanePriority(route->lane) for data (BasePriority attribute, default 3).
+ *
  * Destination host -> equal-cost egress (port, lane) set, with ECMP by a hash of the flow
  * 5-tuple (src host, dst host, UDP source port; protocol and dst port are constant for
  * RoCEv2). Used by switches and by multi-port hosts (server-centric BCube/Torus).

@@ -1,4 +1,12 @@
 /*
+ * CONTRACT NOTES (M1 -> M2), changes against the brief's sketch:
+ *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetRelayPuller, so a relaying host's NIC
+ *    and switch share a port in any wiring order (frames alternate within a priority).
+ *  - Priority 7 is served first under StrictPriority.
+ *  - Counters: GetPauseFramesSent/Received, GetResumeFramesReceived, GetPausedTime,
+ *    GetTxFrames; PauseDuration(quanta) gives Q x 512 bit times at our rate.
+ *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB).
+ *
  * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (DESIGN §3).
  *
  * Contract with its owners (switch: PfcSwitch, host: RoceNic):

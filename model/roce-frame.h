@@ -1,4 +1,8 @@
 /*
+ * CONTRACT NOTES (M1 -> M2): RoceFrameInfo gained `vlan` (default true: 802.1Q tag with
+ * PCP = priority). MarkRoceFrameCe / SetRoceFramePriority rewrite a frame in place.
+ * CNP: opcode RoceOpcode::kCnp with payloadBytes = 16 (the reserved bytes of a CNP).
+ *
  * Byte-accurate RoCEv2 frames (DESIGN §3) and their fast parsing.
  *
  * Frame layout built here (offsets in bytes, VLAN tagged):

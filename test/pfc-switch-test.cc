@@ -103,7 +103,7 @@ CountDrop(Line* l, Ptr<const Packet>, uint32_t, uint8_t)
 }
 
 std::unique_ptr<Line>
-MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0)
+MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0, bool pfc = true)
 {
     auto l = std::make_unique<Line>();
     Ptr<Node> s = CreateObject<Node>();
@@ -123,6 +123,7 @@ MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0)
     l->sw->SetAttribute("MaxFrameBytes", UintegerValue(1086)); // 1000 B payload + 66 + 20
     l->sw->SetAttribute("LosslessPriorities", UintegerValue(0x08));
     l->sw->SetAttribute("HeadroomScale", DoubleValue(headroomScale));
+    l->sw->SetAttribute("PfcEnabled", BooleanValue(pfc));
     l->sw->SetAttribute("EcnEnabled", BooleanValue(ecn));
     l->sw->SetAttribute("EcnKmin", UintegerValue(1500));
     l->sw->SetAttribute("EcnKmax", UintegerValue(2000));
@@ -203,6 +204,25 @@ TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
     EXPECT_EQ(l->dropTrace, dropped);
     EXPECT_EQ(mmu.DroppedBytes(0, 3), dropped * 1066);
     EXPECT_EQ(l->sw->GetDrops(0, 2), 0u);
+}
+
+TEST_F(PfcSwitchTest, WithoutPfcTheSwitchDropsWhenTheBufferIsFull)
+{
+    auto l = MakeLine(1.0, false, 0, false);
+    // No headroom reserved: the shared pool is the whole 1000000 B and takes
+    // floor(1000000 / 1066) = 938 frames; of 1000 frames blasted while the egress is held,
+    // 62 are dropped, and the switch never pauses the sender.
+    EXPECT_EQ(l->sw->GetMmu().SharedPoolBytes(), 1000000u);
+    l->blaster.remaining = 1000;
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Stop(MicroSeconds(300));
+    Simulator::Run();
+    EXPECT_EQ(l->blaster.remaining, 0u);
+    EXPECT_EQ(l->sw->GetDrops(0, 3), 62u);
+    EXPECT_EQ(l->dropTrace, 62u);
+    EXPECT_EQ(l->sw0->GetPauseFramesSent(3), 0u);
+    EXPECT_FALSE(l->s->IsPaused(3));
 }
 
 TEST_F(PfcSwitchTest, PauseIsRefreshedThenResumedBelowXon)
