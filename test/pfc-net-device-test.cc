@@ -8,6 +8,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-frame.h"
 
+#include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
@@ -281,6 +282,20 @@ TEST_F(PfcNetDeviceTest, PullerFillsTheLineBackToBack)
     // Strict priority asks 7, 6, 5, 4 before getting a frame: 4 calls for each of the three
     // frames, then 8 calls (all priorities) that find nothing.
     EXPECT_EQ(s.calls, 3 * 4 + 8);
+}
+
+TEST_F(PfcNetDeviceTest, PfcDisabledCountsPausesButIgnoresThem)
+{
+    auto l = MakeLink();
+    l->a->SetAttribute("PfcEnabled", BooleanValue(false));
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, 3);
+    Simulator::Run();
+    // The pause arrives at 1084 ns but A keeps sending: the frame leaves at 2000 ns.
+    ASSERT_EQ(l->aTx.size(), 1u);
+    EXPECT_EQ(l->aTx[0].first, 2000);
+    EXPECT_EQ(l->a->GetPauseFramesReceived(3), 1u);
+    EXPECT_EQ(l->a->GetPausedTime(3), Time(0));
 }
 
 TEST_F(PfcNetDeviceTest, LongRunRateIsExactAtNanosecondResolution)
