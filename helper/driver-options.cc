@@ -124,7 +124,8 @@ const std::set<std::string> kNs3Builtins = {"PrintHelp",       "help",
                                             "PrintGlobals",    "PrintGroups",
                                             "PrintGroup",      "PrintTypeIds",
                                             "PrintAttributes", "PrintVersion",
-                                            "version"};
+                                            "version",
+                                            "h"};
 
 } // namespace
 

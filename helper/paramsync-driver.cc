@@ -5,11 +5,13 @@
 #include "trace-event-writer.h"
 
 #include "ns3/command-line.h"
+#include "ns3/config-store.h"
 #include "ns3/file-topology.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
 
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 
 namespace ns3
@@ -323,6 +325,21 @@ ParamsyncDriver::Main(int argc, char** argv)
         if (!m_options.out.empty())
         {
             ResultsWriter::WriteDirectory(m_options.out, runs, m_options.Used());
+            // Every ns-3 attribute default as used (including --ns3::Type::Attr= overrides),
+            // so the run can be reproduced exactly (ConfigStore raw text, loadable back).
+            const std::string attrs = m_options.out + "/ns3-attributes.txt";
+            const std::string tmp = attrs + ".tmp";
+            {
+                ConfigStore store;
+                store.SetMode(ConfigStore::SAVE);
+                store.SetFileFormat(ConfigStore::RAW_TEXT);
+                store.SetFilename(tmp);
+                store.ConfigureDefaults();
+            }
+            if (std::rename(tmp.c_str(), attrs.c_str()) != 0)
+            {
+                throw std::runtime_error(attrs + ": cannot write the ns-3 attributes");
+            }
         }
         if (!m_options.trace.empty())
         {

@@ -1,0 +1,238 @@
+#include "packet-sync-run.h"
+
+#include "network-builder.h"
+#include "network-recorder.h"
+#include "roce-sync-transport.h"
+
+#include "ns3/boolean.h"
+#include "ns3/rng-seed-manager.h"
+#include "ns3/simulator.h"
+#include "ns3/sync-job.h"
+#include "ns3/topology.h"
+#include "ns3/uinteger.h"
+
+#include <chrono>
+#include <cstdio>
+#include <unistd.h>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// Progress line on stderr: simulated time, transfers done, wall time, estimate.
+class Progress
+{
+  public:
+    Progress(bool enabled, std::function<std::pair<uint64_t, uint64_t>()> doneOfTotal)
+        : m_enabled(enabled),
+          m_doneOfTotal(std::move(doneOfTotal)),
+          m_t0(std::chrono::steady_clock::now())
+    {
+        if (m_enabled)
+        {
+            Simulator::Schedule(MicroSeconds(100), &Progress::Tick, this);
+        }
+    }
+
+    ~Progress()
+    {
+        if (m_printed)
+        {
+            std::fprintf(stderr, "\r%*s\r", 100, "");
+        }
+    }
+
+  private:
+    void Tick()
+    {
+        const double wall =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
+        // Silent for short runs: only a run past 2 s of wall time prints.
+        if (wall > 2.0 && wall - m_lastPrint >= 0.5)
+        {
+            auto [done, total] = m_doneOfTotal();
+
+            const double fraction = total ? static_cast<double>(done) / total : 0;
+            std::fprintf(stderr,
+                         "\r[paramsync] sim %.6f s  transfers %llu/%llu  wall %.1f s  eta %s   ",
+                         Simulator::Now().GetSeconds(),
+                         static_cast<unsigned long long>(done),
+                         static_cast<unsigned long long>(total),
+                         wall,
+                         fraction > 0.01
+                             ? (std::to_string(static_cast<int>(wall / fraction - wall)) + " s")
+                                   .c_str()
+                             : "?");
+            m_lastPrint = wall;
+            m_printed = true;
+        }
+        auto [done, total] = m_doneOfTotal();
+        if (done < total)
+        {
+            m_next = Simulator::Schedule(MicroSeconds(100), &Progress::Tick, this);
+        }
+    }
+
+    bool m_enabled;
+    std::function<std::pair<uint64_t, uint64_t>()> m_doneOfTotal;
+    std::chrono::steady_clock::time_point m_t0;
+    double m_lastPrint{0};
+    bool m_printed{false};
+    EventId m_next;
+};
+
+} // namespace
+
+PacketSyncRun::PacketSyncRun(const DriverOptions& options, const Topology& topology)
+    : m_options(options),
+      m_topology(topology)
+{
+}
+
+void
+PacketSyncRun::SetPlan(const SyncPlan& plan, const std::vector<GradientTensor>& tensors)
+{
+    m_plan = &plan;
+    m_tensors = tensors;
+}
+
+void
+PacketSyncRun::SetFlows(const std::vector<FlowSpec>& flows,
+                        const std::vector<uint32_t>& srcRank,
+                        const std::vector<uint32_t>& dstRank)
+{
+    m_flows = flows;
+    m_flowSrc = srcRank;
+    m_flowDst = dstRank;
+}
+
+RunResult
+PacketSyncRun::Run()
+{
+    const DriverOptions& o = m_options;
+    RngSeedManager::SetSeed(o.seed);
+    RngSeedManager::SetRun(1);
+
+    NetworkBuilder builder;
+    builder.SetDeviceAttribute("PfcEnabled", BooleanValue(o.pfc));
+    builder.SetSwitchAttribute("PfcEnabled", BooleanValue(o.pfc));
+    builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
+    builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
+    RunResult result;
+    PfcNetwork net = builder.Build(m_topology);
+    NetworkRecorder recorder(net);
+    RoceSyncTransport transport(net, o);
+
+    std::unique_ptr<SyncJob> job;
+    if (m_plan)
+    {
+        SyncJobConfig config;
+        config.iterations = o.iterations;
+        config.compute = Seconds(o.computeS);
+        config.overlap = o.overlap;
+        config.straggler = o.straggler;
+        config.stragglerFactor = o.stragglerFactor;
+        job = std::make_unique<SyncJob>(*m_plan, m_tensors, config);
+        job->SetTransport(&transport);
+        transport.SetJob(job.get());
+        job->InstallApplications([&net](uint32_t host) { return net.Host(host); });
+        job->Start(Seconds(0));
+    }
+    std::vector<double> flowEnd(m_flows.size(), -1);
+    uint64_t flowsDone = 0;
+    double lastFlowStart = 0;
+    for (size_t i = 0; i < m_flows.size(); ++i)
+    {
+        const FlowSpec& f = m_flows[i];
+        lastFlowStart = std::max(lastFlowStart, f.startS);
+        Simulator::Schedule(Seconds(f.startS), [&, i]() {
+            transport.SendFlow(m_flowSrc[i], m_flowDst[i], m_flows[i].bytes, [&, i]() {
+                flowEnd[i] = Simulator::Now().GetSeconds();
+                ++flowsDone;
+            });
+        });
+    }
+
+    const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));
+    const uint64_t transfersPerIteration = m_plan ? m_plan->transfers.size() : 0;
+    {
+        Progress progress(showProgress, [&]() -> std::pair<uint64_t, uint64_t> {
+            uint64_t done = flowsDone;
+            if (job)
+            {
+                done += job->FinishedIterations() * transfersPerIteration +
+                        job->DoneInIteration();
+            }
+            return {done, transfersPerIteration * o.iterations + m_flows.size()};
+        });
+        // The run ends when everything finished (no events left) or at --stop after the
+        // last flow start: an unfinished job then is a stall (e.g. a PFC deadlock).
+        Simulator::Stop(Seconds(lastFlowStart + o.stopS));
+        Simulator::Run();
+    }
+
+    result.workers = m_plan ? m_plan->workers : 0;
+    result.gradientBytes = m_plan ? m_plan->gradientBytes : 0;
+    if (job)
+    {
+        double sum = 0;
+        for (const Time& g : job->Gst())
+        {
+            result.gstPerIterationS.push_back(g.GetSeconds());
+            sum += g.GetSeconds();
+        }
+        if (!job->Gst().empty())
+        {
+            result.gstS = sum / job->Gst().size();
+            double it = 0;
+            for (const Time& t : job->IterationTime())
+            {
+                it += t.GetSeconds();
+            }
+            result.iterationS = it / job->IterationTime().size();
+        }
+        result.completed = job->Finished();
+        for (const auto& t : job->Transfers())
+        {
+            const Transfer& tr = m_plan->transfers[t.id];
+            result.transfers.push_back({t.iteration,
+                                        t.id,
+                                        m_plan->hostOf[tr.src],
+                                        m_plan->hostOf[tr.dst],
+                                        tr.bytes,
+                                        t.start.GetSeconds(),
+                                        t.end.GetSeconds(),
+                                        tr.chunk,
+                                        tr.phase});
+        }
+    }
+    for (size_t i = 0; i < m_flows.size(); ++i)
+    {
+        const FlowSpec& f = m_flows[i];
+        result.flows.push_back({static_cast<uint32_t>(i), f.src, f.dst, f.bytes, f.startS,
+                                flowEnd[i]});
+        if (flowEnd[i] < 0)
+        {
+            result.completed = false;
+        }
+    }
+    recorder.Fill(result);
+    result.retransmits = transport.Retransmits();
+    result.events = Simulator::GetEventCount();
+    if (o.pfc && result.drops > 0)
+    {
+        result.invariant = "drops with PFC on (" + std::to_string(result.drops) +
+                           " frames): the configuration is not lossless";
+    }
+    else if (!result.completed)
+    {
+        result.invariant = "stalled: not finished " + o.stopText +
+                           " of simulated time after the start (PFC deadlock?)";
+    }
+    Simulator::Destroy();
+    return result;
+}
+
+} // namespace ns3

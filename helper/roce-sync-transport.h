@@ -1,0 +1,67 @@
+/*
+ * RoceSyncTransport: installs a RoceNic on every host of a PfcNetwork and moves the
+ * messages of a SyncJob (and of replayed --flows) over its queue pairs — one QP per peer
+ * and port of the source host, created on first use and reused. It tells the job when a
+ * message's last byte reached the receiver and the sender when its QP completed it.
+ */
+#ifndef PARAMSYNC_ROCE_SYNC_TRANSPORT_H
+#define PARAMSYNC_ROCE_SYNC_TRANSPORT_H
+
+#include "driver-options.h"
+#include "network-builder.h"
+
+#include "ns3/sync-job.h"
+
+#include <functional>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceNic;
+class QueuePair;
+
+/**
+ * \brief SyncTransport over RoceNic queue pairs.
+ */
+class RoceSyncTransport : public SyncTransport
+{
+  public:
+    /// \brief Installs a RoceNic (MTU, congestion control, priority from options) per host.
+    RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options);
+    ~RoceSyncTransport() override;
+
+    /// \brief The job told of deliveries (may be null: flows only).
+    void SetJob(SyncJob* job) { m_job = job; }
+
+    uint32_t QueuePairs(uint32_t srcHost, uint32_t dstHost) const override;
+    void Send(uint32_t srcHost,
+              uint32_t dstHost,
+              uint32_t qp,
+              uint64_t bytes,
+              std::function<void()> onSent) override;
+
+    /// \brief One message of a replayed flow on its own QP; delivered at its last byte.
+    void SendFlow(uint32_t srcHost,
+                  uint32_t dstHost,
+                  uint64_t bytes,
+                  std::function<void()> delivered);
+
+    /// \brief Packets retransmitted by every NIC (go-back-N).
+    uint64_t Retransmits() const;
+
+    /// \brief The NIC of a host.
+    Ptr<RoceNic> Nic(uint32_t host) const { return m_nics.at(host); }
+
+  private:
+    const PfcNetwork& m_net;            //!< the network
+    std::vector<Ptr<RoceNic>> m_nics;   //!< by host rank
+    SyncJob* m_job{nullptr};            //!< told of deliveries
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Ptr<QueuePair>> m_qps; //!< sync QPs
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_ROCE_SYNC_TRANSPORT_H

@@ -1,0 +1,173 @@
+// Packet-level runs of the paramsync binary (issue 5): GST against the fluid ideal, HiPS
+// against the flat algorithms, linearity in bytes, incast on a star with and without PFC,
+// and the HPCC 32-to-1 incast flow list.
+#include <cstdlib>
+#include <fstream>
+#include <gtest/gtest.h>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace
+{
+
+struct Outcome
+{
+    int code;
+    std::string out;
+    std::string err;
+};
+
+std::string
+Slurp(const std::string& path)
+{
+    std::ifstream f(path);
+    std::ostringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+Outcome
+RunParamsync(const std::string& args)
+{
+    const std::string base = "/tmp/paramsync-packet-test-" + std::to_string(getpid());
+    std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args +
+                      " --format=json >" + base + ".out 2>" + base + ".err";
+    int status = std::system(cmd.c_str());
+    Outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"),
+              Slurp(base + ".err")};
+    std::remove((base + ".out").c_str());
+    std::remove((base + ".err").c_str());
+    return o;
+}
+
+double
+Field(const std::string& json, const std::string& key)
+{
+    std::smatch m;
+    std::regex re("\"" + key + "\":(-?[0-9.eE+-]+)");
+    if (!std::regex_search(json, m, re))
+    {
+        ADD_FAILURE() << key << " missing in " << json;
+        return -1;
+    }
+    return std::stod(m[1]);
+}
+
+/// Idle fabric, no congestion control, PFC on, 10 MB synthetic model (the issue's setting).
+std::string
+Idle(const std::string& topology, const std::string& algorithm, const std::string& model)
+{
+    return "--backend=packet --cc=none --pfc=1 --rate=40Gbps --delay=1us --mtu=4096 "
+           "--topology=" + topology + " --algorithm=" + algorithm + " --model=" + model;
+}
+
+double
+Gst(const std::string& topology, const std::string& algorithm, const std::string& model,
+    double* ideal = nullptr)
+{
+    Outcome o = RunParamsync(Idle(topology, algorithm, model));
+    EXPECT_EQ(o.code, 0) << algorithm << " on " << topology << ": " << o.err;
+    EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
+    if (ideal)
+    {
+        *ideal = Field(o.out, "ideal_gst_s");
+    }
+    return Field(o.out, "gst_s");
+}
+
+} // namespace
+
+TEST(DriverPacket, GstIsWithinTenPercentAboveTheIdealOnBcubeAndTorus)
+{
+    // The ideal counts payload bytes at line rate. Packets add framing: 4096 B payload
+    // carries 66 B of headers + ICRC/FCS + 20 B preamble/IFG = 1.0210x the bytes, plus a
+    // few microseconds of latency per dependent step; queueing on an idle fabric with
+    // these plans stays small, so the packet GST sits within [1.0, 1.1] x the ideal.
+    for (const char* topology : {"bcube:n=3,k=1", "torus:dims=3x3"})
+    {
+        for (const char* algorithm : {"ring", "mesh", "hips"})
+        {
+            double ideal = 0;
+            double gst = Gst(topology, algorithm, "bytes:10MB", &ideal);
+            ASSERT_GT(ideal, 0) << algorithm << " on " << topology;
+            EXPECT_GE(gst, ideal) << algorithm << " on " << topology;
+            EXPECT_LE(gst, 1.10 * ideal) << algorithm << " on " << topology << ": " << gst
+                                         << " vs ideal " << ideal;
+        }
+    }
+}
+
+TEST(DriverPacket, HipsBeatsFlatRingAndMeshOnBcubeBy35Percent)
+{
+    // HiPS uses both ports of every BCube server at once and moves W (n-1)/n per level:
+    // its ideal is about half of a flat ring's; the issue asks for at least 35 % less.
+    double hips = Gst("bcube:n=3,k=1", "hips", "bytes:10MB");
+    double ring = Gst("bcube:n=3,k=1", "ring", "bytes:10MB");
+    double mesh = Gst("bcube:n=3,k=1", "mesh", "bytes:10MB");
+    EXPECT_LE(hips, 0.65 * ring) << "hips " << hips << " ring " << ring;
+    EXPECT_LE(hips, 0.65 * mesh) << "hips " << hips << " mesh " << mesh;
+}
+
+TEST(DriverPacket, DoublingTheBytesDoublesGst)
+{
+    // Bandwidth-bound: GST = bytes / rate + a latency term that does not grow with bytes.
+    double one = Gst("bcube:n=3,k=1", "ring", "bytes:10MB");
+    double two = Gst("bcube:n=3,k=1", "ring", "bytes:20MB");
+    EXPECT_NEAR(two / one, 2.0, 0.10) << one << " " << two;
+}
+
+TEST(DriverPacket, OneServerPsOnAStarPausesWithoutDrops)
+{
+    // Eight workers push their whole gradient to one server at once: an 8:1 incast at the
+    // server's switch port. PFC must pause the senders (pauses > 0) and lose nothing.
+    Outcome o = RunParamsync(Idle("star:n=9", "ps:servers=1", "bytes:4MB"));
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_GT(Field(o.out, "pfc_pause_frames"), 0) << o.out;
+    EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
+    EXPECT_GT(Field(o.out, "gst_s"), 0);
+}
+
+TEST(DriverPacket, WithoutPfcAndASmallBufferTheIncastDropsAndStillCompletes)
+{
+    // 200 KB of shared buffer cannot hold 8 x 4 MB arriving at 8x the drain rate: frames are
+    // dropped; go-back-N retransmits them and the sync still completes (exit 0: drops are
+    // only an invariant failure when PFC is on).
+    Outcome o = RunParamsync("--backend=packet --cc=none --pfc=0 --buffer=200KB "
+                             "--topology=star:n=9 --algorithm=ps:servers=1 --model=bytes:4MB");
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
+    EXPECT_GT(Field(o.out, "retransmits"), 0) << o.out;
+    EXPECT_EQ(Field(o.out, "pfc_pause_frames"), 0) << o.out;
+    EXPECT_GT(Field(o.out, "gst_s"), 0);
+}
+
+TEST(DriverPacket, HpccIncast32CompletesEveryFlowWithPausesAndNoDrops)
+{
+    const std::string dir = "/tmp/paramsync-incast-" + std::to_string(getpid());
+    Outcome o = RunParamsync(std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
+                             "/topologies/hpcc/topology.txt --algorithm=none --flows=" +
+                             PARAMSYNC_SOURCE_DIR + "/helper/data/flow_incast32.txt --mtu=1000 "
+                             "--cc=none --out=" + dir);
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_GT(Field(o.out, "pfc_pause_frames"), 0) << o.out;
+    EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
+    std::istringstream flows(Slurp(dir + "/flows.csv"));
+    std::string line;
+    std::getline(flows, line); // header
+    int rows = 0;
+    double lastEnd = 0;
+    while (std::getline(flows, line))
+    {
+        ++rows;
+        double fct = std::stod(line.substr(line.rfind(',') + 1));
+        EXPECT_GT(fct, 0) << line;
+        lastEnd = std::max(lastEnd, fct);
+    }
+    EXPECT_EQ(rows, 32);
+    // 32 x 2 MB into one 100 Gb/s port: at least 64e6 * 8 / 100e9 = 5.12 ms for the last.
+    EXPECT_GE(lastEnd, 5.12e-3);
+    EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
+}
