@@ -5,6 +5,7 @@
 #include "roce-sync-transport.h"
 
 #include "ns3/boolean.h"
+#include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
 #include "ns3/sync-job.h"
@@ -85,6 +86,33 @@ class Progress
 
 } // namespace
 
+NetworkBuilder
+PacketSyncRun::MakeBuilder(const DriverOptions& o)
+{
+    NetworkBuilder builder;
+    builder.SetDeviceAttribute("PfcEnabled", BooleanValue(o.pfc));
+    builder.SetSwitchAttribute("PfcEnabled", BooleanValue(o.pfc));
+    builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
+    builder.SetSwitchAttribute("MaxFrameBytes", UintegerValue(RoceWireBytes(o.mtu, true, false)));
+    builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
+    return builder;
+}
+
+void
+PacketSyncRun::CheckConfiguration(const DriverOptions& options, const Topology& topology)
+{
+    try
+    {
+        MakeBuilder(options).Build(topology);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        Simulator::Destroy();
+        throw OptionError(std::string("--buffer: ") + e.what());
+    }
+    Simulator::Destroy();
+}
+
 PacketSyncRun::PacketSyncRun(const DriverOptions& options, const Topology& topology)
     : m_options(options),
       m_topology(topology)
@@ -115,13 +143,8 @@ PacketSyncRun::Run()
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(1);
 
-    NetworkBuilder builder;
-    builder.SetDeviceAttribute("PfcEnabled", BooleanValue(o.pfc));
-    builder.SetSwitchAttribute("PfcEnabled", BooleanValue(o.pfc));
-    builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
-    builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
     RunResult result;
-    PfcNetwork net = builder.Build(m_topology);
+    PfcNetwork net = MakeBuilder(o).Build(m_topology);
     NetworkRecorder recorder(net);
     RoceSyncTransport transport(net, o);
 

@@ -9,6 +9,7 @@
 
 #include "driver-options.h"
 #include "flow-list.h"
+#include "network-builder.h"
 #include "run-result.h"
 
 #include "ns3/model-profile.h"
@@ -35,10 +36,18 @@ class PacketSyncRun
     void SetFlows(const std::vector<FlowSpec>& flows,
                   const std::vector<uint32_t>& srcRank,
                   const std::vector<uint32_t>& dstRank);
+    /**
+     * \brief Builds the network once to surface configuration errors (e.g. PFC headroom
+     * that does not fit --buffer) before anything runs. \throws OptionError
+     */
+    static void CheckConfiguration(const DriverOptions& options, const Topology& topology);
     /// \brief Runs the simulation (and destroys it afterwards); returns the measurements.
     RunResult Run();
 
   private:
+    /// \brief The builder configured from the options.
+    static NetworkBuilder MakeBuilder(const DriverOptions& options);
+
     const DriverOptions& m_options;       //!< options
     const Topology& m_topology;           //!< topology
     const SyncPlan* m_plan{nullptr};      //!< plan, if any

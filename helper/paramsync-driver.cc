@@ -112,6 +112,11 @@ ParamsyncDriver::Prepare()
         }
     }
 
+    if (o.backend == "packet")
+    {
+        PacketSyncRun::CheckConfiguration(o, *m_topology);
+    }
+
     if (o.algorithm == "none")
     {
         if (m_flows.empty())
