@@ -32,7 +32,7 @@ RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions&
         // A message's last byte arrived here: tell the job which host pair / QP it was.
         nic->SetMessageReceivedCallback(
             [this, h](uint32_t srcHost, Ptr<QueuePair> qp, uint64_t bytes) {
-                if (m_job)
+                if (m_job && qp->GetTag() != ~0u)
                 {
                     m_job->Delivered(srcHost, h, qp->GetTag());
                 }
