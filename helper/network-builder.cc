@@ -7,6 +7,7 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/topology.h"
+#include "ns3/uinteger.h"
 
 namespace ns3
 {
@@ -70,6 +71,13 @@ void
 NetworkBuilder::SetSwitchAttribute(const std::string& name, const AttributeValue& value)
 {
     m_switch.Set(name, value);
+}
+
+void
+NetworkBuilder::SetHashSalt(uint32_t salt, bool perNode)
+{
+    m_hashSalt = salt;
+    m_saltPerNode = perNode;
 }
 
 void
@@ -147,6 +155,12 @@ NetworkBuilder::Build(const Topology& topology) const
     {
         const TopologyNode& node = g.Node(v);
         Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
+        if (m_saltPerNode)
+        {
+            // Every node its own ECMP salt, or all switches would pick the same member for
+            // the same flow (hash polarization) and use one of k equal-cost paths.
+            table->SetAttribute("HashSeed", UintegerValue(m_hashSalt + v));
+        }
         for (HostRank dst = 0; dst < g.HostCount(); ++dst)
         {
             if (node.isHost && node.rank == dst)

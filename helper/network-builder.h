@@ -74,6 +74,12 @@ class NetworkBuilder
     /// \brief Attribute of every ForwardingTable (e.g. BasePriority, HashSeed).
     void SetTableAttribute(const std::string& name, const AttributeValue& value);
 
+    /**
+     * \brief ECMP salts: with perNode (default) node v's ForwardingTable gets HashSeed
+     * salt + v (overriding a HashSeed table attribute); otherwise the attribute stays.
+     */
+    void SetHashSalt(uint32_t salt, bool perNode = true);
+
     /// \brief Builds the network; every node's switch is Initialize()d (config errors early).
     PfcNetwork Build(const Topology& topology) const;
 
@@ -82,6 +88,8 @@ class NetworkBuilder
     ObjectFactory m_channel; //!< PfcChannel factory
     ObjectFactory m_switch;  //!< PfcSwitch factory
     ObjectFactory m_table;   //!< ForwardingTable factory
+    uint32_t m_hashSalt{0};   //!< ECMP salt base
+    bool m_saltPerNode{true}; //!< each node its own salt
 };
 
 } // namespace ns3

@@ -95,6 +95,8 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
     builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
     builder.SetSwitchAttribute("MaxFrameBytes", UintegerValue(RoceWireBytes(o.mtu, true, false)));
     builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
+    // --seed varies the ECMP choices too.
+    builder.SetHashSalt(o.seed * 7919u);
     return builder;
 }
 

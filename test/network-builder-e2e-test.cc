@@ -168,3 +168,69 @@ TEST(NetworkBuilder, RelayHostsGetASwitchAndSinglePortHostsDoNot)
     EXPECT_EQ(b.HostPorts(2).size(), 1u);
     Simulator::Destroy();
 }
+
+namespace
+{
+
+/// Core switches of fat-tree k=4 that carried frames of 64 flows from host 0 to host 15.
+uint32_t
+CoresUsed(bool saltPerNode)
+{
+    auto fattree = MakeTopology("fattree:k=4", kRate, kDelay);
+    NetworkBuilder builder;
+    builder.SetHashSalt(1, saltPerNode);
+    PfcNetwork net = builder.Build(*fattree);
+    const TopologyGraph& g = fattree->Graph();
+    std::vector<uint64_t> frames(g.NodeCount(), 0);
+    for (NodeIndex v = 0; v < g.NodeCount(); ++v)
+    {
+        for (const auto& dev : net.ports[v])
+        {
+            dev->TraceConnectWithoutContext(
+                "Dequeue",
+                MakeBoundCallback(+[](uint64_t* n, Ptr<const Packet>, uint8_t) { ++*n; },
+                                  &frames[v]));
+        }
+    }
+    net.SetHostReceive(15, MakeCallback(+[](Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t) {}));
+    for (uint32_t i = 0; i < 64; ++i)
+    {
+        RoceFrameInfo info;
+        info.srcHost = 0;
+        info.dstHost = 15;
+        info.udpSrcPort = static_cast<uint16_t>(49152 + 37 * i);
+        info.payloadBytes = 100;
+        net.HostPorts(0)[0]->Enqueue(BuildRoceFrame(info), 0);
+    }
+    Simulator::Run();
+    Simulator::Destroy();
+    // Core switches are the switches whose every neighbour is a switch (no host below).
+    uint32_t used = 0;
+    for (NodeIndex v = 0; v < g.NodeCount(); ++v)
+    {
+        if (g.Node(v).isHost)
+        {
+            continue;
+        }
+        bool core = true;
+        for (const auto& p : g.Ports(v))
+        {
+            core = core && !g.Node(p.peer).isHost;
+            for (const auto& q : g.Ports(p.peer))
+            {
+                core = core && !g.Node(q.peer).isHost;
+            }
+        }
+        used += (core && frames[v] > 0) ? 1 : 0;
+    }
+    return used;
+}
+
+} // namespace
+
+TEST(NetworkBuilder, PerNodeEcmpSaltSpreadsInterPodFlowsOverAllFourCores)
+{
+    // Fat-tree k=4 has (k/2)^2 = 4 core switches, each on one of the 4 equal-cost paths
+    // between two pods; 64 flows with distinct UDP source ports must use all of them.
+    EXPECT_EQ(CoresUsed(true), 4u);
+}
