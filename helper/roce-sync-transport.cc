@@ -80,6 +80,12 @@ RoceSyncTransport::SendFlow(uint32_t srcHost,
     m_nics[srcHost]->PostSend(q, bytes, std::move(delivered));
 }
 
+Ptr<RoceNic>
+RoceSyncTransport::Nic(uint32_t host) const
+{
+    return m_nics.at(host);
+}
+
 uint64_t
 RoceSyncTransport::Retransmits() const
 {

@@ -53,7 +53,7 @@ class RoceSyncTransport : public SyncTransport
     uint64_t Retransmits() const;
 
     /// \brief The NIC of a host.
-    Ptr<RoceNic> Nic(uint32_t host) const { return m_nics.at(host); }
+    Ptr<RoceNic> Nic(uint32_t host) const;
 
   private:
     const PfcNetwork& m_net;            //!< the network
