@@ -215,3 +215,26 @@ TEST(TraceEventWriter, OneSpanPerTransferAndPause)
     EXPECT_NE(s.find("\"ts\":2,\"dur\":3"), std::string::npos) << s;
     EXPECT_NE(s.find("\"name\":\"port sw0/1\""), std::string::npos) << s;
 }
+
+TEST(ResultsWriter, AFailedWriteNamesThePathAndLeavesNothing)
+{
+    const std::string path = "/nonexistent-dir-paramsync/summary.json";
+    try
+    {
+        ResultsWriter::WriteFileAtomically(path, "x");
+        FAIL() << "wrote into a missing directory";
+    }
+    catch (const std::runtime_error& e)
+    {
+        EXPECT_EQ(std::string(e.what()).rfind(path + ":", 0), 0u) << e.what();
+    }
+    // Replacing an existing file is atomic: the old content stays until the rename.
+    const std::string file = "/tmp/paramsync-atomic-" + std::to_string(getpid());
+    ResultsWriter::WriteFileAtomically(file, "old");
+    ResultsWriter::WriteFileAtomically(file, "new");
+    std::ifstream f(file);
+    std::string content;
+    f >> content;
+    EXPECT_EQ(content, "new");
+    std::remove(file.c_str());
+}
