@@ -42,6 +42,7 @@ def main():
     ax.set_title(f"{first['model']} on {first['topology']}: GST per algorithm "
                  f"({first['workers']} workers)")
     ax.grid(axis="y", alpha=0.3)
+    ax.set_ylim(0, 1.25 * max(gst + ideal))  # room for the legend and the ratios
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(dst, dpi=120)
