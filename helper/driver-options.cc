@@ -323,11 +323,7 @@ DriverOptions::Validate()
         throw OptionError("--trace: the directory of '" + trace +
                           "' does not exist; allowed: a file path in an existing directory");
     }
-    if (!modelsDir.empty() && !IsDirectory(modelsDir))
-    {
-        throw OptionError("--models-dir: '" + modelsDir +
-                          "' is not a directory; allowed: a directory of model CSV files");
-    }
+    // --models-dir is checked where it is used: only a built-in model name reads it.
 }
 
 std::vector<std::pair<std::string, std::string>>
