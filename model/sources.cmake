@@ -8,6 +8,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/shared-buffer-mmu.cc
   model/forwarding-table.cc
   model/pfc-switch.cc
+  model/congestion-control.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
@@ -18,6 +19,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/shared-buffer-mmu.h
   model/forwarding-table.h
   model/pfc-switch.h
+  model/congestion-control.h
 )
 set(PARAMSYNC_MODEL_TESTS
   test/roce-header-test.cc
@@ -26,4 +28,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/pfc-pcap-test.cc
   test/pfc-switch-test.cc
   test/forwarding-table-test.cc
+  test/dcqcn-cc-test.cc
 )

@@ -1,0 +1,120 @@
+/**
+ * \file
+ * \brief CongestionControl: per-QP sending-rate state of a RoCE NIC, chosen by TypeId name
+ * (like ns-3's TcpCongestionOps). One instance per queue pair. RoceCcNone (line rate, PFC
+ * alone) and DcqcnCongestionControl (Zhu et al., "Congestion Control for Large-Scale RDMA
+ * Deployments", SIGCOMM 2015).
+ */
+#ifndef PARAMSYNC_CONGESTION_CONTROL_H
+#define PARAMSYNC_CONGESTION_CONTROL_H
+
+#include "ns3/data-rate.h"
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/traced-callback.h"
+
+namespace ns3
+{
+
+/**
+ * \brief Abstract per-QP congestion control: the NIC paces a QP at GetRate().
+ *
+ * Hooks: Start (line rate known), OnCnpReceived, OnBytesSent; timers are the subclass's own.
+ */
+class CongestionControl : public Object
+{
+  public:
+    /// \brief ns-3 TypeId.
+    static TypeId GetTypeId();
+    ~CongestionControl() override;
+    /// \brief Sets the line rate; the QP starts at line rate.
+    virtual void Start(DataRate lineRate);
+    /// \brief A CNP for this QP arrived.
+    virtual void OnCnpReceived() = 0;
+    /// \brief The QP put \p bytes (wire bytes of data frames) on the port.
+    virtual void OnBytesSent(uint32_t bytes) = 0;
+    /// \brief The current pacing rate (bit/s).
+    uint64_t GetRateBps() const;
+    /// \brief The line rate (bit/s).
+    uint64_t GetLineRateBps() const;
+
+  protected:
+    /// \brief Sets the current rate and fires the RateChange trace when it changed.
+    void SetRateBps(uint64_t bps);
+    uint64_t m_lineBps{0}; //!< line rate
+    uint64_t m_rateBps{0}; //!< current rate
+    TracedCallback<uint64_t, uint64_t> m_rateChange; //!< (old, new) bit/s
+};
+
+/**
+ * \brief No congestion control: always line rate (PFC alone keeps the network lossless).
+ */
+class RoceCcNone : public CongestionControl
+{
+  public:
+    /// \brief ns-3 TypeId.
+    static TypeId GetTypeId();
+    void OnCnpReceived() override;
+    void OnBytesSent(uint32_t bytes) override;
+};
+
+/**
+ * \brief DCQCN reaction point (Zhu et al., SIGCOMM'15, §3 and Fig. 6).
+ *
+ * On a CNP (at most one cut per RateDecreaseInterval): Rt = Rc, Rc = Rc (1 - alpha/2),
+ * alpha = (1 - g) alpha + g, both increase counters reset. Every AlphaResumeInterval without
+ * a CNP: alpha = (1 - g) alpha. Increase events come from the timer (every RpTimer) and the
+ * byte counter (every ByteCounter bytes). With T, BC the numbers of previous timer and byte
+ * events since the last cut: max(T, BC) < F: fast recovery Rc = (Rt + Rc) / 2;
+ * min(T, BC) > F: hyper increase Rt += (min(T, BC) - F) Rhai, then Rc = (Rt + Rc) / 2;
+ * otherwise additive increase Rt += Rai, then Rc = (Rt + Rc) / 2. Rates stay in
+ * [MinRate, line rate].
+ */
+class DcqcnCongestionControl : public CongestionControl
+{
+  public:
+    /// \brief ns-3 TypeId.
+    static TypeId GetTypeId();
+    void Start(DataRate lineRate) override;
+    void OnCnpReceived() override;
+    void OnBytesSent(uint32_t bytes) override;
+    /// \brief Current alpha.
+    double GetAlpha() const;
+    /// \brief Current target rate (bit/s).
+    uint64_t GetTargetRateBps() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    void AlphaTimer();
+    void RateTimer();
+    void Increase();
+    void ScheduleTimers();
+
+    double m_g;                 //!< alpha gain
+    double m_alpha;             //!< congestion estimate
+    double m_initialAlpha;      //!< alpha at start
+    Time m_alphaInterval;       //!< alpha resume interval
+    Time m_decreaseInterval;    //!< minimum time between two cuts
+    Time m_rpTimer;             //!< rate increase timer
+    uint64_t m_byteCounter;     //!< bytes per byte-counter increase event
+    uint32_t m_f;               //!< fast recovery stages
+    DataRate m_rai;             //!< additive increase step
+    DataRate m_rhai;            //!< hyper increase step
+    DataRate m_minRate;         //!< floor
+    uint64_t m_targetBps{0};    //!< Rt
+    uint32_t m_timerStage{0};   //!< T
+    uint32_t m_byteStage{0};    //!< BC
+    uint64_t m_bytes{0};        //!< bytes since last byte event
+    bool m_cnpSinceAlpha{false}; //!< a CNP arrived in this alpha interval
+    Time m_lastCut;             //!< time of the last cut
+    bool m_cut{false};          //!< a cut ever happened
+    EventId m_alphaEvent;       //!< alpha timer
+    EventId m_rateEvent;        //!< rate increase timer
+};
+
+} // namespace ns3
+
+#endif
