@@ -2,10 +2,19 @@
 set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-job.cc
     workloads/sync-application.cc
+    workloads/model-profile.cc
+    workloads/plan-checker.cc
+    workloads/sync-plan.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
     workloads/sync-application.h
+    workloads/model-profile.h
+    workloads/plan-checker.h
+    workloads/sync-algorithm.h
+    workloads/sync-plan.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
+    test/model-profile-test.cc
+    test/plan-checker-test.cc
 )

@@ -1,0 +1,217 @@
+/*
+ * Profile rules (decided here, documented for users of custom CSVs):
+ *  - the first non-comment line is exactly the header `tensor,params,bytes`;
+ *  - lines starting with '#' and blank lines are ignored; CRLF line ends are accepted;
+ *  - every row has exactly three fields: a non-empty tensor name (unique in the file),
+ *    params > 0 and bytes > 0 as plain decimal integers;
+ *  - bytes = params x element size with an element size of 1, 2, 4 or 8 bytes (int8, fp16 /
+ *    bf16, fp32, fp64): anything else is a typo, not a data type;
+ *  - a file with a NUL byte is binary and rejected; a file without rows is rejected.
+ * "bytes:SIZE" is one synthetic tensor of SIZE bytes whose params count fp32 elements,
+ * rounded up when SIZE is not a multiple of 4 (the byte count, which is what the network
+ * carries, stays exact).
+ */
+#include "model-profile.h"
+
+#include "spec-string.h"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+std::string
+Trim(const std::string& s)
+{
+    size_t b = s.find_first_not_of(" \t\r\n");
+    size_t e = s.find_last_not_of(" \t\r\n");
+    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+/// Plain decimal integer > 0; throws naming where and the field.
+uint64_t
+ParseCount(const std::string& text, const std::string& field, const std::string& where)
+{
+    std::string t = Trim(text);
+    if (t.empty())
+    {
+        throw std::invalid_argument(where + ": missing " + field);
+    }
+    uint64_t value = 0;
+    for (char c : t)
+    {
+        if (c < '0' || c > '9')
+        {
+            throw std::invalid_argument(where + ": " + field + " '" + t +
+                                        "' is not a positive decimal integer");
+        }
+        if (value > (UINT64_MAX - 9) / 10)
+        {
+            throw std::invalid_argument(where + ": " + field + " '" + t + "' is too large");
+        }
+        value = value * 10 + static_cast<uint64_t>(c - '0');
+    }
+    if (value == 0)
+    {
+        throw std::invalid_argument(where + ": " + field + " must be > 0, got 0");
+    }
+    return value;
+}
+
+} // namespace
+
+std::vector<std::string>
+ModelProfile::BuiltInNames()
+{
+    return {"vgg16", "vgg19", "resnet50", "mnist-mlp"};
+}
+
+ModelProfile
+ModelProfile::Parse(const std::string& text, const std::string& name, const std::string& file)
+{
+    if (text.find('\0') != std::string::npos)
+    {
+        throw std::invalid_argument("model profile " + file +
+                                    ": binary file (NUL byte); expected CSV text with header "
+                                    "tensor,params,bytes");
+    }
+    ModelProfile profile;
+    profile.m_name = name;
+    std::istringstream in(text);
+    std::string line;
+    uint32_t lineNo = 0;
+    bool header = false;
+    std::set<std::string> names;
+    while (std::getline(in, line))
+    {
+        ++lineNo;
+        std::string t = Trim(line);
+        if (t.empty() || t[0] == '#')
+        {
+            continue;
+        }
+        std::string where = file + ":" + std::to_string(lineNo);
+        if (!header)
+        {
+            std::string h;
+            for (char c : t)
+            {
+                if (c != ' ' && c != '\t')
+                {
+                    h += c;
+                }
+            }
+            if (h != "tensor,params,bytes")
+            {
+                throw std::invalid_argument(where + ": expected header 'tensor,params,bytes', got '" +
+                                            t + "'");
+            }
+            header = true;
+            continue;
+        }
+        std::vector<std::string> fields;
+        std::string field;
+        std::istringstream row(t);
+        while (std::getline(row, field, ','))
+        {
+            fields.push_back(field);
+        }
+        if (!t.empty() && t.back() == ',')
+        {
+            fields.emplace_back();
+        }
+        if (fields.size() != 3)
+        {
+            throw std::invalid_argument(where + ": expected 3 fields tensor,params,bytes, got " +
+                                        std::to_string(fields.size()));
+        }
+        GradientTensor tensor;
+        tensor.name = Trim(fields[0]);
+        if (tensor.name.empty())
+        {
+            throw std::invalid_argument(where + ": missing tensor name");
+        }
+        if (!names.insert(tensor.name).second)
+        {
+            throw std::invalid_argument(where + ": duplicated tensor name '" + tensor.name + "'");
+        }
+        tensor.params = ParseCount(fields[1], "params", where);
+        tensor.bytes = ParseCount(fields[2], "bytes", where);
+        if (tensor.bytes % tensor.params != 0 ||
+            std::set<uint64_t>{1, 2, 4, 8}.count(tensor.bytes / tensor.params) == 0)
+        {
+            throw std::invalid_argument(where + ": bytes " + std::to_string(tensor.bytes) +
+                                        " is not 1, 2, 4 or 8 x params " +
+                                        std::to_string(tensor.params));
+        }
+        tensor.offset = profile.m_totalBytes;
+        profile.m_totalBytes += tensor.bytes;
+        profile.m_totalParams += tensor.params;
+        profile.m_tensors.push_back(std::move(tensor));
+    }
+    if (!header)
+    {
+        throw std::invalid_argument("model profile " + file +
+                                    ": empty, expected header 'tensor,params,bytes' and rows");
+    }
+    if (profile.m_tensors.empty())
+    {
+        throw std::invalid_argument("model profile " + file + ": header but no tensor rows");
+    }
+    return profile;
+}
+
+ModelProfile
+ModelProfile::Load(const std::string& name, const std::string& modelsDir)
+{
+    if (name.rfind("bytes:", 0) == 0)
+    {
+        uint64_t bytes = ParseBytes(name.substr(6), "--model '" + name + "'");
+        ModelProfile profile;
+        profile.m_name = name;
+        profile.m_tensors.push_back({"synthetic", (bytes + 3) / 4, bytes, 0});
+        profile.m_totalBytes = bytes;
+        profile.m_totalParams = (bytes + 3) / 4;
+        return profile;
+    }
+    std::string path;
+    for (const std::string& builtIn : BuiltInNames())
+    {
+        if (name == builtIn)
+        {
+            path = modelsDir + "/" + name + ".csv";
+        }
+    }
+    if (path.empty())
+    {
+        bool looksLikePath = name.find('/') != std::string::npos ||
+                             (name.size() > 4 && name.substr(name.size() - 4) == ".csv");
+        if (!looksLikePath)
+        {
+            std::string allowed;
+            for (const std::string& builtIn : BuiltInNames())
+            {
+                allowed += builtIn + ", ";
+            }
+            throw std::invalid_argument("--model '" + name + "': unknown model; allowed: " +
+                                        allowed + "a path to a .csv, or bytes:SIZE");
+        }
+        path = name;
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+    {
+        throw std::invalid_argument("--model '" + name + "': cannot open " + path);
+    }
+    std::ostringstream text;
+    text << in.rdbuf();
+    return Parse(text.str(), name, path);
+}
+
+} // namespace ns3
