@@ -1,0 +1,118 @@
+#!/usr/bin/python3
+"""Benchmark harness of issue 6: paramsync vs stock ns-3 vs the bare event path.
+
+Runs every scenario in one invocation, alternating the three programs (so a
+shared machine's load affects all of them alike), 1 warm-up + N runs each,
+and writes medians and min-max to results/bench.json. A program that is not
+built is reported as "missing" instead of failing the run.
+"""
+import json, os, statistics, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+INPUTS = os.path.join(HERE, "inputs")
+
+# name -> (topology argument, flow file or workload, byte scaling note)
+SCENARIOS = {
+    "incast32": {"topo": "file:" + os.path.join(INPUTS, "topology.txt"),
+                 "flows": os.path.join(INPUTS, "flow_incast32.txt"), "scale": 1.0},
+    "fat_perm": {"topo": "file:" + os.path.join(INPUTS, "fat.txt"),
+                 "flows": os.path.join(INPUTS, "flow_fat_perm.txt"), "scale": 0.1},
+    "vgg19_bcube": {"topo": "bcube:n=3,k=1", "workload": "vgg19:ring", "scale": 1.0},
+    "hips_torus": {"topo": "torus:4x4", "workload": "hips", "scale": 1.0},
+}
+QUICK = ["incast32"]
+METRICS = ["pkt_hops_per_wall_s", "events_per_s", "sim_over_wall", "wall_s", "peak_rss_kb"]
+
+
+def program_cmd(kind, build, sc):
+    """Command line of one program for one scenario, or None when it is not built."""
+    exe = {"paramsync": "paramsync", "stock": "stock-ns3-bench", "bare": "bare-path-bench"}[kind]
+    path = os.path.join(build, exe)
+    if not os.access(path, os.X_OK):
+        return None
+    if kind == "paramsync":
+        args = ["--topology=" + sc["topo"], "--json"]
+        args += ["--flows=" + sc["flows"]] if "flows" in sc else ["--workload=" + sc["workload"]]
+        return [path] + args
+    if "flows" not in sc:
+        return None  # stock and bare replay a flow list; workload replay needs the driver's plan
+    return [path, "--topology=" + sc["topo"], "--flows=" + sc["flows"],
+            "--scale=%g" % sc["scale"]]
+
+
+def run_once(cmd):
+    t0 = time.monotonic()
+    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    wall = time.monotonic() - t0
+    if out.returncode != 0:
+        return {"error": out.stderr.strip()[-300:]}
+    line = [l for l in out.stdout.splitlines() if l.startswith("{")][-1]
+    r = json.loads(line)
+    w = r.get("wall_s", wall)
+    return {"pkt_hops_per_wall_s": r["pkt_hops"] / w, "events_per_s": r["events"] / w,
+            "sim_over_wall": r.get("sim_s", 0.0) / w, "wall_s": w,
+            "peak_rss_kb": r.get("peak_rss_kb", 0)}
+
+
+def summarize(runs):
+    ok = [r for r in runs if "error" not in r]
+    if not ok:
+        return {"status": "error", "error": runs[0]["error"] if runs else "no runs"}
+    s = {"status": "ok", "runs": len(ok)}
+    for m in METRICS:
+        v = [r[m] for r in ok]
+        s[m] = {"median": statistics.median(v), "min": min(v), "max": max(v)}
+    return s
+
+
+def main():
+    argv = sys.argv[1:]
+    quick = "--quick" in argv
+    argv = [a for a in argv if a != "--quick"]
+    build = argv[0] if argv else "build"
+    reps = 1 if quick else 5
+    names = QUICK if quick else list(SCENARIOS)
+    result = {"build": build, "quick": quick, "reps": reps, "scenarios": {}}
+    for name in names:
+        sc = SCENARIOS[name]
+        cmds = {k: program_cmd(k, build, sc) for k in ("paramsync", "stock", "bare")}
+        runs = {k: [] for k in cmds}
+        for i in range(reps + 1):  # i == 0 is the warm-up, discarded
+            for k, cmd in cmds.items():
+                if cmd is None:
+                    continue
+                r = run_once(cmd)
+                if i > 0:
+                    runs[k].append(r)
+        entry = {"byte_scale": sc["scale"]}
+        for k, cmd in cmds.items():
+            entry[k] = {"status": "missing"} if cmd is None else summarize(runs[k])
+        for other in ("stock", "bare"):
+            p, o = entry["paramsync"], entry[other]
+            if p.get("status") == "ok" and o.get("status") == "ok":
+                entry["paramsync_over_" + other] = (p["pkt_hops_per_wall_s"]["median"]
+                                                    / o["pkt_hops_per_wall_s"]["median"])
+        result["scenarios"][name] = entry
+    print("%-12s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
+                                                 "pkt-hops/wall-s", "events/s", "wall s"))
+    for name, e in result["scenarios"].items():
+        for k in ("paramsync", "stock", "bare"):
+            s = e[k]
+            if s["status"] == "ok":
+                print("%-12s %-10s %-8s %16.3g %14.3g %10.3g" % (
+                    name, k, "ok", s["pkt_hops_per_wall_s"]["median"],
+                    s["events_per_s"]["median"], s["wall_s"]["median"]))
+            else:
+                print("%-12s %-10s %-8s" % (name, k, s["status"]))
+        if e["byte_scale"] != 1.0:
+            print("  (%s: bytes scaled by %g for all three programs)" % (name, e["byte_scale"]))
+    os.makedirs(os.path.join(HERE, "..", "results"), exist_ok=True)
+    path = os.path.join(HERE, "..", "results", "bench.json")
+    with open(path + ".tmp", "w") as f:
+        json.dump(result, f, indent=1)
+    os.replace(path + ".tmp", path)
+    print("wrote", os.path.normpath(path))
+
+
+if __name__ == "__main__":
+    main()
