@@ -5,6 +5,8 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/model-profile.cc
     workloads/plan-checker.cc
     workloads/sync-plan.cc
+    workloads/sync-algorithm.cc
+    workloads/mesh-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -13,8 +15,10 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/plan-checker.h
     workloads/sync-algorithm.h
     workloads/sync-plan.h
+    workloads/mesh-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
     test/plan-checker-test.cc
+    test/mesh-algorithm-test.cc
 )

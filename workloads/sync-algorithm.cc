@@ -1,0 +1,61 @@
+#include "sync-algorithm.h"
+
+#include "mesh-algorithm.h"
+#include "spec-string.h"
+
+#include <functional>
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+using Factory = std::function<std::unique_ptr<SyncAlgorithm>(const std::string&)>;
+
+/// \brief Every algorithm: {name, factory}, in the order `--algorithm=all` runs them.
+/// Add one line per algorithm.
+const std::vector<std::pair<std::string, Factory>>&
+Registry()
+{
+    static const std::vector<std::pair<std::string, Factory>> table = {
+        {"mesh", [](const std::string& s) { return std::make_unique<MeshAlgorithm>(s); }},
+    };
+    return table;
+}
+
+} // namespace
+
+std::unique_ptr<SyncAlgorithm>
+MakeSyncAlgorithm(const std::string& spec)
+{
+    SpecString parsed(spec, "--algorithm");
+    for (const auto& [name, factory] : Registry())
+    {
+        if (name == parsed.Name())
+        {
+            return factory(spec);
+        }
+    }
+    std::string allowed;
+    for (const auto& entry : Registry())
+    {
+        allowed += (allowed.empty() ? "" : ", ") + entry.first;
+    }
+    throw std::invalid_argument("--algorithm '" + spec + "': unknown algorithm; allowed: " +
+                                allowed);
+}
+
+std::vector<std::string>
+SyncAlgorithmNames()
+{
+    std::vector<std::string> names;
+    for (const auto& entry : Registry())
+    {
+        names.push_back(entry.first);
+    }
+    return names;
+}
+
+} // namespace ns3
