@@ -4,6 +4,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/double.h"
 #include "ns3/nstime.h"
+#include "ns3/object-factory.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
@@ -91,4 +92,16 @@ TEST(RoceCcNone, StaysAtLineRate)
     cc->OnCnpReceived();
     cc->OnBytesSent(1000000);
     EXPECT_EQ(cc->GetRateBps(), 40000000000ULL);
+}
+
+TEST(DcqcnCc, ChosenByTypeIdName)
+{
+    // The NIC makes one CC per QP from a TypeId name; a wrong class would not cut on a CNP.
+    ObjectFactory f;
+    f.SetTypeId("ns3::DcqcnCongestionControl");
+    Ptr<CongestionControl> cc = f.Create<CongestionControl>();
+    cc->Start(DataRate("40Gbps"));
+    cc->OnCnpReceived(); // alpha = 1: 40G (1 - 1/2)
+    EXPECT_EQ(cc->GetRateBps(), 20000000000ULL);
+    Simulator::Destroy();
 }
