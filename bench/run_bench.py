@@ -36,8 +36,7 @@ def program_cmd(kind, build, sc):
         return [path] + args
     if "flows" not in sc:
         return None  # stock and bare replay a flow list; workload replay needs the driver's plan
-    return [path, "--topology=" + sc["topo"], "--flows=" + sc["flows"],
-            "--scale=%g" % sc["scale"]]
+    return [path, sc["topo"][len("file:"):], sc["flows"], "%g" % sc["scale"]]
 
 
 def run_once(cmd):
