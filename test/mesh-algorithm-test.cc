@@ -3,6 +3,8 @@
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
+#include <algorithm>
+
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -53,5 +55,6 @@ TEST(MeshAlgorithm, RegistryRejectsUnknownNamesAndOptions)
 {
     EXPECT_THROW(MakeSyncAlgorithm("nosuch"), std::invalid_argument);
     EXPECT_THROW(MakeSyncAlgorithm("mesh:x=1"), std::invalid_argument);
-    EXPECT_EQ(SyncAlgorithmNames().front(), "mesh");
+    std::vector<std::string> names = SyncAlgorithmNames();
+    EXPECT_NE(std::find(names.begin(), names.end(), "mesh"), names.end());
 }

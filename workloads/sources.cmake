@@ -7,6 +7,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-plan.cc
     workloads/sync-algorithm.cc
     workloads/mesh-algorithm.cc
+    workloads/ring-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -16,9 +17,11 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-algorithm.h
     workloads/sync-plan.h
     workloads/mesh-algorithm.h
+    workloads/ring-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc
+    test/ring-algorithm-test.cc
 )

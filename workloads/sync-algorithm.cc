@@ -1,6 +1,7 @@
 #include "sync-algorithm.h"
 
 #include "mesh-algorithm.h"
+#include "ring-algorithm.h"
 #include "spec-string.h"
 
 #include <functional>
@@ -21,6 +22,7 @@ Registry()
 {
     static const std::vector<std::pair<std::string, Factory>> table = {
         {"mesh", [](const std::string& s) { return std::make_unique<MeshAlgorithm>(s); }},
+        {"ring", [](const std::string& s) { return std::make_unique<RingAlgorithm>(s); }},
     };
     return table;
 }
