@@ -11,4 +11,7 @@ out=$("$b/bare-path-bench" "$d/t.txt" "$d/f.txt")
 echo "$out"
 echo "$out" | grep -q '"pkt_hops":20,' || { echo "FAIL: expected 20 packet-hops"; exit 1; }
 echo "$out" | grep -q '"events":41,' || { echo "FAIL: expected 41 events"; exit 1; }
+out=$("$b/stock-ns3-bench" "$d/t.txt" "$d/f.txt")
+echo "$out"
+echo "$out" | grep -q '"pkt_hops":20,' || { echo "FAIL: stock expected 20 packet-hops"; exit 1; }
 echo PASS
