@@ -36,3 +36,33 @@ TEST(RingAlgorithm, CheckerRejectsRemovedDependency)
     plan.transfers[5].deps.clear(); // a step-1 send no longer waits for its step-0 receive
     EXPECT_FALSE(PlanChecker().Check(plan).Ok());
 }
+
+// The checker accepts ring and mesh on every topology family, with W = 1,000,003 (prime,
+// so chunks are unequal) and the MNIST MLP profile.
+TEST(RingAlgorithm, CheckerAcceptsOnTopologyGrid)
+{
+    const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
+    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
+                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
+                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
+                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    {
+        auto topo = MakeTopology(t, 40e9, 1e-6);
+        for (std::string a : {"mesh", "ring", "ring:order=topo"})
+        {
+            for (std::string m : {"bytes:1000003", "mnist-mlp"})
+            {
+                SyncPlan plan =
+                    MakeSyncAlgorithm(a)->Compile(*topo, ModelProfile::Load(m, models));
+                PlanCheckResult r = PlanChecker().Check(plan);
+                EXPECT_TRUE(r.Ok()) << t << " " << a << " " << m << "\n" << r.Summary();
+            }
+        }
+    }
+    // VGG-19 on BCube(4,1), 16 workers: 2 * 15 * 574,668,960 / 16 = 1,077,504,300 B sent.
+    auto bcube = MakeTopology("bcube:n=4,k=1", 40e9, 1e-6);
+    SyncPlan plan = MakeSyncAlgorithm("ring")->Compile(*bcube, ModelProfile::Load("vgg19", models));
+    PlanCheckResult r = PlanChecker().Check(plan);
+    ASSERT_TRUE(r.Ok()) << r.Summary();
+    EXPECT_EQ(r.sentBytes[0], 1077504300u);
+}
