@@ -13,7 +13,7 @@
  */
 #include "model-profile.h"
 
-#include "spec-string.h"
+#include "ns3/spec-string.h"
 
 #include <fstream>
 #include <set>

@@ -1,7 +1,7 @@
 #include "ring-algorithm.h"
 
-#include "spec-string.h"
-#include "topology.h"
+#include "ns3/spec-string.h"
+#include "ns3/topology.h"
 
 #include <stdexcept>
 

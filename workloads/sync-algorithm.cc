@@ -2,7 +2,7 @@
 
 #include "mesh-algorithm.h"
 #include "ring-algorithm.h"
-#include "spec-string.h"
+#include "ns3/spec-string.h"
 
 #include <functional>
 #include <stdexcept>
