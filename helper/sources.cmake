@@ -18,6 +18,7 @@ set(PARAMSYNC_HELPER_HEADERS
 )
 set(PARAMSYNC_HELPER_TESTS
     test/driver-pieces-test.cc
+    test/sync-application-logic-test.cc
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
 )
