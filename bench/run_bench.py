@@ -6,7 +6,7 @@ shared machine's load affects all of them alike), 1 warm-up + N runs each,
 and writes medians and min-max to results/bench.json. A program that is not
 built is reported as "missing" instead of failing the run.
 """
-import json, os, statistics, subprocess, sys, time
+import json, os, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "inputs")
@@ -17,26 +17,54 @@ SCENARIOS = {
                  "flows": os.path.join(INPUTS, "flow_incast32.txt"), "scale": 1.0},
     "fat_perm": {"topo": "file:" + os.path.join(INPUTS, "fat.txt"),
                  "flows": os.path.join(INPUTS, "flow_fat_perm.txt"), "scale": 0.1},
-    "vgg19_bcube": {"topo": "bcube:n=3,k=1", "workload": "vgg19:ring", "scale": 1.0},
-    "hips_torus": {"topo": "torus:4x4", "workload": "hips", "scale": 1.0},
+    "vgg19_bcube": {"topo": "bcube:n=3,k=1", "algorithm": "ring", "model": "vgg19",
+                    "scale": 1.0},
+    "hips_torus": {"topo": "torus:dims=4x4", "algorithm": "hips", "model": "vgg19",
+                   "scale": 1.0},
 }
+# HPCC's runs use 1000 B packets and DCQCN; paramsync is run the same way so that the
+# three programs move the same packets.
+PARAMSYNC_FLOW_ARGS = ["--mtu=1000", "--cc=dcqcn", "--algorithm=none"]
+
+
+def scaled_flow_file(path, scale, tmpdir):
+    """The flow list with every size multiplied by scale (the same file for all three)."""
+    if scale == 1.0:
+        return path
+    with open(path) as f:
+        lines = f.read().split("\n")
+    out = [lines[0]]
+    for line in lines[1:]:
+        cols = line.split()
+        if len(cols) >= 6:
+            cols[4] = str(max(1, round(int(cols[4]) * scale)))
+            line = " ".join(cols)
+        out.append(line)
+    scaled = os.path.join(tmpdir, "scaled-" + os.path.basename(path))
+    with open(scaled, "w") as f:
+        f.write("\n".join(out))
+    return scaled
 QUICK = ["incast32"]
 METRICS = ["pkt_hops_per_wall_s", "events_per_s", "sim_over_wall", "wall_s", "peak_rss_kb"]
 
 
-def program_cmd(kind, build, sc):
-    """Command line of one program for one scenario, or None when it is not built."""
+def program_cmd(kind, build, sc, flows):
+    """Command line of one program for one scenario, or None when it is not built.
+    flows: the (already scaled) flow list of a flow scenario."""
     exe = {"paramsync": "paramsync", "stock": "stock-ns3-bench", "bare": "bare-path-bench"}[kind]
     path = os.path.join(build, exe)
     if not os.access(path, os.X_OK):
         return None
     if kind == "paramsync":
-        args = ["--topology=" + sc["topo"], "--json"]
-        args += ["--flows=" + sc["flows"]] if "flows" in sc else ["--workload=" + sc["workload"]]
+        args = ["--topology=" + sc["topo"], "--format=json"]
+        if flows:
+            args += PARAMSYNC_FLOW_ARGS + ["--flows=" + flows]
+        else:
+            args += ["--algorithm=" + sc["algorithm"], "--model=" + sc["model"]]
         return [path] + args
-    if "flows" not in sc:
+    if not flows:
         return None  # stock and bare replay a flow list; workload replay needs the driver's plan
-    return [path, sc["topo"][len("file:"):], sc["flows"], "%g" % sc["scale"]]
+    return [path, sc["topo"][len("file:"):], flows]
 
 
 def run_once(cmd):
@@ -72,9 +100,11 @@ def main():
     reps = 1 if quick else 5
     names = QUICK if quick else list(SCENARIOS)
     result = {"build": build, "quick": quick, "reps": reps, "scenarios": {}}
+    tmpdir = tempfile.mkdtemp(prefix="paramsync-bench-")
     for name in names:
         sc = SCENARIOS[name]
-        cmds = {k: program_cmd(k, build, sc) for k in ("paramsync", "stock", "bare")}
+        flows = scaled_flow_file(sc["flows"], sc["scale"], tmpdir) if "flows" in sc else None
+        cmds = {k: program_cmd(k, build, sc, flows) for k in ("paramsync", "stock", "bare")}
         runs = {k: [] for k in cmds}
         for i in range(reps + 1):  # i == 0 is the warm-up, discarded
             for k, cmd in cmds.items():

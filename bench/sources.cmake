@@ -3,6 +3,6 @@ set(PARAMSYNC_BENCHES
     bench/bare-path-bench.cc
     bench/stock-ns3-bench.cc
 )
-# Hand-count test of the bench programs (script; needs an add_test in CMakeLists.txt:
-#   add_test(NAME bench-programs COMMAND ${PARAMSYNC_BENCH_SCRIPT_TEST} ${CMAKE_BINARY_DIR}))
+# Hand-count test of the bench programs (a script; CMakeLists.txt registers it with CTest
+# as "bench-programs").
 set(PARAMSYNC_BENCH_SCRIPT_TEST ${CMAKE_CURRENT_LIST_DIR}/test-bench-programs.sh)
