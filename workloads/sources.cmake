@@ -8,6 +8,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-algorithm.cc
     workloads/mesh-algorithm.cc
     workloads/ring-algorithm.cc
+    workloads/fluid-estimator.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -18,10 +19,12 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-plan.h
     workloads/mesh-algorithm.h
     workloads/ring-algorithm.h
+    workloads/fluid-estimator.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc
     test/ring-algorithm-test.cc
+    test/fluid-estimator-test.cc
 )

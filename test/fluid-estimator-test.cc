@@ -1,0 +1,254 @@
+#include "ns3/fluid-estimator.h"
+#include "ns3/sync-algorithm.h"
+#include "ns3/topology.h"
+
+#include <chrono>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+constexpr double kB = 40e9; // bit/s, every link unless a test changes it
+
+/// One hand-written transfer: participants, bytes, dependencies.
+struct Hand
+{
+    ParticipantIndex src;
+    ParticipantIndex dst;
+    uint64_t bytes;
+    std::vector<TransferId> deps;
+};
+
+/// A plan of hand-written transfers (the estimator reads only hosts, bytes and
+/// deps).
+SyncPlan
+HandPlan(std::vector<uint32_t> hostOf, const std::vector<Hand>& transfers)
+{
+    SyncPlan plan;
+    plan.algorithm = "hand";
+    plan.workers = static_cast<uint32_t>(hostOf.size());
+    plan.hostOf = std::move(hostOf);
+    uint64_t offset = 0;
+    for (const Hand& h : transfers)
+    {
+        plan.Add({0, h.src, h.dst, offset, h.bytes, TransferOp::Copy,
+                  ContributorSet::Single(plan.workers, h.src), h.deps, 0, 0});
+        offset += h.bytes;
+    }
+    plan.gradientBytes = offset;
+    return plan;
+}
+
+/// The link from host `rank` to its first neighbour.
+LinkIndex
+HostLink(const Topology& topo, HostRank rank)
+{
+    return topo.Graph().Ports(topo.Graph().HostNode(rank))[0].link;
+}
+
+/// Directed index of the link behind port `port` of node `node`, leaving the
+/// node.
+uint32_t
+Out(const Topology& topo, NodeIndex node, uint32_t port)
+{
+    return FluidResult::DirectedIndex(topo.Graph(), topo.Graph().Ports(node)[port].link, node);
+}
+
+std::string
+ThrownMessage(const Topology& topo, const SyncPlan& plan)
+{
+    try
+    {
+        FluidEstimator().Estimate(topo, plan);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        return e.what();
+    }
+    return "";
+}
+
+} // namespace
+
+TEST(FluidEstimator, SingleTransferTakesBytesOverRate)
+{
+    // Host 0 -> switch -> host 1, both links at B: the bottleneck is B.
+    // 1,000,000 B * 8 / 40 Gb/s = 200 us.
+    auto topo = MakeTopology("star:n=2", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.gstS, 200e-6);
+    EXPECT_DOUBLE_EQ(r.startS[0], 0.0);
+    EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
+    // Host 0's uplink carried all bytes during the whole GST: utilization 1; the
+    // reverse direction carried nothing.
+    const uint32_t up =
+        FluidResult::DirectedIndex(topo->Graph(), HostLink(*topo, 0), topo->Graph().HostNode(0));
+    EXPECT_DOUBLE_EQ(r.links[up].bytes, 1e6);
+    EXPECT_DOUBLE_EQ(r.links[up].utilization, 1.0);
+    EXPECT_DOUBLE_EQ(r.links[up ^ 1].bytes, 0.0);
+    EXPECT_EQ(r.links[up].maxFlows, 1u);
+}
+
+TEST(FluidEstimator, TwoFlowsShareALinkEqually)
+{
+    // 0 -> 2 and 1 -> 2 share switch -> host 2: B/2 each, so each of 1 MB takes
+    // 2 * 200 us = 400 us.
+    auto topo = MakeTopology("star:n=3", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo, HandPlan({0, 1, 2}, {{0, 2, 1000000, {}}, {1, 2, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.endS[0], 400e-6);
+    EXPECT_DOUBLE_EQ(r.endS[1], 400e-6);
+    EXPECT_EQ(r.maxConcurrentFlows, 2u);
+}
+
+TEST(FluidEstimator, MaxMinDiffersFromEqualSharing)
+{
+    // 0 -> 3, 1 -> 3, 2 -> 3 share switch -> host 3 (rate B), but host 0's own
+    // link runs at B/4. Max-min: flow 0 gets B/4 (bottlenecked at home), flows 1
+    // and 2 split the rest, (B - B/4) / 2 = 3B/8 each (more than the equal share
+    // B/3). With W = 1 MB and T0 = W * 8 / B = 200 us: flows 1, 2 end at W /
+    // (3B/8) = 8/3 T0 = 533.33 us (equal sharing would give 3 T0 = 600 us); flow
+    // 0 keeps B/4 (its own link) and ends at 4 T0 = 800 us.
+    auto topo = MakeTopology("star:n=4", kB, 1e-6);
+    topo->MutableGraph().MutableLink(HostLink(*topo, 0)).rateBps = kB / 4;
+    FluidResult r = FluidEstimator().Estimate(
+        *topo,
+        HandPlan({0, 1, 2, 3}, {{0, 3, 1000000, {}}, {1, 3, 1000000, {}}, {2, 3, 1000000, {}}}));
+    EXPECT_NEAR(r.endS[1], 200e-6 * 8 / 3, 1e-12);
+    EXPECT_NEAR(r.endS[2], 200e-6 * 8 / 3, 1e-12);
+    EXPECT_NEAR(r.endS[0], 800e-6, 1e-12);
+    EXPECT_NEAR(r.gstS, 800e-6, 1e-12);
+}
+
+TEST(FluidEstimator, RingOnStarMatchesClosedForm)
+{
+    // Each ring step every host sends one chunk up its own link and receives one
+    // down its own link: every flow gets B. 2(N-1) steps of W/N: GST = 2(N-1)W/(N
+    // B). W = 1,000,003 (prime: chunks differ by a byte, hence 1%).
+    for (uint32_t n : {2u, 5u, 8u})
+    {
+        auto topo = MakeTopology("star:n=" + std::to_string(n), kB, 1e-6);
+        SyncPlan plan =
+            MakeSyncAlgorithm("ring")->Compile(*topo, ModelProfile::Load("bytes:1000003", "."));
+        const double expected = 2.0 * (n - 1) * 1000003 * 8 / (n * kB);
+        FluidResult r = FluidEstimator().Estimate(*topo, plan);
+        EXPECT_NEAR(r.gstS, expected, 0.01 * expected) << "n=" << n;
+    }
+}
+
+TEST(FluidEstimator, MeshOnStarMatchesClosedForm)
+{
+    // Diffuse: each host sends W/N to each of the N-1 others at once, N-1 flows
+    // on its uplink and N-1 on its downlink, B/(N-1) each: (N-1)W/(N B). Collect:
+    // the same. Total 2(N-1)W/(N B). W = 8400 divides by 2, 3, 5, 8: exact up to
+    // rounding.
+    for (uint32_t n : {2u, 3u, 5u, 8u})
+    {
+        auto topo = MakeTopology("star:n=" + std::to_string(n), kB, 1e-6);
+        SyncPlan plan =
+            MakeSyncAlgorithm("mesh")->Compile(*topo, ModelProfile::Load("bytes:8400", "."));
+        const double expected = 2.0 * (n - 1) * 8400 * 8 / (n * kB);
+        FluidResult r = FluidEstimator().Estimate(*topo, plan);
+        EXPECT_NEAR(r.gstS, expected, 1e-9 * expected) << "n=" << n;
+        // Every uplink holds the N-1 flows of its host's diffuse phase at once.
+        EXPECT_EQ(r.maxConcurrentFlows, n - 1) << "n=" << n;
+    }
+}
+
+TEST(FluidEstimator, FatTreeEcmpSplitsOverAllCorePaths)
+{
+    // fattree:k=4, hosts 0,1 under edge (0,0), pod 2 = ranks 8..11, pod 3
+    // = 12..15. Core links at B/4: one inter-pod flow split evenly over the
+    // (k/2)^2 = 4 core paths puts B/4 on each core link, so it still runs at the
+    // host rate B: 1 MB in 200 us. A single hashed path would be limited to B/4
+    // (800 us).
+    const double w = 1e6;
+    {
+        auto topo = MakeTopology("fattree:k=4,corerate=10Gbps", kB, 1e-6);
+        FluidResult r = FluidEstimator().Estimate(*topo, HandPlan({0, 8}, {{0, 1, 1000000, {}}}));
+        EXPECT_DOUBLE_EQ(r.gstS, w * 8 / kB);
+    }
+    // Four inter-pod flows from edge (0,0): 0 -> 8, 0 -> 12, 1 -> 9, 1 -> 13.
+    // Each host link carries 2 flows: B/2 each, so all end at 2 W 8 / B = 400 us.
+    // Every flow splits 1/2 on each of the 2 edge uplinks: each uplink carries 4
+    // * W/2 = 2 W bytes, at 4 * (1/2) * (B/2) = B (saturated, utilization 1).
+    // Each of the 2 aggregation switches splits its half again over its 2 core
+    // links: each of the 4 core uplinks of pod 0 carries 4 * W/4 = W, utilization
+    // 1/2.
+    auto topo = MakeTopology("fattree:k=4", kB, 1e-6);
+    FluidResult r =
+        FluidEstimator().Estimate(*topo, HandPlan({0, 1, 8, 9, 12, 13}, {{0, 2, 1000000, {}},
+                                                                         {0, 4, 1000000, {}},
+                                                                         {1, 3, 1000000, {}},
+                                                                         {1, 5, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.gstS, 2 * w * 8 / kB);
+    const TopologyGraph& g = topo->Graph();
+    const NodeIndex edge = g.Ports(g.HostNode(0))[0].peer;
+    for (uint32_t up : {2u, 3u}) // edge port h + a -> aggregation a, h = 2
+    {
+        const uint32_t d = Out(*topo, edge, up);
+        EXPECT_NEAR(r.links[d].bytes, 2 * w, 1e-6);
+        EXPECT_NEAR(r.links[d].utilization, 1.0, 1e-12);
+        EXPECT_EQ(r.links[d].maxFlows, 4u);
+        const NodeIndex agg = g.Ports(edge)[up].peer;
+        for (uint32_t core : {2u, 3u}) // aggregation port k/2 + j -> core
+        {
+            const uint32_t c = Out(*topo, agg, core);
+            EXPECT_NEAR(r.links[c].bytes, w, 1e-6);
+            EXPECT_NEAR(r.links[c].utilization, 0.5, 1e-12);
+        }
+    }
+}
+
+TEST(FluidEstimator, DependencyChainAddsTimes)
+{
+    // 0 -> 1 (1 MB, 200 us) then 1 -> 2 (0.5 MB, 100 us): B starts at 200 us,
+    // ends at 300 us.
+    auto topo = MakeTopology("star:n=3", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo, HandPlan({0, 1, 2}, {{0, 1, 1000000, {}}, {1, 2, 500000, {0}}}));
+    EXPECT_DOUBLE_EQ(r.startS[1], 200e-6);
+    EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
+    EXPECT_DOUBLE_EQ(r.gstS, 300e-6);
+}
+
+TEST(FluidEstimator, CoLocatedTransferTakesNoTime)
+{
+    // Participants 1 and 2 both on host 1: 0 -> 1 (200 us), 1 -> 2 (local, 0 s),
+    // then 2 -> 0 (1 MB, 200 us): GST 400 us.
+    auto topo = MakeTopology("star:n=2", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo,
+        HandPlan({0, 1, 1}, {{0, 1, 1000000, {}}, {1, 2, 1000000, {0}}, {2, 0, 1000000, {1}}}));
+    EXPECT_DOUBLE_EQ(r.startS[1], 200e-6);
+    EXPECT_DOUBLE_EQ(r.endS[1], 200e-6);
+    EXPECT_DOUBLE_EQ(r.gstS, 400e-6);
+}
+
+TEST(FluidEstimator, BadInputThrowsNamingIt)
+{
+    auto topo = MakeTopology("star:n=3", kB, 1e-6);
+    // Participant 1 on host 7 of a 3-host star.
+    std::string m = ThrownMessage(*topo, HandPlan({0, 7}, {{0, 1, 1000, {}}}));
+    EXPECT_NE(m.find("participant 1 on host 7"), std::string::npos) << m;
+    // Host 2's link at rate 0, on the path of 0 -> 2 (but not of 0 -> 1, which is
+    // fine).
+    topo->MutableGraph().MutableLink(HostLink(*topo, 2)).rateBps = 0;
+    EXPECT_NO_THROW(FluidEstimator().Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000, {}}})));
+    m = ThrownMessage(*topo, HandPlan({0, 2}, {{0, 1, 1000, {}}}));
+    EXPECT_NE(m.find("rate 0 bit/s"), std::string::npos) << m;
+    // A dependency cycle: neither transfer can start.
+    auto ok = MakeTopology("star:n=2", kB, 1e-6);
+    m = ThrownMessage(*ok, HandPlan({0, 1}, {{0, 1, 1000, {1}}, {1, 0, 1000, {0}}}));
+    EXPECT_NE(m.find("cycle"), std::string::npos) << m;
+    // An unknown dependency.
+    m = ThrownMessage(*ok, HandPlan({0, 1}, {{0, 1, 1000, {5}}}));
+    EXPECT_NE(m.find("depends on transfer 5"), std::string::npos) << m;
+    EXPECT_THROW(FluidEstimator(-1e-9), std::invalid_argument);
+}
