@@ -9,6 +9,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/mesh-algorithm.cc
     workloads/ring-algorithm.cc
     workloads/fluid-estimator.cc
+    workloads/hips-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -20,6 +21,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/mesh-algorithm.h
     workloads/ring-algorithm.h
     workloads/fluid-estimator.h
+    workloads/hips-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
@@ -27,4 +29,5 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/mesh-algorithm-test.cc
     test/ring-algorithm-test.cc
     test/fluid-estimator-test.cc
+    test/hips-algorithm-test.cc
 )

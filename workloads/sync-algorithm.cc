@@ -1,5 +1,6 @@
 #include "sync-algorithm.h"
 
+#include "hips-algorithm.h"
 #include "mesh-algorithm.h"
 #include "ring-algorithm.h"
 #include "ns3/spec-string.h"
@@ -23,6 +24,7 @@ Registry()
     static const std::vector<std::pair<std::string, Factory>> table = {
         {"mesh", [](const std::string& s) { return std::make_unique<MeshAlgorithm>(s); }},
         {"ring", [](const std::string& s) { return std::make_unique<RingAlgorithm>(s); }},
+        {"hips", [](const std::string& s) { return std::make_unique<HipsAlgorithm>(s); }},
     };
     return table;
 }

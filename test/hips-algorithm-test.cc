@@ -1,0 +1,268 @@
+#include "ns3/bcube-topology.h"
+#include "ns3/hips-algorithm.h"
+#include "ns3/plan-checker.h"
+#include "ns3/sync-algorithm.h"
+#include "ns3/topology.h"
+#include "ns3/torus-topology.h"
+
+#include <gtest/gtest.h>
+
+#include <stdexcept>
+
+using namespace ns3;
+
+namespace
+{
+
+const std::string kModels = PARAMSYNC_SOURCE_DIR "/workloads/models";
+
+/// Level of the BCube NIC a transfer uses: the one digit in which src and dst differ.
+uint32_t BcubeLevel(const BcubeTopology &bcube, const Transfer &t)
+{
+    std::vector<uint32_t> a = bcube.Digits(t.src);
+    std::vector<uint32_t> b = bcube.Digits(t.dst);
+    uint32_t level = UINT32_MAX;
+    for (uint32_t l = 0; l < a.size(); ++l)
+    {
+        if (a[l] != b[l])
+        {
+            EXPECT_EQ(level, UINT32_MAX) << "transfer crosses two levels: " << t.id;
+            level = l;
+        }
+    }
+    return level;
+}
+
+} // namespace
+
+TEST(HipsAlgorithm, SpecSpellsOutOptionsAndRejectsBadOnes)
+{
+    EXPECT_EQ(MakeSyncAlgorithm("hips")->Spec(), "hips:rotate=1,bidir=1");
+    EXPECT_EQ(MakeSyncAlgorithm("hips:rotate=0,bidir=0")->Spec(), "hips:rotate=0,bidir=0");
+    EXPECT_THROW(MakeSyncAlgorithm("hips:rotate=2"), std::invalid_argument);
+    EXPECT_THROW(MakeSyncAlgorithm("hips:levels=2"), std::invalid_argument);
+}
+
+TEST(HipsAlgorithm, AppliesOnlyWhereTheTopologyHasDimensions)
+{
+    auto hips = MakeSyncAlgorithm("hips");
+    std::string why;
+    for (std::string t : {"bcube:n=3,k=1", "torus:dims=3x3", "ring:n=5", "star:n=4"})
+    {
+        EXPECT_TRUE(hips->AppliesTo(*MakeTopology(t, 40e9, 1e-6), why)) << t;
+    }
+    for (std::string t : {"fattree:k=4", "bigraph:s=2,m=2"})
+    {
+        why.clear();
+        auto topo = MakeTopology(t, 40e9, 1e-6);
+        EXPECT_FALSE(hips->AppliesTo(*topo, why)) << t;
+        EXPECT_NE(why.find(topo->Family()), std::string::npos) << why;
+        EXPECT_THROW(hips->Compile(*topo, ModelProfile::Load("bytes:1000", ".")),
+                     std::invalid_argument);
+    }
+}
+
+// BCube(n,k), N = n^(k+1): W = 12 (k+1) N so every part (W/(k+1)) splits evenly at every
+// level. Per worker 2(N-1)W/N each way (sum over levels of (n-1)/n^(s+1) = (N-1)/N, twice).
+// rotate=1: NIC l carries stage (l-p) mod (k+1) of every part p, i.e. each level's share of
+// each part once: 2(N-1)W/(N(k+1)) per NIC. rotate=0: the one part uses NIC l at stage l
+// only: 2W(n-1)/n^(l+1).
+TEST(HipsAlgorithm, BcubeVolumesPerWorkerAndPerNic)
+{
+    for (uint32_t n : {2u, 3u, 4u})
+    {
+        for (uint32_t k : {1u, 2u})
+        {
+            auto topo = MakeTopology("bcube:n=" + std::to_string(n) + ",k=" + std::to_string(k),
+                                     40e9, 1e-6);
+            const auto &bcube = dynamic_cast<const BcubeTopology &>(*topo);
+            const uint64_t nn = topo->Graph().HostCount();
+            const uint64_t w = 12 * (k + 1) * nn;
+            ModelProfile model = ModelProfile::Load("bytes:" + std::to_string(w), ".");
+            for (bool rotate : {true, false})
+            {
+                SyncPlan plan =
+                    MakeSyncAlgorithm(rotate ? "hips" : "hips:rotate=0")->Compile(*topo, model);
+                PlanCheckResult r = PlanChecker().Check(plan);
+                ASSERT_TRUE(r.Ok()) << n << "," << k << "\n" << r.Summary();
+                // parts x stages x 2 phases x N hosts x (n-1) peers.
+                const uint64_t parts = rotate ? k + 1 : 1;
+                EXPECT_EQ(plan.transfers.size(), parts * (k + 1) * 2 * nn * (n - 1));
+                std::vector<std::vector<uint64_t>> nic(nn, std::vector<uint64_t>(k + 1, 0));
+                for (const Transfer &t : plan.transfers)
+                {
+                    nic[t.src][BcubeLevel(bcube, t)] += t.bytes;
+                }
+                for (uint32_t p = 0; p < nn; ++p)
+                {
+                    EXPECT_EQ(r.sentBytes[p], 2 * (nn - 1) * w / nn);
+                    EXPECT_EQ(r.receivedBytes[p], 2 * (nn - 1) * w / nn);
+                    uint64_t pow = n;
+                    for (uint32_t l = 0; l <= k; ++l, pow *= n)
+                    {
+                        EXPECT_EQ(nic[p][l], rotate ? 2 * (nn - 1) * w / (nn * (k + 1))
+                                                    : 2 * w * (n - 1) / pow)
+                            << "n=" << n << " k=" << k << " host " << p << " level " << l;
+                    }
+                }
+            }
+        }
+    }
+}
+
+// Square torus a x a, N = a^2, bidir + rotate: 4 parts of W/4, W = 4 N 10. Per worker
+// 2(N-1)W/N. Each of the 4 links out of a server (dimension, direction) carries one part's
+// first-stage share (a-1)/a and another part's second-stage share (a-1)/a^2 of W/4, twice
+// (reduce-scatter and all-gather): 2 (W/4) (a^2-1)/a^2 = 2(N-1)W/(4N), a quarter each.
+TEST(HipsAlgorithm, SquareTorusVolumesPerWorkerAndPerLink)
+{
+    for (uint32_t a : {3u, 4u, 5u})
+    {
+        auto topo =
+            MakeTopology("torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
+        const auto &torus = dynamic_cast<const TorusTopology &>(*topo);
+        const uint64_t nn = a * a;
+        const uint64_t w = 4 * nn * 10;
+        SyncPlan plan = MakeSyncAlgorithm("hips")->Compile(
+            *topo, ModelProfile::Load("bytes:" + std::to_string(w), "."));
+        PlanCheckResult r = PlanChecker().Check(plan);
+        ASSERT_TRUE(r.Ok()) << a << "\n" << r.Summary();
+        // 4 parts x 2 dimensions x 2 phases x N hosts x (a-1) ring steps.
+        EXPECT_EQ(plan.transfers.size(), 4 * 2 * 2 * nn * (a - 1));
+        std::vector<std::vector<uint64_t>> link(nn, std::vector<uint64_t>(4, 0));
+        for (const Transfer &t : plan.transfers)
+        {
+            int which = -1;
+            for (uint32_t d = 0; d < 2; ++d)
+            {
+                for (bool plus : {true, false})
+                {
+                    if (torus.Neighbour(t.src, d, plus) == t.dst)
+                    {
+                        which = 2 * d + (plus ? 0 : 1);
+                    }
+                }
+            }
+            ASSERT_GE(which, 0) << "transfer " << t.id << " is not between ring neighbours";
+            link[t.src][which] += t.bytes;
+        }
+        for (uint32_t p = 0; p < nn; ++p)
+        {
+            EXPECT_EQ(r.sentBytes[p], 2 * (nn - 1) * w / nn);
+            EXPECT_EQ(r.receivedBytes[p], 2 * (nn - 1) * w / nn);
+            for (uint32_t j = 0; j < 4; ++j)
+            {
+                EXPECT_EQ(link[p][j], 2 * (nn - 1) * w / (4 * nn)) << "a=" << a << " host " << p;
+            }
+        }
+    }
+}
+
+// Non-square and 3-D tori: per worker 2(N-1)W/N with W divisible by (2d parts) x N.
+TEST(HipsAlgorithm, TorusVolumesPerWorker)
+{
+    for (std::string dims : {"3x5", "2x4", "3x3x3", "2x3x4"})
+    {
+        auto topo = MakeTopology("torus:dims=" + dims, 40e9, 1e-6);
+        const uint64_t nn = topo->Graph().HostCount();
+        const uint64_t parts = 2 * topo->Dimensions().size();
+        const uint64_t w = parts * nn * 7;
+        SyncPlan plan = MakeSyncAlgorithm("hips")->Compile(
+            *topo, ModelProfile::Load("bytes:" + std::to_string(w), "."));
+        PlanCheckResult r = PlanChecker().Check(plan);
+        ASSERT_TRUE(r.Ok()) << dims << "\n" << r.Summary();
+        for (uint32_t p = 0; p < nn; ++p)
+        {
+            EXPECT_EQ(r.sentBytes[p], 2 * (nn - 1) * w / nn) << dims;
+            EXPECT_EQ(r.receivedBytes[p], 2 * (nn - 1) * w / nn) << dims;
+        }
+    }
+}
+
+// The checker accepts every variant on the grid (where hips applies), with
+// W = 1,000,003 (prime: uneven chunks), the MNIST MLP profile and W = 5 (most sub-chunks
+// empty, so skipped transfers must not break the dependency chains).
+TEST(HipsAlgorithm, CheckerAcceptsOnTopologyGrid)
+{
+    for (std::string t :
+         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
+          "bcube:n=4,k=2", "torus:dims=2x2", "torus:dims=3x3", "torus:dims=4x4", "torus:dims=5x5",
+          "torus:dims=3x5", "torus:dims=2x3x4", "torus:dims=3x3x3", "ring:n=9", "star:n=8"})
+    {
+        auto topo = MakeTopology(t, 40e9, 1e-6);
+        for (std::string a : {"hips", "hips:rotate=0", "hips:bidir=0", "hips:rotate=0,bidir=0"})
+        {
+            for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:5"})
+            {
+                SyncPlan plan =
+                    MakeSyncAlgorithm(a)->Compile(*topo, ModelProfile::Load(m, kModels));
+                PlanCheckResult r = PlanChecker().Check(plan);
+                EXPECT_TRUE(r.Ok()) << t << " " << a << " " << m << "\n" << r.Summary();
+            }
+        }
+    }
+}
+
+// VGG-19 on BCube(4,1): 2 parts of 287,334,480 B split by 4 twice, evenly, so each of the
+// 16 workers sends 2 * 15 * 574,668,960 / 16 = 1,077,504,300 B (the same as ring).
+TEST(HipsAlgorithm, Vgg19OnBcube)
+{
+    auto topo = MakeTopology("bcube:n=4,k=1", 40e9, 1e-6);
+    SyncPlan plan = MakeSyncAlgorithm("hips")->Compile(*topo, ModelProfile::Load("vgg19", kModels));
+    PlanCheckResult r = PlanChecker().Check(plan);
+    ASSERT_TRUE(r.Ok()) << r.Summary();
+    for (uint32_t p = 0; p < 16; ++p)
+    {
+        EXPECT_EQ(r.sentBytes[p], 1077504300u);
+    }
+}
+
+TEST(HipsAlgorithm, CheckerRejectsMutatedPlans)
+{
+    auto topo = MakeTopology("bcube:n=3,k=1", 40e9, 1e-6);
+    ModelProfile model = ModelProfile::Load("bytes:1800", ".");
+    SyncPlan plan = MakeSyncAlgorithm("hips")->Compile(*topo, model);
+    ASSERT_TRUE(PlanChecker().Check(plan).Ok());
+    // A transfer of the second reduce-scatter stage (phase 1) that forgets its first-stage
+    // receives: it may send its range before the level's partial sums arrived.
+    SyncPlan noDep = plan;
+    bool mutated = false;
+    for (Transfer &t : noDep.transfers)
+    {
+        if (t.phase == 1 && !mutated)
+        {
+            t.deps.clear();
+            mutated = true;
+        }
+    }
+    ASSERT_TRUE(mutated);
+    EXPECT_FALSE(PlanChecker().Check(noDep).Ok());
+    // A dropped last transfer: its receiver ends without that range.
+    SyncPlan dropped = plan;
+    dropped.transfers.pop_back();
+    EXPECT_FALSE(PlanChecker().Check(dropped).Ok());
+}
+
+// The engine refuses groups that are not a product of coordinates: with dimension 0 =
+// {0,1},{2,3} (host 0 keeps the first half, host 3 the second), a dimension-1 group {0,3}
+// would have to reduce two different ranges.
+TEST(HipsAlgorithm, EngineRejectsNonProductDimensions)
+{
+    SyncPlan plan;
+    plan.workers = 4;
+    plan.gradientBytes = 100;
+    plan.hostOf = {0, 1, 2, 3};
+    HostDimension d0{{{0, 1}, false}, {{2, 3}, false}};
+    HostDimension bad{{{0, 3}, false}, {{1, 2}, false}};
+    HostDimension partial{{{0, 1, 2}, false}};
+    EXPECT_THROW(AddHierarchicalAllreduce(plan, {d0, bad}, {{{0, 1}, false}}, false, "t"),
+                 std::invalid_argument);
+    EXPECT_THROW(AddHierarchicalAllreduce(plan, {partial}, {{{0}, false}}, false, "t"),
+                 std::invalid_argument);
+    EXPECT_THROW(AddHierarchicalAllreduce(plan, {d0}, {{{0, 0}, false}}, false, "t"),
+                 std::invalid_argument);
+    HostDimension good{{{0, 2}, false}, {{1, 3}, false}};
+    SyncPlan ok = plan;
+    AddHierarchicalAllreduce(ok, {d0, good}, {{{0, 1}, false}}, false, "t");
+    EXPECT_TRUE(PlanChecker().Check(ok).Ok());
+}

@@ -1,0 +1,434 @@
+#include "hips-algorithm.h"
+
+#include "ns3/spec-string.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+namespace
+{
+
+/// \brief A byte range [begin, end) of the gradient.
+struct ByteRange
+{
+    uint64_t begin;
+    uint64_t end;
+
+    bool operator==(const ByteRange &other) const
+    {
+        return begin == other.begin && end == other.end;
+    }
+};
+
+/// \brief Sub-chunk i of r split into g parts, the first (size mod g) one byte longer.
+ByteRange SubChunk(const ByteRange &r, uint32_t g, uint32_t i)
+{
+    const uint64_t size = r.end - r.begin;
+    const uint64_t base = size / g;
+    const uint64_t extra = size % g;
+    const uint64_t begin = r.begin + i * base + std::min<uint64_t>(i, extra);
+    return {begin, begin + base + (i < extra ? 1 : 0)};
+}
+
+/// \brief Per-host state of one flow while its stages are laid out.
+struct HostState
+{
+    ByteRange range;                //!< the range this host currently works on
+    std::vector<ByteRange> parents; //!< range before each reduce-scatter stage (a stack)
+    ContributorSet held;            //!< contributions summed in `range` (reduce-scatter)
+    /// Transfers whose dependency closure covers everything this host sent and received so
+    /// far: its latest sends (each waited for the previous frontier) plus the receives since.
+    std::vector<TransferId> frontier;
+};
+
+/// \brief Lays out the transfers of one flow; see AddHierarchicalAllreduce.
+class FlowBuilder
+{
+  public:
+    FlowBuilder(SyncPlan &plan, uint32_t flow, ByteRange range, const std::string &who)
+        : m_plan(plan), m_flow(flow), m_who(who)
+    {
+        for (uint32_t h = 0; h < plan.workers; ++h)
+        {
+            m_hosts.push_back({range, {}, ContributorSet::Single(plan.workers, h), {}});
+        }
+    }
+
+    /// \brief Reduce-scatter inside every group of one dimension.
+    void ReduceScatter(const HostDimension &dim, bool ring, bool reverse, uint32_t phase)
+    {
+        for (const HostGroup &group : dim)
+        {
+            const ByteRange range = CommonRange(group.members, phase);
+            for (HostRank h : group.members)
+            {
+                m_hosts[h].parents.push_back(range);
+            }
+            const uint32_t g = static_cast<uint32_t>(group.members.size());
+            if (g < 2)
+            {
+                continue;
+            }
+            if (!ring && !group.ring)
+            {
+                DirectReduceScatter(group.members, range, phase);
+            }
+            else
+            {
+                RingPass(Ordered(group.members, reverse), range, phase, true);
+            }
+        }
+    }
+
+    /// \brief All-gather inside every group of one dimension (undoes ReduceScatter).
+    void AllGather(const HostDimension &dim, bool ring, bool reverse, uint32_t phase)
+    {
+        for (const HostGroup &group : dim)
+        {
+            const uint32_t g = static_cast<uint32_t>(group.members.size());
+            const ByteRange parent = m_hosts[group.members.front()].parents.back();
+            if (g >= 2)
+            {
+                if (!ring && !group.ring)
+                {
+                    DirectAllGather(group.members, parent, phase);
+                }
+                else
+                {
+                    RingPass(Ordered(group.members, reverse), parent, phase, false);
+                }
+            }
+            for (HostRank h : group.members)
+            {
+                m_hosts[h].range = m_hosts[h].parents.back();
+                m_hosts[h].parents.pop_back();
+            }
+        }
+    }
+
+  private:
+    /// \brief The range every member works on; throws if they differ (not a product).
+    ByteRange CommonRange(const std::vector<HostRank> &members, uint32_t phase) const
+    {
+        const ByteRange range = m_hosts[members.front()].range;
+        for (HostRank h : members)
+        {
+            if (!(m_hosts[h].range == range))
+            {
+                throw std::invalid_argument(
+                    m_who +
+                    ": the topology's dimensions are not independent coordinates: at "
+                    "stage " +
+                    std::to_string(phase) + " hosts " + std::to_string(members.front()) + " and " +
+                    std::to_string(h) + " of one group hold different ranges");
+            }
+        }
+        return range;
+    }
+
+    static std::vector<HostRank> Ordered(const std::vector<HostRank> &members, bool reverse)
+    {
+        return reverse ? std::vector<HostRank>(members.rbegin(), members.rend()) : members;
+    }
+
+    /// \brief Dependencies of a host's next stage (step): its frontier.
+    std::vector<TransferId> Deps(HostRank h) const
+    {
+        return m_hosts[h].frontier;
+    }
+
+    TransferId Add(HostRank src, HostRank dst, ByteRange r, TransferOp op,
+                   const ContributorSet &carries, std::vector<TransferId> deps, uint32_t phase)
+    {
+        return m_plan.Add(
+            {0, src, dst, r.begin, r.end - r.begin, op, carries, std::move(deps), m_flow, phase});
+    }
+
+    /**
+     * \brief Moves the members' frontiers past one stage (step). A host that sent has a new
+     * frontier (its sends waited for the old one); one that only received keeps the old
+     * frontier too, else skipped empty sub-chunks would cut the chain to its earlier data.
+     */
+    void Commit(const std::vector<HostRank> &members, std::vector<std::vector<TransferId>> &sends,
+                std::vector<std::vector<TransferId>> &recvs)
+    {
+        for (size_t i = 0; i < members.size(); ++i)
+        {
+            std::vector<TransferId> &frontier = m_hosts[members[i]].frontier;
+            if (!sends[i].empty())
+            {
+                frontier = std::move(sends[i]);
+            }
+            frontier.insert(frontier.end(), recvs[i].begin(), recvs[i].end());
+        }
+    }
+
+    void DirectReduceScatter(const std::vector<HostRank> &members, ByteRange range, uint32_t phase)
+    {
+        const uint32_t g = static_cast<uint32_t>(members.size());
+        std::vector<std::vector<TransferId>> sends(g);
+        std::vector<std::vector<TransferId>> recvs(g);
+        ContributorSet sum(m_plan.workers);
+        for (uint32_t j = 0; j < g; ++j)
+        {
+            const HostState &from = m_hosts[members[j]];
+            sum.UnionWith(from.held);
+            const std::vector<TransferId> deps = Deps(members[j]);
+            for (uint32_t i = 0; i < g; ++i)
+            {
+                const ByteRange sub = SubChunk(range, g, i);
+                if (i == j || sub.end == sub.begin)
+                {
+                    continue;
+                }
+                TransferId id =
+                    Add(members[j], members[i], sub, TransferOp::Reduce, from.held, deps, phase);
+                sends[j].push_back(id);
+                recvs[i].push_back(id);
+            }
+        }
+        Commit(members, sends, recvs);
+        for (uint32_t i = 0; i < g; ++i)
+        {
+            m_hosts[members[i]].range = SubChunk(range, g, i);
+            m_hosts[members[i]].held = sum;
+        }
+    }
+
+    void DirectAllGather(const std::vector<HostRank> &members, ByteRange parent, uint32_t phase)
+    {
+        const uint32_t g = static_cast<uint32_t>(members.size());
+        std::vector<std::vector<TransferId>> sends(g);
+        std::vector<std::vector<TransferId>> recvs(g);
+        const ContributorSet all = ContributorSet::All(m_plan.workers);
+        for (uint32_t j = 0; j < g; ++j)
+        {
+            const ByteRange own = SubChunk(parent, g, j);
+            if (own.end == own.begin)
+            {
+                continue;
+            }
+            const std::vector<TransferId> deps = Deps(members[j]);
+            for (uint32_t i = 0; i < g; ++i)
+            {
+                if (i == j)
+                {
+                    continue;
+                }
+                TransferId id =
+                    Add(members[j], members[i], own, TransferOp::Copy, all, deps, phase);
+                sends[j].push_back(id);
+                recvs[i].push_back(id);
+            }
+        }
+        Commit(members, sends, recvs);
+    }
+
+    /**
+     * Ring reduce-scatter (reduce == true) or all-gather over `order` on `range`, as in
+     * RingAlgorithm: reduce-scatter step k, position i sends sub-chunk (i-k) mod g summing
+     * positions i-k..i; position i ends owning sub-chunk (i+1) mod g. All-gather step k,
+     * position i forwards sub-chunk (i+1-k) mod g.
+     */
+    void RingPass(const std::vector<HostRank> &order, ByteRange range, uint32_t phase, bool reduce)
+    {
+        const uint32_t g = static_cast<uint32_t>(order.size());
+        const ContributorSet all = ContributorSet::All(m_plan.workers);
+        for (uint32_t k = 0; k + 1 < g; ++k)
+        {
+            std::vector<std::vector<TransferId>> sends(g);
+            std::vector<std::vector<TransferId>> recvs(g);
+            for (uint32_t i = 0; i < g; ++i)
+            {
+                const uint32_t next = (i + 1) % g;
+                const uint32_t chunk = reduce ? (i + g - k) % g : (i + 1 + g - k) % g;
+                const ByteRange sub = SubChunk(range, g, chunk);
+                if (sub.end == sub.begin)
+                {
+                    continue;
+                }
+                ContributorSet carries = all;
+                if (reduce)
+                {
+                    carries = ContributorSet(m_plan.workers);
+                    for (uint32_t j = 0; j <= k; ++j)
+                    {
+                        carries.UnionWith(m_hosts[order[(i + g - j) % g]].held);
+                    }
+                }
+                TransferId id =
+                    Add(order[i], order[next], sub, reduce ? TransferOp::Reduce : TransferOp::Copy,
+                        carries, Deps(order[i]), phase);
+                sends[i].push_back(id);
+                recvs[next].push_back(id);
+            }
+            Commit(order, sends, recvs);
+        }
+        if (reduce)
+        {
+            ContributorSet sum(m_plan.workers);
+            for (HostRank h : order)
+            {
+                sum.UnionWith(m_hosts[h].held);
+            }
+            for (uint32_t i = 0; i < g; ++i)
+            {
+                m_hosts[order[i]].range = SubChunk(range, g, (i + 1) % g);
+                m_hosts[order[i]].held = sum;
+            }
+        }
+    }
+
+    SyncPlan &m_plan;
+    uint32_t m_flow;
+    const std::string &m_who;
+    std::vector<HostState> m_hosts;
+};
+
+} // namespace
+
+void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &dims,
+                              const std::vector<HierarchicalFlow> &flows, bool forceRing,
+                              const std::string &who)
+{
+    const uint32_t n = plan.workers;
+    for (size_t d = 0; d < dims.size(); ++d)
+    {
+        std::vector<uint32_t> seen(n, 0);
+        for (const HostGroup &group : dims[d])
+        {
+            for (HostRank h : group.members)
+            {
+                if (h >= n || seen[h]++ != 0)
+                {
+                    throw std::invalid_argument(who + ": dimension " + std::to_string(d) +
+                                                " lists host " + std::to_string(h) +
+                                                " twice or out of range (hosts 0.." +
+                                                std::to_string(n - 1) + ")");
+                }
+            }
+        }
+        for (uint32_t h = 0; h < n; ++h)
+        {
+            if (seen[h] == 0)
+            {
+                throw std::invalid_argument(who + ": dimension " + std::to_string(d) +
+                                            " leaves host " + std::to_string(h) +
+                                            " out of every group");
+            }
+        }
+    }
+    if (flows.empty())
+    {
+        throw std::invalid_argument(who + ": no flows to lay out");
+    }
+    // Laid out on a copy so that a throw (groups not a product) leaves `plan` untouched.
+    SyncPlan work = plan;
+    const ByteRange whole{0, plan.gradientBytes};
+    const uint32_t f = static_cast<uint32_t>(flows.size());
+    for (uint32_t i = 0; i < f; ++i)
+    {
+        const HierarchicalFlow &flow = flows[i];
+        std::vector<bool> used(dims.size(), false);
+        for (uint32_t d : flow.dimOrder)
+        {
+            if (d >= dims.size() || used[d])
+            {
+                throw std::invalid_argument(who + ": flow " + std::to_string(i) +
+                                            " visits dimension " + std::to_string(d) +
+                                            " twice or out of range");
+            }
+            used[d] = true;
+        }
+        const ByteRange part = SubChunk(whole, f, i);
+        if (part.end == part.begin)
+        {
+            continue;
+        }
+        FlowBuilder builder(work, i, part, who);
+        const uint32_t stages = static_cast<uint32_t>(flow.dimOrder.size());
+        for (uint32_t s = 0; s < stages; ++s)
+        {
+            builder.ReduceScatter(dims[flow.dimOrder[s]], forceRing, flow.reverse, s);
+        }
+        for (uint32_t s = stages; s-- > 0;)
+        {
+            builder.AllGather(dims[flow.dimOrder[s]], forceRing, flow.reverse, 2 * stages - 1 - s);
+        }
+    }
+    plan = std::move(work);
+}
+
+HipsAlgorithm::HipsAlgorithm(const std::string &spec)
+{
+    SpecString s(spec, "--algorithm");
+    m_rotate = s.GetBool("rotate", true);
+    m_bidir = s.GetBool("bidir", true);
+    s.Finish();
+}
+
+std::string HipsAlgorithm::Spec() const
+{
+    return std::string("hips:rotate=") + (m_rotate ? "1" : "0") + ",bidir=" + (m_bidir ? "1" : "0");
+}
+
+bool HipsAlgorithm::AppliesTo(const Topology &topology, std::string &why) const
+{
+    if (topology.Dimensions().empty())
+    {
+        why = "hips needs a hierarchy of host groups (bcube, torus, ring, star); " +
+              topology.Family() + " has none";
+        return false;
+    }
+    return true;
+}
+
+SyncPlan HipsAlgorithm::Compile(const Topology &topology, const ModelProfile &model) const
+{
+    std::string why;
+    if (!AppliesTo(topology, why))
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
+    }
+    const std::vector<HostDimension> dims = topology.Dimensions();
+    const uint32_t n = topology.Graph().HostCount();
+    SyncPlan plan;
+    plan.algorithm = Spec();
+    plan.gradientBytes = model.TotalBytes();
+    plan.workers = n;
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        plan.hostOf.push_back(p);
+    }
+    const uint32_t d = static_cast<uint32_t>(dims.size());
+    bool anyRing = false;
+    for (const HostDimension &dim : dims)
+    {
+        for (const HostGroup &group : dim)
+        {
+            anyRing = anyRing || group.ring;
+        }
+    }
+    std::vector<HierarchicalFlow> flows;
+    for (uint32_t p = 0; p < (m_rotate ? d : 1); ++p)
+    {
+        HierarchicalFlow flow{{}, false};
+        for (uint32_t s = 0; s < d; ++s)
+        {
+            flow.dimOrder.push_back((p + s) % d);
+        }
+        flows.push_back(flow);
+        if (m_bidir && anyRing)
+        {
+            flow.reverse = true;
+            flows.push_back(flow);
+        }
+    }
+    AddHierarchicalAllreduce(plan, dims, flows, false, "--algorithm '" + Spec() + "'");
+    return plan;
+}
+
+} // namespace ns3
