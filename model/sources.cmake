@@ -9,6 +9,8 @@ set(PARAMSYNC_MODEL_SOURCES
   model/forwarding-table.cc
   model/pfc-switch.cc
   model/congestion-control.cc
+  model/queue-pair.cc
+  model/roce-nic.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
@@ -20,6 +22,8 @@ set(PARAMSYNC_MODEL_HEADERS
   model/forwarding-table.h
   model/pfc-switch.h
   model/congestion-control.h
+  model/queue-pair.h
+  model/roce-nic.h
 )
 set(PARAMSYNC_MODEL_TESTS
   test/roce-header-test.cc
@@ -29,4 +33,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/pfc-switch-test.cc
   test/forwarding-table-test.cc
   test/dcqcn-cc-test.cc
+  test/roce-nic-test.cc
 )

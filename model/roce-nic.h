@@ -1,0 +1,244 @@
+/*
+ * RoceNic: the RoCEv2 NIC of a host (DESIGN §3), aggregated to the host's Node. It owns the
+ * host's queue pairs (requester side), answers as responder for the peers' queue pairs, and
+ * feeds its PfcNetDevice ports on demand.
+ *
+ * Sender. PostSend(qp, bytes, cb) only appends {bytes, PSN range} to the QP: packets are
+ * built one by one when a port's transmitter asks (TxPuller), so memory grows with packets
+ * in flight, never with message size. Per port, the QPs with something to send form a
+ * round-robin list; a QP is eligible when its pacing time (one data frame's wire bytes at
+ * its CongestionControl rate after the previous one) has come. When nothing is eligible
+ * now, the port gets ONE Wake() event at the earliest eligible time. Go-back-N: a NACK(psn)
+ * resends from psn; a retransmission timeout resends from the oldest unacknowledged packet.
+ *
+ * Responder. Per (source host, QP number): the expected PSN. An in-order packet advances
+ * it; the last packet of a message fires the MessageReceived callback and is ACKed at
+ * once; otherwise an ACK goes every AckInterval in-order packets. A packet beyond the
+ * expected PSN is dropped and answered by ONE NACK(expected) per gap (the next NACK only
+ * after the gap closed). A duplicate (below the expected PSN) is dropped and answered by
+ * one ACK until the expected PSN advances again (the sender may have lost our ACK). A
+ * CE-marked data packet triggers a CNP to its QP, at most one per CnpInterval per QP
+ * (DCQCN's notification point, Zhu et al. SIGCOMM'15 §3.2: 50 us).
+ *
+ * Assumptions where DESIGN is silent:
+ *  - Opcodes: a one-packet message is SEND Only; longer ones First, Middle..., Last. The
+ *    BTH A bit is set on the last packet of a message. A zero-byte message is one SEND Only
+ *    packet with no payload.
+ *  - ACK and NACK share opcode Acknowledge with an AETH: syndrome 0x00 = ACK (PSN = last
+ *    PSN received in order, cumulative), 0x60 = NAK "PSN sequence error" (PSN = the
+ *    expected one), as IBA Vol. 1 §9.7.5.1. AETH MSN = messages completed on the QP.
+ *  - The destination QP of every frame of a connection is the requester's QP number.
+ *  - ACK/NACK/CNP frames leave by the port and lane-0 route the ForwardingTable gives for
+ *    the peer (hashed with the data's UDP source port) on AckPriority. They are queued in the
+ *    device's priority queue, which the device serves before asking the NIC for data of the
+ *    same priority; with AckPriority above the data priorities (default 7) strict priority
+ *    sends them first.
+ *  - No window: a QP sends as fast as its rate and PFC allow (as DCQCN NICs do).
+ */
+#ifndef PARAMSYNC_ROCE_NIC_H
+#define PARAMSYNC_ROCE_NIC_H
+
+#include "queue-pair.h"
+
+#include "ns3/event-id.h"
+#include "ns3/nstime.h"
+#include "ns3/object.h"
+#include "ns3/packet.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/traced-callback.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class ForwardingTable;
+struct RoceFrameInfo;
+
+/**
+ * \brief A RoCEv2 NIC with reliable-connection queue pairs over one or more PFC ports.
+ */
+class RoceNic : public Object
+{
+  public:
+    /// \brief Receiver side: a message's last byte arrived in order.
+    typedef std::function<void(uint32_t srcHost, uint32_t qpNumber, uint64_t bytes)>
+        MessageReceivedCallback;
+
+    /// \brief Trace: a message was fully acknowledged (qp, bytes, time it was posted).
+    typedef void (*MessageCompleteTracedCallback)(Ptr<const QueuePair> qp,
+                                                  uint64_t bytes,
+                                                  Time postedAt);
+    /// \brief Trace: a message arrived at this receiver (source host, QP number, bytes).
+    typedef void (*MessageReceivedTracedCallback)(uint32_t srcHost,
+                                                  uint32_t qpNumber,
+                                                  uint64_t bytes);
+    /// \brief Trace: a data packet was sent again (qp, its 64-bit PSN).
+    typedef void (*RetransmitTracedCallback)(Ptr<const QueuePair> qp, uint64_t psn);
+    /// \brief Trace: a QP event (CNP received, timeout).
+    typedef void (*QpTracedCallback)(Ptr<const QueuePair> qp);
+    /// \brief Trace: a CNP was sent to (source host, QP number).
+    typedef void (*CnpSentTracedCallback)(uint32_t srcHost, uint32_t qpNumber);
+
+    /// \brief Register the type.
+    static TypeId GetTypeId();
+    RoceNic();
+    ~RoceNic() override;
+
+    /// \brief Add a port (index = order of AddPort); installs the device's TxPuller.
+    void AddPort(Ptr<PfcNetDevice> dev);
+    /// \brief Number of ports.
+    uint32_t GetNPorts() const;
+    /**
+     * \brief The forwarding table used to pick a QP's port and lane; by default the
+     * ForwardingTable aggregated to the node (NetworkBuilder does that).
+     */
+    void SetForwardingTable(Ptr<ForwardingTable> table);
+
+    /// \brief A frame for this host (the FrameReceiveCallback of PfcNetwork::SetHostReceive).
+    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority);
+
+    /**
+     * \brief A new RC queue pair to dstHost: next QP number, UDP source port 49152 +
+     * (number mod 16384), port and lane from ForwardingTable::Lookup(dst, 0, self, udpSrcPort).
+     * Throws std::invalid_argument for an unknown CongestionControl, a destination without
+     * route or a data priority above 7.
+     */
+    Ptr<QueuePair> CreateQueuePair(uint32_t dstHost);
+    /// \brief The QP with a number (nullptr if none).
+    Ptr<QueuePair> GetQueuePair(uint32_t number) const;
+
+    /**
+     * \brief Post a message of `bytes` on a QP (after the ones already posted on it);
+     * onComplete (may be empty) fires here when the whole message is acknowledged.
+     */
+    void PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onComplete);
+
+    /// \brief Receiver side notification of every arrived message (replaces the previous).
+    void SetMessageReceivedCallback(MessageReceivedCallback cb);
+
+    /// \brief Data packets sent again, over all QPs.
+    uint64_t GetRetransmittedPackets() const;
+    /// \brief Data packets sent (retransmissions included).
+    uint64_t GetDataPacketsSent() const;
+    /// \brief Data packets received in order.
+    uint64_t GetDataPacketsReceived() const;
+    /// \brief Data packets dropped by the responder (out of order or duplicate).
+    uint64_t GetDataPacketsDiscarded() const;
+    /// \brief ACKs sent (NACKs excluded).
+    uint64_t GetAcksSent() const;
+    /// \brief NACKs sent.
+    uint64_t GetNacksSent() const;
+    /// \brief CNPs sent.
+    uint64_t GetCnpsSent() const;
+    /// \brief CNPs received.
+    uint64_t GetCnpsReceived() const;
+    /// \brief Retransmission timeouts.
+    uint64_t GetTimeouts() const;
+    /// \brief Messages fully acknowledged (sender side).
+    uint64_t GetMessagesCompleted() const;
+    /// \brief Messages received (receiver side).
+    uint64_t GetMessagesReceived() const;
+    /// \brief Payload bytes received in order (receiver side goodput).
+    uint64_t GetBytesReceived() const;
+
+  protected:
+    void DoDispose() override;
+
+  private:
+    /// Responder state of one peer QP.
+    struct RxState
+    {
+        uint32_t qp{0};         //!< peer's QP number
+        uint16_t udpSrcPort{0}; //!< for the route of our ACKs
+        uint64_t expected{0};   //!< next PSN in order
+        uint64_t msgBytes{0};   //!< bytes of the current message so far
+        uint32_t sinceAck{0};   //!< in-order packets since the last ACK
+        uint32_t msn{0};        //!< messages completed
+        bool nackSent{false};   //!< a NACK for the current gap went out
+        bool dupAcked{false};   //!< a duplicate was answered since the last advance
+        bool cnpSent{false};    //!< a CNP was ever sent
+        Time lastCnp;           //!< when
+    };
+    /// Per-port state.
+    struct Port
+    {
+        Ptr<PfcNetDevice> dev;          //!< the device
+        std::vector<QueuePair*> active; //!< QPs with data to send (round robin)
+        std::size_t rr{0};              //!< next index to look at
+        uint8_t dataMask{0};            //!< priorities of its QPs' data
+        EventId wake;                   //!< pending pacing wake-up
+    };
+
+    /// \brief The device asks for a frame of priority p on port index `port`.
+    Ptr<Packet> Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t p);
+    /// \brief Build the data frame of the QP's next PSN and advance the send state.
+    Ptr<Packet> MakeDataFrame(QueuePair* qp);
+    /// \brief Put a QP in its port's round-robin list (if it has data) and wake the port.
+    void Activate(QueuePair* qp);
+    /// \brief Wake a port at time t (keeps an earlier pending wake-up).
+    void ScheduleWake(Port& port, Time t);
+    /// \brief Re-derive the QP's message cursor for m_nextPsn.
+    void SeekCursor(QueuePair* qp);
+    /// \brief Sender: an ACK or NACK arrived.
+    void ReceiveAck(const RoceFrameInfo& info);
+    /// \brief Sender: a CNP arrived.
+    void ReceiveCnp(const RoceFrameInfo& info);
+    /// \brief Receiver: a data packet arrived.
+    void ReceiveData(const RoceFrameInfo& info);
+    /// \brief Responder state for (srcHost, qp), created on first use.
+    RxState& Rx(uint32_t srcHost, uint32_t qp, uint16_t udpSrcPort);
+    /// \brief Send ACK (syndrome 0) / NACK (0x60) / CNP to a peer QP.
+    void SendControl(
+        uint32_t peer, const RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
+    /// \brief Retransmission timer of a QP fired.
+    void RtoExpired(QueuePair* qp);
+    /// \brief Start the timer of a QP if packets are outstanding and none is running.
+    void ArmRto(QueuePair* qp);
+    /// \brief The forwarding table (attribute-set or aggregated).
+    Ptr<ForwardingTable> Table();
+
+    std::vector<Port> m_ports;              //!< ports, by AddPort order
+    std::vector<Ptr<QueuePair>> m_qps;      //!< by QP number (index 0 unused)
+    std::vector<std::vector<RxState>> m_rx; //!< responder state [srcHost] -> QPs
+    Ptr<ForwardingTable> m_table;           //!< routes
+    MessageReceivedCallback m_onMessage;    //!< receiver notification
+
+    // Attributes
+    uint32_t m_mtu;         //!< payload bytes per packet
+    std::string m_ccName;   //!< CongestionControl TypeId name
+    uint8_t m_priority;     //!< data priority of lane 0 (8 = table's BasePriority)
+    uint8_t m_ackPriority;  //!< ACK/NACK/CNP priority
+    uint32_t m_ackInterval; //!< packets per ACK
+    Time m_rto;             //!< retransmission timeout
+    Time m_cnpInterval;     //!< minimum time between CNPs per QP
+    bool m_vlan;            //!< 802.1Q tag on our frames
+    uint32_t m_hostRank;    //!< our rank
+
+    uint64_t m_dataSent{0};    //!< counter
+    uint64_t m_retransmits{0}; //!< counter
+    uint64_t m_dataRecv{0};    //!< counter
+    uint64_t m_discarded{0};   //!< counter
+    uint64_t m_acksSent{0};    //!< counter
+    uint64_t m_nacksSent{0};   //!< counter
+    uint64_t m_cnpsSent{0};    //!< counter
+    uint64_t m_cnpsRecv{0};    //!< counter
+    uint64_t m_timeouts{0};    //!< counter
+    uint64_t m_completed{0};   //!< counter
+    uint64_t m_received{0};    //!< counter
+    uint64_t m_bytesRecv{0};   //!< counter
+
+    TracedCallback<Ptr<const QueuePair>, uint64_t, Time> m_messageCompleteTrace; //!< trace
+    TracedCallback<uint32_t, uint32_t, uint64_t> m_messageReceivedTrace;         //!< trace
+    TracedCallback<Ptr<const QueuePair>, uint64_t> m_retransmitTrace;            //!< trace
+    TracedCallback<Ptr<const QueuePair>> m_timeoutTrace;                         //!< trace
+    TracedCallback<uint32_t, uint32_t> m_cnpSentTrace;                           //!< trace
+    TracedCallback<Ptr<const QueuePair>> m_cnpReceivedTrace;                     //!< trace
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_ROCE_NIC_H
