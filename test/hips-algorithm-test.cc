@@ -1,4 +1,5 @@
 #include "ns3/bcube-topology.h"
+#include "ns3/fluid-estimator.h"
 #include "ns3/hips-algorithm.h"
 #include "ns3/plan-checker.h"
 #include "ns3/sync-algorithm.h"
@@ -265,4 +266,54 @@ TEST(HipsAlgorithm, EngineRejectsNonProductDimensions)
     SyncPlan ok = plan;
     AddHierarchicalAllreduce(ok, {d0, good}, {{{0, 1}, false}}, false, "t");
     EXPECT_TRUE(PlanChecker().Check(ok).Ok());
+}
+
+// Fluid GST on BCube(n,k) at B = 40 Gb/s (5e9 B/s), W = 12 (k+1) N * 1000 B. rotate=1: at
+// every stage each of the k+1 parts uses a different level's NIC, and a level-s stage moves
+// (n-1) W/((k+1) n^(s+1)) through one NIC; summed over stages and both phases the GST is
+// 2(N-1)W/(N B (k+1)): 1/(k+1) of a single-NIC ring's 2(N-1)W/(NB) (the test).
+// rotate=0 runs the stages one NIC at a time: exactly the single-NIC ring's time.
+TEST(HipsAlgorithm, FluidGstOnBcubeIsRingOverLevels)
+{
+    const double b = 40e9 / 8;
+    for (auto [n, k] :
+         std::vector<std::pair<uint32_t, uint32_t>>{{2, 1}, {3, 1}, {4, 1}, {2, 2}, {3, 2}})
+    {
+        auto topo =
+            MakeTopology("bcube:n=" + std::to_string(n) + ",k=" + std::to_string(k), 40e9, 1e-6);
+        const double nn = topo->Graph().HostCount();
+        const uint64_t w = 12 * (k + 1) * static_cast<uint64_t>(nn) * 1000;
+        ModelProfile model = ModelProfile::Load("bytes:" + std::to_string(w), ".");
+        const double ring = 2 * (nn - 1) * w / (nn * b);
+        FluidResult rotated =
+            FluidEstimator().Estimate(*topo, MakeSyncAlgorithm("hips")->Compile(*topo, model));
+        EXPECT_NEAR(rotated.gstS, ring / (k + 1), 0.01 * ring / (k + 1)) << "n=" << n << " k=" << k;
+        FluidResult serial = FluidEstimator().Estimate(
+            *topo, MakeSyncAlgorithm("hips:rotate=0")->Compile(*topo, model));
+        EXPECT_NEAR(serial.gstS, ring, 0.01 * ring) << "n=" << n << " k=" << k;
+    }
+}
+
+// Fluid GST on a square a x a torus: 4 parts (2 dimensions x 2 directions) keep the 4
+// links of every server busy with equal loads (2(N-1)W/(4N) each, see above), so the GST is
+// 1/4 of a one-direction single-NIC ring's 2(N-1)W/(NB) (the test). bidir=0 halves
+// the links in use: 1/2 of the ring.
+TEST(HipsAlgorithm, FluidGstOnSquareTorusIsQuarterRing)
+{
+    const double b = 40e9 / 8;
+    for (uint32_t a : {3u, 4u, 5u})
+    {
+        auto topo =
+            MakeTopology("torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
+        const double nn = a * a;
+        const uint64_t w = 4 * a * a * 10000;
+        ModelProfile model = ModelProfile::Load("bytes:" + std::to_string(w), ".");
+        const double ring = 2 * (nn - 1) * w / (nn * b);
+        FluidResult both =
+            FluidEstimator().Estimate(*topo, MakeSyncAlgorithm("hips")->Compile(*topo, model));
+        EXPECT_NEAR(both.gstS, ring / 4, 0.01 * ring / 4) << "a=" << a;
+        FluidResult one = FluidEstimator().Estimate(
+            *topo, MakeSyncAlgorithm("hips:bidir=0")->Compile(*topo, model));
+        EXPECT_NEAR(one.gstS, ring / 2, 0.01 * ring / 2) << "a=" << a;
+    }
 }
