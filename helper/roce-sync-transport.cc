@@ -1,25 +1,47 @@
-// Written against the RoceNic API of the model contract (DESIGN §3 and the contract block
-// of the model engineers): RoceNic::AddPort, CreateQueuePair(dstHost), PostSend(qp, bytes,
-// onComplete), and a receive-side message-complete notification. Adjust the marked calls
-// to the RoceNic header as it lands.
 #include "roce-sync-transport.h"
 
+#include "ns3/queue-pair.h"
 #include "ns3/roce-nic.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
+
+#include <stdexcept>
 
 namespace ns3
 {
+
+namespace
+{
+
+/// The CongestionControl TypeId of a --cc choice.
+std::string
+CcTypeName(const std::string& cc)
+{
+    if (cc == "none")
+    {
+        return "ns3::RoceCcNone";
+    }
+    if (cc == "dcqcn")
+    {
+        return "ns3::DcqcnCongestionControl";
+    }
+    throw std::invalid_argument("--cc: '" + cc + "' is not one of none, dcqcn");
+}
+
+} // namespace
 
 RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options)
     : m_net(net)
 {
     const uint32_t hosts = static_cast<uint32_t>(net.hostNode.size());
     m_nics.resize(hosts);
+    const std::string ccType = CcTypeName(options.cc);
     for (uint32_t h = 0; h < hosts; ++h)
     {
         Ptr<RoceNic> nic = CreateObject<RoceNic>();
+        nic->SetAttribute("HostRank", UintegerValue(h));
         nic->SetAttribute("Mtu", UintegerValue(options.mtu));
-        nic->SetAttribute("CongestionControl", StringValue(options.cc));
+        nic->SetAttribute("CongestionControl", StringValue(ccType));
         nic->SetAttribute("Priority", UintegerValue(options.priority));
         net.Host(h)->AggregateObject(nic);
         for (const auto& dev : net.HostPorts(h))
@@ -29,14 +51,10 @@ RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions&
         // Frames for this host: through the relay switch's local delivery on a multi-port
         // host, straight from the device otherwise.
         net.SetHostReceive(h, MakeCallback(&RoceNic::Receive, nic));
-        // A message's last byte arrived here: tell the job which host pair / QP it was.
-        nic->SetMessageReceivedCallback(
-            [this, h](uint32_t srcHost, Ptr<QueuePair> qp, uint64_t bytes) {
-                if (m_job && qp->GetTag() != ~0u)
-                {
-                    m_job->Delivered(srcHost, h, qp->GetTag());
-                }
-            });
+        // A message's last byte arrived here: the sender's QP tells which transfer it was.
+        nic->SetMessageReceivedCallback([this, h](uint32_t srcHost, uint32_t qpNumber, uint64_t) {
+            OnMessageReceived(srcHost, h, qpNumber);
+        });
         m_nics[h] = nic;
     }
 }
@@ -52,11 +70,8 @@ RoceSyncTransport::QueuePairs(uint32_t srcHost, uint32_t dstHost) const
 }
 
 void
-RoceSyncTransport::Send(uint32_t srcHost,
-                        uint32_t dstHost,
-                        uint32_t qp,
-                        uint64_t bytes,
-                        std::function<void()> onSent)
+RoceSyncTransport::Send(
+    uint32_t srcHost, uint32_t dstHost, uint32_t qp, uint64_t bytes, std::function<void()> onSent)
 {
     auto key = std::make_tuple(srcHost, dstHost, qp);
     auto it = m_qps.find(key);
@@ -70,14 +85,44 @@ RoceSyncTransport::Send(uint32_t srcHost,
 }
 
 void
+RoceSyncTransport::OnMessageReceived(uint32_t srcHost, uint32_t dstHost, uint32_t qpNumber)
+{
+    Ptr<QueuePair> qp = m_nics[srcHost]->GetQueuePair(qpNumber);
+    if (!qp)
+    {
+        return;
+    }
+    if (qp->GetTag() != kFlowTag)
+    {
+        if (m_job)
+        {
+            m_job->Delivered(srcHost, dstHost, qp->GetTag());
+        }
+        return;
+    }
+    auto it = m_flowDelivered.find(std::make_pair(srcHost, qpNumber));
+    if (it != m_flowDelivered.end())
+    {
+        std::function<void()> delivered = std::move(it->second);
+        m_flowDelivered.erase(it);
+        if (delivered)
+        {
+            delivered();
+        }
+    }
+}
+
+void
 RoceSyncTransport::SendFlow(uint32_t srcHost,
                             uint32_t dstHost,
                             uint64_t bytes,
                             std::function<void()> delivered)
 {
     Ptr<QueuePair> q = m_nics[srcHost]->CreateQueuePair(dstHost);
-    q->SetTag(~0u); // not a sync QP: the job is not told
-    m_nics[srcHost]->PostSend(q, bytes, std::move(delivered));
+    q->SetTag(kFlowTag); // not a sync QP: the job is not told
+    // One message per flow QP: `delivered` fires at the receiver, at its last byte.
+    m_flowDelivered.emplace(std::make_pair(srcHost, q->GetNumber()), std::move(delivered));
+    m_nics[srcHost]->PostSend(q, bytes, nullptr);
 }
 
 Ptr<RoceNic>

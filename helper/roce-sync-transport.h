@@ -15,6 +15,7 @@
 #include <functional>
 #include <map>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -56,10 +57,17 @@ class RoceSyncTransport : public SyncTransport
     Ptr<RoceNic> Nic(uint32_t host) const;
 
   private:
+    /// \brief Tag of the QPs of replayed flows (not sync QPs).
+    static constexpr uint32_t kFlowTag = ~0u;
+    /// \brief A message of srcHost's QP `qpNumber` arrived at dstHost.
+    void OnMessageReceived(uint32_t srcHost, uint32_t dstHost, uint32_t qpNumber);
+
     const PfcNetwork& m_net;            //!< the network
     std::vector<Ptr<RoceNic>> m_nics;   //!< by host rank
     SyncJob* m_job{nullptr};            //!< told of deliveries
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Ptr<QueuePair>> m_qps; //!< sync QPs
+    std::map<std::pair<uint32_t, uint32_t>, std::function<void()>>
+        m_flowDelivered; //!< (src host, QP number) of a flow -> its delivery callback
 };
 
 } // namespace ns3

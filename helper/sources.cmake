@@ -5,6 +5,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/network-builder.cc
     helper/network-recorder.cc
     helper/results-writer.cc
+    helper/roce-sync-transport.cc
     helper/trace-event-writer.cc
 )
 set(PARAMSYNC_HELPER_HEADERS
@@ -14,6 +15,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/network-recorder.h
     helper/run-result.h
     helper/results-writer.h
+    helper/roce-sync-transport.h
     helper/trace-event-writer.h
 )
 set(PARAMSYNC_HELPER_TESTS
