@@ -10,6 +10,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/ring-algorithm.cc
     workloads/fluid-estimator.cc
     workloads/hips-algorithm.cc
+    workloads/ps-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -22,6 +23,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/ring-algorithm.h
     workloads/fluid-estimator.h
     workloads/hips-algorithm.h
+    workloads/ps-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
@@ -30,4 +32,5 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/ring-algorithm-test.cc
     test/fluid-estimator-test.cc
     test/hips-algorithm-test.cc
+    test/ps-algorithm-test.cc
 )

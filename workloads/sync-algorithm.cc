@@ -2,6 +2,7 @@
 
 #include "hips-algorithm.h"
 #include "mesh-algorithm.h"
+#include "ps-algorithm.h"
 #include "ring-algorithm.h"
 #include "ns3/spec-string.h"
 
@@ -25,6 +26,7 @@ Registry()
         {"mesh", [](const std::string& s) { return std::make_unique<MeshAlgorithm>(s); }},
         {"ring", [](const std::string& s) { return std::make_unique<RingAlgorithm>(s); }},
         {"hips", [](const std::string& s) { return std::make_unique<HipsAlgorithm>(s); }},
+        {"ps", [](const std::string& s) { return std::make_unique<PsAlgorithm>(s); }},
     };
     return table;
 }

@@ -1,0 +1,171 @@
+#include "ps-algorithm.h"
+
+#include "ns3/spec-string.h"
+#include "ns3/topology.h"
+
+#include <algorithm>
+#include <numeric>
+#include <stdexcept>
+
+namespace ns3
+{
+
+PsAlgorithm::PsAlgorithm(const std::string& spec)
+{
+    SpecString s(spec, "--algorithm");
+    m_servers = static_cast<uint32_t>(s.GetUint("servers", 1, 1, 1u << 20));
+    m_placement = s.GetChoice("placement", "dedicated", {"dedicated", "colocated"});
+    m_shard = s.GetChoice("shard", "bytes", {"bytes", "tensor", "greedy"});
+    // 0 means "no chunking"; ParseBytes rejects 0, so it is spelled out here.
+    const std::string chunk = s.GetString("chunk", "0");
+    m_chunk = chunk == "0" ? 0 : ParseBytes(chunk, s.Where() + "option chunk (0 or a size)");
+    s.Finish();
+}
+
+std::string
+PsAlgorithm::Spec() const
+{
+    return "ps:servers=" + std::to_string(m_servers) + ",placement=" + m_placement +
+           ",shard=" + m_shard + ",chunk=" + std::to_string(m_chunk);
+}
+
+bool
+PsAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
+{
+    const uint32_t hosts = topology.Graph().HostCount();
+    if (m_placement == "dedicated" && hosts <= m_servers)
+    {
+        why = "ps with " + std::to_string(m_servers) + " dedicated servers needs more than " +
+              std::to_string(m_servers) + " hosts (at least one worker); the topology has " +
+              std::to_string(hosts);
+        return false;
+    }
+    if (m_placement == "colocated" && hosts < m_servers)
+    {
+        why = "ps with " + std::to_string(m_servers) + " co-located servers needs at least " +
+              std::to_string(m_servers) + " hosts; the topology has " + std::to_string(hosts);
+        return false;
+    }
+    return true;
+}
+
+std::vector<PsAlgorithm::ShardRange>
+PsAlgorithm::Shards(const ModelProfile& model) const
+{
+    const uint64_t w = model.TotalBytes();
+    std::vector<ShardRange> ranges;
+    if (m_shard == "bytes")
+    {
+        uint64_t offset = 0;
+        for (uint32_t s = 0; s < m_servers; ++s)
+        {
+            const uint64_t bytes = w / m_servers + (s < w % m_servers ? 1 : 0);
+            if (bytes > 0)
+            {
+                ranges.push_back({s, offset, bytes});
+            }
+            offset += bytes;
+        }
+        return ranges;
+    }
+    const std::vector<GradientTensor>& tensors = model.Tensors();
+    std::vector<uint32_t> serverOf(tensors.size(), 0);
+    if (m_shard == "tensor")
+    {
+        for (size_t t = 0; t < tensors.size(); ++t)
+        {
+            serverOf[t] = static_cast<uint32_t>(t % m_servers);
+        }
+    }
+    else
+    {
+        // Largest first, each to the least loaded server: within 4/3 of the optimal maximum
+        // load (Graham, SIAM J. Appl. Math. 1969). Stable sort: equal tensors keep backprop
+        // order, equal loads go to the lowest server index, so the result is deterministic.
+        std::vector<size_t> order(tensors.size());
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+            return tensors[a].bytes > tensors[b].bytes;
+        });
+        std::vector<uint64_t> load(m_servers, 0);
+        for (size_t t : order)
+        {
+            const auto least = std::min_element(load.begin(), load.end());
+            serverOf[t] = static_cast<uint32_t>(least - load.begin());
+            *least += tensors[t].bytes;
+        }
+    }
+    for (size_t t = 0; t < tensors.size(); ++t)
+    {
+        if (tensors[t].bytes == 0)
+        {
+            continue;
+        }
+        if (!ranges.empty() && ranges.back().server == serverOf[t] &&
+            ranges.back().offset + ranges.back().bytes == tensors[t].offset)
+        {
+            ranges.back().bytes += tensors[t].bytes;
+        }
+        else
+        {
+            ranges.push_back({serverOf[t], tensors[t].offset, tensors[t].bytes});
+        }
+    }
+    return ranges;
+}
+
+SyncPlan
+PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
+{
+    std::string why;
+    if (!AppliesTo(topology, why))
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() +
+                                    ": " + why);
+    }
+    const uint32_t hosts = topology.Graph().HostCount();
+    const bool dedicated = m_placement == "dedicated";
+    const uint32_t n = dedicated ? hosts - m_servers : hosts;
+    SyncPlan plan;
+    plan.algorithm = Spec();
+    plan.gradientBytes = model.TotalBytes();
+    plan.workers = n;
+    for (uint32_t p = 0; p < (dedicated ? hosts : n); ++p)
+    {
+        plan.hostOf.push_back(p);
+    }
+    auto participantOf = [&](uint32_t server) { return dedicated ? n + server : server; };
+
+    uint32_t chunk = 0;
+    std::vector<TransferId> pushes;
+    for (const ShardRange& range : Shards(model))
+    {
+        const ParticipantIndex server = participantOf(range.server);
+        const uint64_t step = m_chunk == 0 ? range.bytes : m_chunk;
+        for (uint64_t at = range.offset; at < range.offset + range.bytes; at += step, ++chunk)
+        {
+            const uint64_t bytes = std::min(step, range.offset + range.bytes - at);
+            pushes.clear();
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                // A co-located server already holds its own worker's contribution.
+                if (i != server)
+                {
+                    pushes.push_back(plan.Add({0, i, server, at, bytes, TransferOp::Reduce,
+                                               ContributorSet::Single(n, i), {}, chunk, 0}));
+                }
+            }
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                if (i != server)
+                {
+                    plan.Add({0, server, i, at, bytes, TransferOp::Copy, ContributorSet::All(n),
+                              pushes, chunk, 1});
+                }
+            }
+        }
+    }
+    return plan;
+}
+
+} // namespace ns3
