@@ -4,6 +4,7 @@
 #include "ns3/topology.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <numeric>
 #include <stdexcept>
 
@@ -136,11 +137,17 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
     }
     auto participantOf = [&](uint32_t server) { return dedicated ? n + server : server; };
 
+    constexpr TransferId kNone = UINT32_MAX;
+    // lastPush[s][i]: worker i's latest push to server s. The next one waits for it, so a
+    // server's chunks arrive in order and early chunks are pulled while later ones are
+    // still pushed; pushes to different servers stay parallel (they use different links).
+    std::vector<std::vector<TransferId>> lastPush(m_servers, std::vector<TransferId>(n, kNone));
     uint32_t chunk = 0;
     std::vector<TransferId> pushes;
     for (const ShardRange& range : Shards(model))
     {
         const ParticipantIndex server = participantOf(range.server);
+        std::vector<TransferId>& last = lastPush[range.server];
         const uint64_t step = m_chunk == 0 ? range.bytes : m_chunk;
         for (uint64_t at = range.offset; at < range.offset + range.bytes; at += step, ++chunk)
         {
@@ -151,8 +158,14 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
                 // A co-located server already holds its own worker's contribution.
                 if (i != server)
                 {
-                    pushes.push_back(plan.Add({0, i, server, at, bytes, TransferOp::Reduce,
-                                               ContributorSet::Single(n, i), {}, chunk, 0}));
+                    std::vector<TransferId> deps;
+                    if (last[i] != kNone)
+                    {
+                        deps.push_back(last[i]);
+                    }
+                    last[i] = plan.Add({0, i, server, at, bytes, TransferOp::Reduce,
+                                        ContributorSet::Single(n, i), deps, chunk, 0});
+                    pushes.push_back(last[i]);
                 }
             }
             for (uint32_t i = 0; i < n; ++i)

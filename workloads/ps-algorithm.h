@@ -33,8 +33,11 @@ namespace ns3
  * Closed form (dedicated, shard=bytes, S | W): each server receives N*W/S and sends N*W/S;
  * each worker sends W and receives W.
  *
- * Assumptions where the paper is silent: pushes carry no dependencies (the gradient exists
- * when the synchronization starts); a pull depends on exactly the pushes of its chunk;
+ * Assumptions where the paper is silent: the gradient exists when the synchronization
+ * starts; a worker's pushes to one server go one after another in offset order (each waits
+ * for the previous one; with all chunks in flight at once, fair sharing would finish them
+ * all together and nothing would be pulled early), while its pushes to different servers run
+ * in parallel; a pull depends on exactly the pushes of its chunk;
  * adjacent tensors assigned to one server form one range (one message per chunk, not per
  * tensor); ties in the greedy rule go to the lowest server index.
  */
