@@ -1,6 +1,11 @@
 #include "ns3/plan-checker.h"
+#include "ns3/ring-algorithm.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
+#include "ns3/torus-topology.h"
+
+#include <set>
+#include <stdexcept>
 
 #include <gtest/gtest.h>
 
@@ -65,4 +70,204 @@ TEST(RingAlgorithm, CheckerAcceptsOnTopologyGrid)
     PlanCheckResult r = PlanChecker().Check(plan);
     ASSERT_TRUE(r.Ok()) << r.Summary();
     EXPECT_EQ(r.sentBytes[0], 1077504300u);
+}
+
+// Every option keeps the per-worker volume 2(N-1)W/N. W = 2^4 * 3^2 * 5 * 7 * 100 = 504,000
+// is divisible by R*N*K for every case below (R rings x N workers x K segments), so the
+// closed form is exact; the transfer count is R * 2N(N-1) * K (one per ring, step, worker
+// and segment).
+TEST(RingAlgorithm, OptionsKeepClosedFormVolume)
+{
+    struct Case
+    {
+        std::string topology;
+        std::string spec;
+        uint32_t rings;
+    };
+    const std::vector<Case> cases = {
+        {"star:n=5", "ring:bidir=1", 2},
+        {"star:n=6", "ring:segments=4", 1},
+        {"star:n=6", "ring:bidir=1,segments=3", 2},
+        {"bcube:n=3,k=1", "ring:order=gray,bidir=1", 2},
+        {"bcube:n=3,k=1", "ring:order=gray,nics=all", 2},       // k+1 = 2 ports
+        {"bcube:n=2,k=2", "ring:order=natural,nics=all", 3},    // 3 ports
+        {"bcube:n=2,k=2", "ring:order=topo,nics=all,bidir=1,segments=2", 6},
+        {"torus:dims=3x4", "ring:order=snake,nics=all", 4},     // 2d = 4 ports
+        {"torus:dims=2x2x2", "ring:order=snake,nics=all,segments=2", 6},
+        {"ring:n=7", "ring:order=snake,nics=all", 2},
+        {"fattree:k=4", "ring:order=topo,nics=all,bidir=1", 2}, // one port per host
+    };
+    const uint64_t w = 504000;
+    for (const Case& c : cases)
+    {
+        auto topo = MakeTopology(c.topology, 40e9, 1e-6);
+        auto algorithm = MakeSyncAlgorithm(c.spec);
+        SyncPlan plan = algorithm->Compile(*topo, ModelProfile::Load("bytes:504000", "."));
+        PlanCheckResult r = PlanChecker().Check(plan);
+        ASSERT_TRUE(r.Ok()) << c.topology << " " << c.spec << "\n" << r.Summary();
+        const uint64_t n = topo->Graph().HostCount();
+        const uint64_t k = c.spec.find("segments=") == std::string::npos
+                               ? 1
+                               : std::stoul(c.spec.substr(c.spec.find("segments=") + 9));
+        ASSERT_EQ(w % (c.rings * n * k), 0u) << c.spec;
+        EXPECT_EQ(plan.transfers.size(), c.rings * 2 * n * (n - 1) * k)
+            << c.topology << " " << c.spec;
+        for (uint32_t p = 0; p < n; ++p)
+        {
+            EXPECT_EQ(r.sentBytes[p], 2 * (n - 1) * w / n) << c.topology << " " << c.spec;
+            EXPECT_EQ(r.receivedBytes[p], 2 * (n - 1) * w / n) << c.topology << " " << c.spec;
+        }
+    }
+}
+
+TEST(RingAlgorithm, SpecSpellsOutEveryOptionAndRejectsBadInput)
+{
+    EXPECT_EQ(MakeSyncAlgorithm("ring")->Spec(), "ring:order=natural,bidir=0,nics=1,segments=1");
+    EXPECT_EQ(MakeSyncAlgorithm("ring:order=gray,bidir=1")->Spec(),
+              "ring:order=gray,bidir=1,nics=1,segments=1");
+    EXPECT_EQ(MakeSyncAlgorithm("ring:nics=all,segments=8")->Spec(),
+              "ring:order=natural,bidir=0,nics=all,segments=8");
+    for (const char* bad : {"ring:order=spiral", "ring:segments=0", "ring:nics=2",
+                            "ring:bidir=2", "ring:colour=red"})
+    {
+        EXPECT_THROW(MakeSyncAlgorithm(bad), std::invalid_argument) << bad;
+    }
+    // gray needs BCube digits, snake a torus: elsewhere AppliesTo says why, Compile throws.
+    auto torus = MakeTopology("torus:dims=3x3", 40e9, 1e-6);
+    auto bcube = MakeTopology("bcube:n=3,k=1", 40e9, 1e-6);
+    std::string why;
+    EXPECT_FALSE(MakeSyncAlgorithm("ring:order=gray")->AppliesTo(*torus, why));
+    EXPECT_NE(why.find("bcube"), std::string::npos) << why;
+    EXPECT_FALSE(MakeSyncAlgorithm("ring:order=snake")->AppliesTo(*bcube, why));
+    EXPECT_TRUE(MakeSyncAlgorithm("ring:order=snake")->AppliesTo(*torus, why));
+    EXPECT_THROW(MakeSyncAlgorithm("ring:order=gray")
+                     ->Compile(*torus, ModelProfile::Load("bytes:900", ".")),
+                 std::invalid_argument);
+}
+
+namespace
+{
+/// Port of the source host that the routed path of hop src -> dst leaves through.
+uint32_t
+FirstPort(const Topology& topo, HostRank src, HostRank dst)
+{
+    LinkIndex first = topo.Path(src, dst, 0).front();
+    const TopologyLink& link = topo.Graph().Link(first);
+    return link.a == topo.Graph().HostNode(src) ? link.portA : link.portB;
+}
+} // namespace
+
+// nics=all on BCube(3,1): ring p walks the Gray code with level p fastest. Of its 9 cyclic
+// hops, digit p changes on n^2 - n = 6 (the other 3 change the slower digit), and a hop
+// that changes digit l is one level-l switch hop, leaving through port l. So ring 0 sends
+// 6 of 9 hops through port 0 and ring 1 6 of 9 through port 1: each ring has its own NIC.
+TEST(RingAlgorithm, NicsAllGivesEachRingItsOwnPortOnBcube)
+{
+    auto topo = MakeTopology("bcube:n=3,k=1", 40e9, 1e-6);
+    RingAlgorithm ring("ring:order=gray,nics=all");
+    auto orders = ring.RingOrders(*topo);
+    ASSERT_EQ(orders.size(), 2u);
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        uint32_t onOwnPort = 0;
+        for (uint32_t i = 0; i < 9; ++i)
+        {
+            HostRank a = orders[p][i];
+            HostRank b = orders[p][(i + 1) % 9];
+            EXPECT_EQ(topo->Path(a, b, 0).size(), 2u) << "ring " << p << " hop " << i;
+            onOwnPort += FirstPort(*topo, a, b) == p ? 1 : 0;
+        }
+        EXPECT_EQ(onOwnPort, 6u) << "ring " << p;
+    }
+}
+
+// nics=all on a 4x4 torus: 4 rings. Rings p and p+2 walk the same snake in opposite
+// directions, so every hop is one cable (the snake's sides are even, so it closes) and the
+// two use opposite directions of the same cables: no directed link is shared by them. Ring 0
+// walks dimension 1 fastest: 12 of its 16 hops are dimension-1 hops (3 per row of 4).
+TEST(RingAlgorithm, NicsAllOnTorusUsesBothDirectionsOfEachCable)
+{
+    auto topo = MakeTopology("torus:dims=4x4", 40e9, 1e-6);
+    const auto* torus = dynamic_cast<const TorusTopology*>(topo.get());
+    ASSERT_NE(torus, nullptr);
+    RingAlgorithm ring("ring:order=snake,nics=all");
+    auto orders = ring.RingOrders(*topo);
+    ASSERT_EQ(orders.size(), 4u);
+    for (uint32_t p = 0; p < 2; ++p)
+    {
+        std::set<std::pair<HostRank, HostRank>> forward;
+        uint32_t fastDimHops = 0;
+        for (uint32_t i = 0; i < 16; ++i)
+        {
+            HostRank a = orders[p][i];
+            HostRank b = orders[p][(i + 1) % 16];
+            ASSERT_EQ(topo->Path(a, b, 0).size(), 1u) << "ring " << p << " hop " << i;
+            forward.insert({a, b});
+            const uint32_t dim = 1 - p; // ring 0: dimension 1 fastest; ring 1: dimension 0
+            fastDimHops += torus->Coordinates(a)[dim] != torus->Coordinates(b)[dim] ? 1 : 0;
+        }
+        EXPECT_EQ(fastDimHops, 12u) << "ring " << p;
+        for (uint32_t i = 0; i < 16; ++i)
+        {
+            HostRank a = orders[p + 2][i];
+            HostRank b = orders[p + 2][(i + 1) % 16];
+            EXPECT_EQ(forward.count({a, b}), 0u) << "rings " << p << " and " << p + 2;
+        }
+    }
+}
+
+// segments=K: segments move independently. In star:n=3, W = 600, K = 2: chunk 0 is
+// [0,200), segment 1 of it [100,200). Position 1's reduce-scatter step-1 send of segment 1
+// (chunk 0, received from position 0 at step 0) depends on exactly that receipt and on its
+// own step-0 send of segment 1, not on segment 0.
+TEST(RingAlgorithm, SegmentsDependOnlyOnTheirOwnChain)
+{
+    auto topo = MakeTopology("star:n=3", 40e9, 1e-6);
+    SyncPlan plan =
+        MakeSyncAlgorithm("ring:segments=2")->Compile(*topo, ModelProfile::Load("bytes:600", "."));
+    ASSERT_TRUE(PlanChecker().Check(plan).Ok());
+    const Transfer* step1 = nullptr;
+    for (const Transfer& t : plan.transfers)
+    {
+        if (t.phase == 1 && t.src == 1 && t.offset == 100)
+        {
+            step1 = &t;
+        }
+    }
+    ASSERT_NE(step1, nullptr);
+    EXPECT_EQ(step1->bytes, 100u);
+    ASSERT_EQ(step1->deps.size(), 2u);
+    for (TransferId d : step1->deps)
+    {
+        const Transfer& dep = plan.transfers[d];
+        EXPECT_EQ(dep.phase, 0u);
+        // Own step-0 segment-1 send covers chunk 1 [200,400): [300,400); the receipt [100,200).
+        EXPECT_TRUE((dep.src == 1 && dep.offset == 300) || (dep.src == 0 && dep.offset == 100))
+            << plan.Dump();
+    }
+}
+
+// Topology-aware options on the grid, checker only (W prime so every split is unequal).
+TEST(RingAlgorithm, OptionsCheckOnTopologyGrid)
+{
+    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
+                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
+                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
+                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    {
+        auto topo = MakeTopology(t, 40e9, 1e-6);
+        for (std::string a : {"ring:order=topo,bidir=1,nics=all,segments=3", "ring:order=gray",
+                              "ring:order=snake,nics=all"})
+        {
+            auto algorithm = MakeSyncAlgorithm(a);
+            std::string why;
+            if (!algorithm->AppliesTo(*topo, why))
+            {
+                continue;
+            }
+            SyncPlan plan = algorithm->Compile(*topo, ModelProfile::Load("bytes:1000003", "."));
+            PlanCheckResult r = PlanChecker().Check(plan);
+            EXPECT_TRUE(r.Ok()) << t << " " << a << "\n" << r.Summary();
+        }
+    }
 }

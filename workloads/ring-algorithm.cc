@@ -1,24 +1,104 @@
 #include "ring-algorithm.h"
 
+#include "ns3/bcube-topology.h"
 #include "ns3/spec-string.h"
 #include "ns3/topology.h"
+#include "ns3/torus-topology.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
 {
 
+namespace
+{
+
+constexpr TransferId kNone = UINT32_MAX;
+
+/// How a sequence of digit vectors walks a mixed-radix space.
+enum class Walk
+{
+    Count,   //!< plain counting (fastest digit first)
+    Reflect, //!< boustrophedon: a digit runs backwards while the slower digits are odd
+    ModGray, //!< modular Gray code g_q = d_q - d_{q+1} mod n (equal radices only)
+};
+
+/**
+ * Digit vectors (position q = q-th fastest digit) of the i-th element of a walk over the
+ * radices `radix` (fastest first). Reflect and ModGray change exactly one digit per step.
+ */
+std::vector<uint32_t>
+WalkDigits(const std::vector<uint32_t>& radix, Walk walk, uint64_t i)
+{
+    const size_t d = radix.size();
+    std::vector<uint32_t> counted(d);
+    uint64_t rest = i;
+    for (size_t q = 0; q < d; ++q)
+    {
+        counted[q] = static_cast<uint32_t>(rest % radix[q]);
+        rest /= radix[q];
+    }
+    if (walk == Walk::Count)
+    {
+        return counted;
+    }
+    std::vector<uint32_t> out(d);
+    uint64_t stride = 1;
+    for (size_t q = 0; q < d; ++q)
+    {
+        if (walk == Walk::Reflect)
+        {
+            uint64_t slower = i / (stride * radix[q]);
+            out[q] = slower % 2 == 1 ? radix[q] - 1 - counted[q] : counted[q];
+            stride *= radix[q];
+        }
+        else
+        {
+            uint32_t above = q + 1 == d ? 0 : counted[q + 1];
+            out[q] = (counted[q] + radix[q] - above) % radix[q];
+        }
+    }
+    return out;
+}
+
+/// The order of one data range around one ring: positions -> hosts.
+struct RingSpec
+{
+    std::vector<HostRank> order;
+    uint64_t offset;
+    uint64_t bytes;
+};
+
+/// Splits [0, size) into `parts` ranges, the first (size mod parts) one byte longer.
+std::vector<uint64_t>
+SplitOffsets(uint64_t size, uint64_t parts)
+{
+    std::vector<uint64_t> offset(parts + 1, 0);
+    for (uint64_t i = 0; i < parts; ++i)
+    {
+        offset[i + 1] = offset[i] + size / parts + (i < size % parts ? 1 : 0);
+    }
+    return offset;
+}
+
+} // namespace
+
 RingAlgorithm::RingAlgorithm(const std::string& spec)
 {
     SpecString s(spec, "--algorithm");
-    m_order = s.GetChoice("order", "natural", {"natural", "topo"});
+    m_order = s.GetChoice("order", "natural", {"natural", "topo", "gray", "snake"});
+    m_bidir = s.GetBool("bidir", false);
+    m_allNics = s.GetChoice("nics", "1", {"1", "all"}) == "all";
+    m_segments = static_cast<uint32_t>(s.GetUint("segments", 1, 1, 65536));
     s.Finish();
 }
 
 std::string
 RingAlgorithm::Spec() const
 {
-    return "ring:order=" + m_order;
+    return "ring:order=" + m_order + ",bidir=" + (m_bidir ? "1" : "0") +
+           ",nics=" + (m_allNics ? "all" : "1") + ",segments=" + std::to_string(m_segments);
 }
 
 bool
@@ -29,13 +109,136 @@ RingAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
         why = "ring needs at least one host";
         return false;
     }
+    if (m_order == "gray" && !dynamic_cast<const BcubeTopology*>(&topology))
+    {
+        why = "ring order=gray needs a bcube topology";
+        return false;
+    }
+    if (m_order == "snake" && !dynamic_cast<const TorusTopology*>(&topology))
+    {
+        why = "ring order=snake needs a torus or ring topology";
+        return false;
+    }
     return true;
+}
+
+std::vector<std::vector<HostRank>>
+RingAlgorithm::RingOrders(const Topology& topology) const
+{
+    std::string why;
+    if (!AppliesTo(topology, why))
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() +
+                                    ": " + why);
+    }
+    const TopologyGraph& graph = topology.Graph();
+    const uint32_t n = graph.HostCount();
+    const auto* bcube = dynamic_cast<const BcubeTopology*>(&topology);
+    const auto* torus = dynamic_cast<const TorusTopology*>(&topology);
+
+    // Dimensions (radices, fastest first at rotation 0) and the walk the order takes.
+    std::vector<uint32_t> radix{n};
+    Walk walk = Walk::Count;
+    if (bcube)
+    {
+        radix.assign(bcube->K() + 1, bcube->N()); // level 0 is the least significant digit
+        walk = m_order == "natural" ? Walk::Count : Walk::ModGray;
+    }
+    else if (torus)
+    {
+        // Dimension d-1 has stride 1, so it is the fastest of the natural order.
+        radix.assign(torus->Sides().rbegin(), torus->Sides().rend());
+        walk = m_order == "natural" ? Walk::Count : Walk::Reflect;
+    }
+    const uint32_t dims = static_cast<uint32_t>(radix.size());
+
+    uint32_t ports = 1;
+    if (m_allNics)
+    {
+        ports = UINT32_MAX;
+        for (HostRank h = 0; h < n; ++h)
+        {
+            ports = std::min<uint32_t>(ports, graph.Ports(graph.HostNode(h)).size());
+        }
+        if (ports == 0)
+        {
+            throw std::invalid_argument("--algorithm '" + Spec() + "': topology " +
+                                        topology.Spec() + " has a host without ports");
+        }
+    }
+
+    std::vector<std::vector<HostRank>> rings;
+    for (uint32_t p = 0; p < ports; ++p)
+    {
+        const uint32_t rotation = p % dims;
+        std::vector<HostRank> order(n);
+        if (!bcube && !torus)
+        {
+            // No structure to rotate: natural or the family's own topology-aware order.
+            std::vector<HostRank> base = topology.RingOrder();
+            if (m_order == "natural")
+            {
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    base[i] = i;
+                }
+            }
+            if (base.size() != n)
+            {
+                throw std::invalid_argument("--algorithm '" + Spec() + "': topology " +
+                                            topology.Spec() + " gives a ring order of " +
+                                            std::to_string(base.size()) + " hosts, not " +
+                                            std::to_string(n));
+            }
+            order = base;
+        }
+        else
+        {
+            // Rotating which dimension is walked fastest moves most hops of ring p onto
+            // the ports of dimension `rotation` (see the class comment).
+            std::vector<uint32_t> rotated(dims);
+            for (uint32_t q = 0; q < dims; ++q)
+            {
+                rotated[q] = radix[(q + rotation) % dims];
+            }
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                std::vector<uint32_t> digits = WalkDigits(rotated, walk, i);
+                std::vector<uint32_t> natural(dims); // natural[q]: q-th fastest dimension
+                for (uint32_t q = 0; q < dims; ++q)
+                {
+                    natural[(q + rotation) % dims] = digits[q];
+                }
+                if (bcube)
+                {
+                    order[i] = bcube->RankOf(natural);
+                }
+                else
+                {
+                    std::reverse(natural.begin(), natural.end()); // dimension 0 first
+                    order[i] = torus->RankOf(natural);
+                }
+            }
+        }
+        if ((p / dims) % 2 == 1)
+        {
+            std::reverse(order.begin(), order.end());
+        }
+        rings.push_back(order);
+        if (m_bidir)
+        {
+            std::reverse(order.begin(), order.end());
+            rings.push_back(order);
+        }
+    }
+    return rings;
 }
 
 SyncPlan
 RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
     const uint32_t n = topology.Graph().HostCount();
+    std::vector<std::vector<HostRank>> orders = RingOrders(topology);
     SyncPlan plan;
     plan.algorithm = Spec();
     plan.gradientBytes = model.TotalBytes();
@@ -44,79 +247,82 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
     {
         plan.hostOf.push_back(p);
     }
-    std::vector<uint32_t> order(n);
-    for (uint32_t i = 0; i < n; ++i)
+    const uint32_t rings = static_cast<uint32_t>(orders.size());
+    const uint32_t segs = m_segments;
+    std::vector<uint64_t> ringOffset = SplitOffsets(plan.gradientBytes, rings);
+    for (uint32_t r = 0; r < rings; ++r)
     {
-        order[i] = i;
-    }
-    if (m_order == "topo")
-    {
-        std::vector<HostRank> ring = topology.RingOrder();
-        if (ring.size() != n)
+        const std::vector<HostRank>& order = orders[r];
+        const uint64_t base = ringOffset[r];
+        std::vector<uint64_t> chunkOffset = SplitOffsets(ringOffset[r + 1] - base, n);
+        // segment s of chunk c: [segOffset[c][s], segOffset[c][s + 1]) relative to base
+        std::vector<std::vector<uint64_t>> segOffset(n);
+        for (uint32_t c = 0; c < n; ++c)
         {
-            throw std::invalid_argument("--algorithm '" + Spec() + "': topology " +
-                                        topology.Spec() + " gives a ring order of " +
-                                        std::to_string(ring.size()) + " hosts, not " +
-                                        std::to_string(n));
-        }
-        order.assign(ring.begin(), ring.end());
-    }
-    const uint64_t w = model.TotalBytes();
-    std::vector<uint64_t> offset(n + 1, 0);
-    for (uint32_t i = 0; i < n; ++i)
-    {
-        offset[i + 1] = offset[i] + w / n + (i < w % n ? 1 : 0);
-    }
-    constexpr TransferId kNone = UINT32_MAX;
-    std::vector<TransferId> lastSend(n, kNone);
-    std::vector<TransferId> lastRecv(n, kNone);
-    auto step = [&](uint32_t i, uint32_t chunk, TransferOp op, const ContributorSet& carries,
-                    uint32_t phase, std::vector<TransferId>& received) {
-        uint32_t next = (i + 1) % n;
-        if (offset[chunk + 1] == offset[chunk])
-        {
-            return;
-        }
-        std::vector<TransferId> deps;
-        for (TransferId d : {lastSend[i], lastRecv[i]})
-        {
-            if (d != kNone)
+            segOffset[c] = SplitOffsets(chunkOffset[c + 1] - chunkOffset[c], segs);
+            for (uint64_t& o : segOffset[c])
             {
-                deps.push_back(d);
+                o += base + chunkOffset[c];
             }
         }
-        TransferId id = plan.Add({0, order[i], order[next], offset[chunk],
-                                  offset[chunk + 1] - offset[chunk], op, carries, deps, chunk,
-                                  phase});
-        lastSend[i] = id;
-        received[next] = id;
-    };
-    // Positions: reduce-scatter step k, position i sends chunk (i - k) mod n holding the
-    // contributions of positions i-k..i; after n-1 steps position i owns chunk (i + 1).
-    for (uint32_t k = 0; k + 1 < n; ++k)
-    {
-        std::vector<TransferId> received = lastRecv;
-        for (uint32_t i = 0; i < n; ++i)
+        // lastSend[i][s]: position i's previous send of segment s.
+        std::vector<std::vector<TransferId>> lastSend(n, std::vector<TransferId>(segs, kNone));
+        // received[i][s]: the transfer that last delivered segment s to position i; the
+        // chunk a position sends at step k is the one it received at step k-1.
+        std::vector<std::vector<TransferId>> received(n, std::vector<TransferId>(segs, kNone));
+        // Reduce-scatter step k: position i sends chunk (i - k) mod n holding positions
+        // i-k..i; after n-1 steps position i owns chunk (i + 1). All-gather step k:
+        // position i forwards chunk (i + 1 - k) mod n, the full sum.
+        for (uint32_t step = 0; step + 2 < 2 * n; ++step)
         {
-            ContributorSet carries(n);
-            for (uint32_t j = 0; j <= k; ++j)
+            const bool reduce = step + 1 < n;
+            std::vector<std::vector<TransferId>> next = received;
+            for (uint32_t i = 0; i < n; ++i)
             {
-                carries.Add(order[(i + n - j) % n]);
+                const uint32_t chunk =
+                    reduce ? (i + n - step) % n : (i + 1 + n - (step - (n - 1))) % n;
+                ContributorSet carries = ContributorSet::All(n);
+                if (reduce)
+                {
+                    carries = ContributorSet(n);
+                    for (uint32_t j = 0; j <= step; ++j)
+                    {
+                        carries.Add(order[(i + n - j) % n]);
+                    }
+                }
+                const uint32_t succ = (i + 1) % n;
+                for (uint32_t s = 0; s < segs; ++s)
+                {
+                    const uint64_t begin = segOffset[chunk][s];
+                    const uint64_t end = segOffset[chunk][s + 1];
+                    if (begin == end)
+                    {
+                        continue;
+                    }
+                    std::vector<TransferId> deps;
+                    for (TransferId d : {lastSend[i][s], received[i][s]})
+                    {
+                        if (d != kNone)
+                        {
+                            deps.push_back(d);
+                        }
+                    }
+                    TransferId id = plan.Add({0,
+                                              order[i],
+                                              order[succ],
+                                              begin,
+                                              end - begin,
+                                              reduce ? TransferOp::Reduce : TransferOp::Copy,
+                                              carries,
+                                              deps,
+                                              (r * n + chunk) * segs + s,
+                                              step});
+                    lastSend[i][s] = id;
+                    next[succ][s] = id;
+                }
             }
-            step(i, (i + n - k) % n, TransferOp::Reduce, carries, k, received);
+            received = std::move(next);
         }
-        lastRecv = received;
-    }
-    // All-gather step k: position i forwards chunk (i + 1 - k) mod n, the full sum.
-    for (uint32_t k = 0; k + 1 < n; ++k)
-    {
-        std::vector<TransferId> received = lastRecv;
-        for (uint32_t i = 0; i < n; ++i)
-        {
-            step(i, (i + 1 + n - k) % n, TransferOp::Copy, ContributorSet::All(n), n - 1 + k,
-                 received);
-        }
-        lastRecv = received;
     }
     return plan;
 }
