@@ -19,6 +19,8 @@
 #include <iomanip>
 #include <iostream>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 using namespace ns3;
@@ -174,4 +176,244 @@ TEST_F(RoceNicTest, OneMessageCompletesAtWireBytesOverRatePlusPathLatency)
     // ACK every 4 packets and at the end: floor(2441 / 4) = 610 interval ACKs (the 2442nd
     // packet is the last: its ACK is the message-end one) + 1.
     EXPECT_EQ(f->nics[1]->GetAcksSent(), 2442u / 4 + 1);
+}
+
+namespace
+{
+
+/// 8 -> 1 incast on star:n=9: hosts 0..7 each send `bytes` to host 8 at t = 0.
+struct IncastResult
+{
+    uint32_t completed{0}; // sender-side completions
+    double lastReceivedS{0};
+};
+
+IncastResult
+RunIncast(Fabric& f, uint64_t bytes)
+{
+    IncastResult r;
+    for (uint32_t s = 0; s < 8; ++s)
+    {
+        Ptr<QueuePair> qp = f.nics[s]->CreateQueuePair(8);
+        f.nics[s]->PostSend(qp, bytes, [&r]() { ++r.completed; });
+    }
+    Simulator::Run();
+    for (double t : f.receivedAtS)
+    {
+        r.lastReceivedS = std::max(r.lastReceivedS, t);
+    }
+    return r;
+}
+
+} // namespace
+
+// Issue 2 test 2: 8 -> 1 incast at line rate, PFC on, default buffer (32 MiB).
+TEST_F(RoceNicTest, IncastWithPfcIsLosslessAndKeepsTheReceiverLinkBusy)
+{
+    auto f = BuildFabric("star:n=9");
+    // 8 MB per sender: without pauses the switch would have to hold 8 x 8 MB minus what
+    // the receiver link drains meanwhile (1/8 of it): 7 x 8 MB = 56 MB > 32 MiB buffer, so
+    // only PFC can keep it lossless.
+    const uint64_t bytes = 8000000;
+    IncastResult r = RunIncast(*f, bytes);
+    EXPECT_EQ(r.completed, 8u);
+    EXPECT_EQ(f->nics[8]->GetMessagesReceived(), 8u);
+    EXPECT_EQ(f->receivedBytes, 8 * bytes);
+    EXPECT_EQ(f->Drops(), 0u);
+    EXPECT_GE(f->PausesSent(), 1u);
+    EXPECT_EQ(f->Retransmits(), 0u);
+    // Payload bound of the receiver link: 40 Gb/s x 4096 / 4182 (full frames) = 39.18 Gb/s.
+    const double bound = kRate * 4096.0 / RoceWireBytes(4096, true, false);
+    const double goodput = 8.0 * bytes * 8 / r.lastReceivedS;
+    EXPECT_GE(goodput, 0.95 * bound);
+    std::cout << "[ measured ] incast PFC on: pauses " << f->PausesSent() << ", last message "
+              << r.lastReceivedS * 1e6 << " us, goodput " << goodput / 1e9 << " Gb/s of "
+              << bound / 1e9 << std::endl;
+}
+
+// Issue 2 test 3: the same incast on a lossy switch with a small buffer.
+TEST_F(RoceNicTest, IncastWithoutPfcDropsAndGoBackNRecovers)
+{
+    NetworkBuilder builder;
+    builder.SetSwitchAttribute("PfcEnabled", BooleanValue(false));
+    builder.SetSwitchAttribute("BufferSize", UintegerValue(300000));
+    auto f = BuildFabric("star:n=9", builder);
+    // 8 x 1 MB at 8 x 40 Gb/s into 40 Gb/s: the excess 7 MB cannot fit 300 kB.
+    const uint64_t bytes = 1000000;
+    IncastResult r = RunIncast(*f, bytes);
+    EXPECT_GT(f->Drops(), 0u);
+    EXPECT_EQ(r.completed, 8u);
+    EXPECT_EQ(f->nics[8]->GetMessagesReceived(), 8u);
+    EXPECT_EQ(f->receivedBytes, 8 * bytes);
+    EXPECT_GT(f->Retransmits(), 0u);
+    EXPECT_GT(f->nics[8]->GetNacksSent(), 0u);
+    EXPECT_EQ(f->PausesSent(), 0u);
+    uint64_t timeouts = 0;
+    for (uint32_t s = 0; s < 8; ++s)
+    {
+        timeouts += f->nics[s]->GetTimeouts();
+    }
+    std::cout << "[ measured ] incast PFC off: drops " << f->Drops() << ", retransmits "
+              << f->Retransmits() << ", NACKs " << f->nics[8]->GetNacksSent() << ", timeouts "
+              << timeouts << ", last message " << r.lastReceivedS * 1e6 << " us" << std::endl;
+}
+
+namespace
+{
+
+/// Deliver a hand-made data frame of host 0's QP `qp` to host 1's NIC at time t.
+void
+InjectData(Fabric& f, double tS, uint32_t qp, uint32_t psn, uint8_t opcode, bool ce)
+{
+    RoceFrameInfo info;
+    info.srcHost = 0;
+    info.dstHost = 1;
+    info.udpSrcPort = 49153;
+    info.priority = kDataPriority;
+    info.opcode = opcode;
+    info.destQp = qp;
+    info.psn = psn;
+    info.ecnCe = ce;
+    info.payloadBytes = 1000;
+    Simulator::Schedule(Seconds(tS),
+                        &RoceNic::Receive,
+                        f.nics[1],
+                        f.net.HostPorts(1)[0],
+                        BuildRoceFrame(info),
+                        kDataPriority);
+}
+
+} // namespace
+
+TEST_F(RoceNicTest, ResponderNacksOncePerGapAndAcksOneDuplicate)
+{
+    auto f = BuildFabric("star:n=2");
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    const uint32_t n = qp->GetNumber();
+    using namespace RoceOpcode;
+    InjectData(*f, 1e-6, n, 0, kSendFirst, false);  // in order: expected 1
+    InjectData(*f, 2e-6, n, 2, kSendMiddle, false); // gap: NACK(1)
+    InjectData(*f, 3e-6, n, 3, kSendMiddle, false); // same gap: no NACK
+    InjectData(*f, 4e-6, n, 4, kSendMiddle, false); // same gap: no NACK
+    InjectData(*f, 5e-6, n, 1, kSendMiddle, false); // fills it: expected 2
+    InjectData(*f, 6e-6, n, 3, kSendMiddle, false); // a new gap: NACK(2)
+    InjectData(*f, 7e-6, n, 0, kSendMiddle, false); // duplicate: one ACK(1)
+    InjectData(*f, 8e-6, n, 1, kSendMiddle, false); // duplicate again: nothing
+    Simulator::Run();
+    EXPECT_EQ(f->nics[1]->GetNacksSent(), 2u);
+    EXPECT_EQ(f->nics[1]->GetDataPacketsReceived(), 2u); // PSN 0 and 1
+    EXPECT_EQ(f->nics[1]->GetDataPacketsDiscarded(), 6u);
+    // AckInterval 4: two in-order packets trigger no interval ACK; the duplicate one.
+    EXPECT_EQ(f->nics[1]->GetAcksSent(), 1u);
+    // The NACKs reach the sender (which never sent those PSNs, so it ignores them).
+    EXPECT_EQ(qp->GetNacksReceived(), 2u);
+    EXPECT_EQ(qp->GetRetransmittedPackets(), 0u);
+}
+
+TEST_F(RoceNicTest, OneCnpPerIntervalAndDcqcnCutsTheRate)
+{
+    Config::SetDefault("ns3::RoceNic::CongestionControl",
+                       StringValue("ns3::DcqcnCongestionControl"));
+    auto f = BuildFabric("star:n=2");
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    std::vector<uint64_t> rates;
+    qp->GetCongestionControl()->TraceConnectWithoutContext(
+        "RateChange",
+        MakeBoundCallback(
+            +[](std::vector<uint64_t>* v, uint64_t, uint64_t now) { v->push_back(now); }, &rates));
+    const uint32_t n = qp->GetNumber();
+    using namespace RoceOpcode;
+    // CE marks at 0, 10, 50.999, 51 and 120 us; CnpInterval 50 us: CNPs at 0 (first),
+    // 51 (51 - 0 >= 50) and 120 (120 - 51 >= 50); 10 and 50.999 fall inside an interval.
+    const double at[] = {0, 10e-6, 50.999e-6, 51e-6, 120e-6};
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        InjectData(*f, at[i], n, i, i == 0 ? kSendFirst : kSendMiddle, true);
+    }
+    Simulator::Stop(MicroSeconds(200));
+    Simulator::Run();
+    EXPECT_EQ(f->nics[1]->GetCnpsSent(), 3u);
+    EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 3u);
+    EXPECT_EQ(qp->GetCnpsReceived(), 3u);
+    // DCQCN (Zhu et al. 2015, Fig. 6): the first CNP cuts Rc = Rc (1 - alpha / 2) with the
+    // initial alpha 1: 40 Gb/s -> 20 Gb/s. Each later CNP is > RateDecreaseInterval (4 us)
+    // after the previous cut and RpTimer (900 us) never fires before 200 us: three cuts.
+    ASSERT_EQ(rates.size(), 3u);
+    EXPECT_EQ(rates[0], 20000000000u);
+    EXPECT_LT(rates[1], rates[0]);
+    EXPECT_LT(rates[2], rates[1]);
+}
+
+TEST_F(RoceNicTest, DcqcnPacingSlowsAQueuePair)
+{
+    Config::SetDefault("ns3::RoceNic::CongestionControl",
+                       StringValue("ns3::DcqcnCongestionControl"));
+    auto f = BuildFabric("star:n=2");
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    // One CNP before any data: the QP sends at 20 Gb/s (see above) for the whole message,
+    // since RpTimer (900 us) and ByteCounter (10 MB) fire no increase within 1 MB at 20 Gb/s
+    // (about 420 us).
+    RoceFrameInfo cnp;
+    cnp.srcHost = 1;
+    cnp.dstHost = 0;
+    cnp.opcode = RoceOpcode::kCnp;
+    cnp.destQp = qp->GetNumber();
+    cnp.payloadBytes = 16;
+    cnp.priority = 7;
+    f->nics[0]->Receive(f->net.HostPorts(0)[0], BuildRoceFrame(cnp), 7);
+    EXPECT_EQ(qp->GetCongestionControl()->GetRateBps(), 20000000000u);
+    const uint64_t bytes = 1000000;
+    f->nics[0]->PostSend(qp, bytes, nullptr);
+    Simulator::Run();
+    ASSERT_EQ(f->receivedAtS.size(), 1u);
+    // 1e6 B = 244 x 4096 + 576: 244 full frames (4182 B wire) and a tail of 662 B. Paced
+    // at 20 Gb/s, frame i starts i x 4182 x 8 / 20e9 = i x 1672.8 ns after the first, so
+    // the tail starts at 244 x 1672.8 ns = 408.1632 us; the receiver has it 2 x (1 us +
+    // its 40 Gb/s serialization, 662 x 8 / 40e9 = 132.4 ns) later (the switch is idle).
+    const double lastStart = 244.0 * 4182 * 8 / 20e9;
+    const double expected = lastStart + 2 * kDelay + 2 * 662 * 8.0 / kRate;
+    EXPECT_NEAR(f->receivedAtS[0], expected, 5e-9);
+}
+
+TEST_F(RoceNicTest, QueuePairOnAMultiPortBcubeHostIsRelayedByAServer)
+{
+    // BCube(2,1): hosts 00, 01, 10, 11 with two ports each. 0 -> 3 differs in both digits:
+    // one level-0 switch, a relay server (1 or 2) and one level-1 switch.
+    auto f = BuildFabric("bcube:n=2,k=1");
+    ASSERT_EQ(f->nics[0]->GetNPorts(), 2u);
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(3);
+    EXPECT_LT(qp->GetPort(), 2u);
+    bool done = false;
+    const uint64_t bytes = 100000; // 25 packets: 24 x 4096 + 1696
+    f->nics[0]->PostSend(qp, bytes, [&done]() { done = true; });
+    Simulator::Run();
+    EXPECT_TRUE(done);
+    ASSERT_EQ(f->receivedAtS.size(), 1u);
+    EXPECT_EQ(f->receivedBytes, bytes);
+    EXPECT_EQ(f->nics[3]->GetMessagesReceived(), 1u);
+    // Every data packet crossed a relay server's switch (the ACKs too, maybe by the other).
+    const uint64_t relayed =
+        f->net.HostSwitch(1)->GetForwarded() + f->net.HostSwitch(2)->GetForwarded();
+    EXPECT_GE(relayed, 25u);
+    EXPECT_EQ(f->Drops(), 0u);
+}
+
+TEST_F(RoceNicTest, BadConfigurationIsRejectedByName)
+{
+    auto f = BuildFabric("star:n=2");
+    EXPECT_THROW(f->nics[0]->CreateQueuePair(0), std::invalid_argument); // itself
+    f->nics[0]->SetAttribute("CongestionControl", StringValue("ns3::NoSuchCc"));
+    try
+    {
+        f->nics[0]->CreateQueuePair(1);
+        FAIL() << "unknown congestion control accepted";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("ns3::NoSuchCc"), std::string::npos);
+    }
+    // Priority 7 + lane 0 is allowed; the data then goes on priority 7.
+    f->nics[0]->SetAttribute("CongestionControl", StringValue("ns3::RoceCcNone"));
+    f->nics[0]->SetAttribute("Priority", UintegerValue(7));
+    EXPECT_EQ(f->nics[0]->CreateQueuePair(1)->GetPriority().value, 7);
 }
