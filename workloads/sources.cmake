@@ -11,6 +11,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/fluid-estimator.cc
     workloads/hips-algorithm.cc
     workloads/ps-algorithm.cc
+    workloads/hdrm-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -24,6 +25,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/fluid-estimator.h
     workloads/hips-algorithm.h
     workloads/ps-algorithm.h
+    workloads/hdrm-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
@@ -33,4 +35,5 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/fluid-estimator-test.cc
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc
+    test/hdrm-algorithm-test.cc
 )

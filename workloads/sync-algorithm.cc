@@ -1,5 +1,6 @@
 #include "sync-algorithm.h"
 
+#include "hdrm-algorithm.h"
 #include "hips-algorithm.h"
 #include "mesh-algorithm.h"
 #include "ps-algorithm.h"
@@ -27,6 +28,7 @@ Registry()
         {"ring", [](const std::string& s) { return std::make_unique<RingAlgorithm>(s); }},
         {"hips", [](const std::string& s) { return std::make_unique<HipsAlgorithm>(s); }},
         {"ps", [](const std::string& s) { return std::make_unique<PsAlgorithm>(s); }},
+        {"hdrm", [](const std::string& s) { return std::make_unique<HdrmAlgorithm>(s); }},
     };
     return table;
 }
