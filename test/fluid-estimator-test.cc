@@ -252,3 +252,68 @@ TEST(FluidEstimator, BadInputThrowsNamingIt)
     EXPECT_NE(m.find("depends on transfer 5"), std::string::npos) << m;
     EXPECT_THROW(FluidEstimator(-1e-9), std::invalid_argument);
 }
+
+namespace
+{
+
+/// Wall seconds since t0 (printed for the report; never asserted).
+double
+Since(std::chrono::steady_clock::time_point t0)
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+} // namespace
+
+TEST(FluidEstimator, Vgg19RingAndMeshOnBcubeAndFatTree)
+{
+    const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
+    ModelProfile vgg = ModelProfile::Load("vgg19", models);
+    const double w = static_cast<double>(vgg.TotalBytes());
+    for (std::string t : {"bcube:n=3,k=1", "fattree:k=4"})
+    {
+        auto topo = MakeTopology(t, kB, 1e-6);
+        const uint32_t n = topo->Graph().HostCount();
+        // Every worker sends and receives 2(N-1)W/N over its NICs; with one NIC at B that
+        // takes 2(N-1)W/(N B), a lower bound for every host, and the GST on the fat-tree,
+        // which fluid ECMP makes non-blocking: each ring or mesh flow is limited only by
+        // its hosts' links (mesh: N-1 flows share each host link, B/(N-1) each).
+        // BCube servers have k+1 = 2 NICs: half that bound is the floor there.
+        const double oneNic = 2.0 * (n - 1) * w * 8 / (n * kB);
+        for (std::string a : {"ring", "mesh"})
+        {
+            SyncPlan plan = MakeSyncAlgorithm(a)->Compile(*topo, vgg);
+            auto t0 = std::chrono::steady_clock::now();
+            FluidResult r = FluidEstimator().Estimate(*topo, plan);
+            std::cout << t << " " << a << " VGG-19: " << plan.transfers.size() << " transfers, gst "
+                      << r.gstS << " s, " << r.events << " events, " << Since(t0) << " s wall\n";
+            if (t == "fattree:k=4")
+            {
+                EXPECT_NEAR(r.gstS, oneNic, 0.01 * oneNic) << a;
+            }
+            else
+            {
+                EXPECT_GE(r.gstS, oneNic / 2 * (1 - 1e-9)) << a;
+            }
+        }
+    }
+}
+
+TEST(FluidEstimator, RingOn1024HostFatTree)
+{
+    // fattree:k=16: 1024 hosts; natural ring order leaves each edge switch once, so every
+    // flow runs at B: GST = 2(N-1)W/(N B) within 1% (W = 100 MB).
+    auto topo = MakeTopology("fattree:k=16", kB, 1e-6);
+    const uint32_t n = topo->Graph().HostCount();
+    auto t0 = std::chrono::steady_clock::now();
+    SyncPlan plan =
+        MakeSyncAlgorithm("ring")->Compile(*topo, ModelProfile::Load("bytes:100000000", "."));
+    const double compileS = Since(t0);
+    t0 = std::chrono::steady_clock::now();
+    FluidResult r = FluidEstimator().Estimate(*topo, plan);
+    const double expected = 2.0 * (n - 1) * 1e8 * 8 / (n * kB);
+    std::cout << "fattree:k=16 ring 100 MB: " << plan.transfers.size() << " transfers, plan "
+              << compileS << " s, estimate " << Since(t0) << " s wall, gst " << r.gstS << " s, "
+              << r.events << " events\n";
+    EXPECT_NEAR(r.gstS, expected, 0.01 * expected);
+}

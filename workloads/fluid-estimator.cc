@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <queue>
 #include <sstream>
 #include <stdexcept>
@@ -63,6 +64,8 @@ class FluidRun
     void Advance(uint32_t route, double now);
     void SetActive(uint32_t route, uint32_t active);
     void Refill(double now);
+    void Fill(double now);
+    void FillShared();
 
     const Topology& m_topology;
     const TopologyGraph& m_graph;
@@ -97,7 +100,6 @@ class FluidRun
     std::vector<double> m_residual;
     std::vector<double> m_weight;
     std::vector<uint32_t> m_unfrozen;
-    std::vector<uint32_t> m_linkVersion;
 
     // Transfers.
     std::vector<uint32_t> m_routeOfTransfer;
@@ -107,6 +109,9 @@ class FluidRun
     uint64_t m_completed{0};
 
     std::vector<uint32_t> m_dirty;
+    std::vector<uint32_t> m_componentRoutes;
+    std::vector<uint32_t> m_componentLinks;
+    std::vector<std::pair<double, uint32_t>> m_levels; //!< filling heap (saturation level, link)
     uint32_t m_stamp{0};
     std::priority_queue<RouteEvent, std::vector<RouteEvent>, std::greater<RouteEvent>> m_events;
 };
@@ -408,87 +413,140 @@ FluidRun::Refill(double now)
         return;
     }
     ++m_result.events;
-    // The component of the dirty routes in the graph "active route - link it
-    // uses": rates outside it cannot change (max-min fairness decomposes over
-    // components).
+    // Max-min fairness decomposes over the connected components of the graph "active route
+    // - link it uses": only the components of the dirty routes can change, and each is
+    // filled on its own (a ring step on a fat-tree is a thousand one-route components).
     ++m_stamp;
-    std::vector<uint32_t> routes;
-    std::vector<uint32_t> links;
-    std::vector<uint32_t> frontier;
-    for (uint32_t r : m_dirty)
+    for (uint32_t seed : m_dirty)
     {
-        if (m_routeStamp[r] != m_stamp)
+        if (m_routeStamp[seed] == m_stamp)
         {
-            m_routeStamp[r] = m_stamp;
-            routes.push_back(r);
+            continue;
         }
-    }
-    m_dirty.clear();
-    for (size_t i = 0; i < routes.size(); ++i)
-    {
-        const uint32_t r = routes[i];
-        for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
+        m_routeStamp[seed] = m_stamp;
+        m_componentRoutes.assign(1, seed);
+        m_componentLinks.clear();
+        for (size_t i = 0; i < m_componentRoutes.size(); ++i)
         {
-            const uint32_t l = m_useLink[u];
-            if (m_linkStamp[l] == m_stamp)
+            const uint32_t r = m_componentRoutes[i];
+            for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
             {
-                continue;
-            }
-            m_linkStamp[l] = m_stamp;
-            links.push_back(l);
-            for (uint32_t v : m_linkUses[l])
-            {
-                const uint32_t other = m_useRoute[v];
-                if (m_routeStamp[other] != m_stamp)
+                const uint32_t l = m_useLink[u];
+                if (m_linkStamp[l] == m_stamp)
                 {
-                    m_routeStamp[other] = m_stamp;
-                    routes.push_back(other);
+                    continue;
+                }
+                m_linkStamp[l] = m_stamp;
+                m_componentLinks.push_back(l);
+                for (uint32_t v : m_linkUses[l])
+                {
+                    const uint32_t other = m_useRoute[v];
+                    if (m_routeStamp[other] != m_stamp)
+                    {
+                        m_routeStamp[other] = m_stamp;
+                        m_componentRoutes.push_back(other);
+                    }
                 }
             }
         }
+        Fill(now);
     }
+    m_dirty.clear();
+}
 
-    // Progressive filling over the component: every unfrozen route's rate rises
-    // together to `level`; link l saturates at (residual capacity) / (sum of m_r
-    // a_rl over its unfrozen routes); its routes freeze there.
-    for (uint32_t l : links)
+void
+FluidRun::Fill(double now)
+{
+    for (uint32_t r : m_componentRoutes)
+    {
+        Advance(r, now);
+    }
+    if (m_componentRoutes.size() == 1)
+    {
+        // Alone on its links: the route's rate is its tightest link's c_l / (m a_l).
+        const uint32_t r = m_componentRoutes[0];
+        double rate = 0;
+        if (m_active[r] > 0)
+        {
+            rate = std::numeric_limits<double>::infinity();
+            for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
+            {
+                rate = std::min(rate, m_capacity[m_useLink[u]] / (m_active[r] * m_useFraction[u]));
+            }
+        }
+        m_rate[r] = rate;
+    }
+    else
+    {
+        FillShared();
+    }
+    for (uint32_t r : m_componentRoutes)
+    {
+        ++m_version[r];
+        if (m_active[r] > 0)
+        {
+            const double remaining = std::max(m_marks[r].front().first - m_served[r], 0.0);
+            m_events.push({now + remaining / m_rate[r], r, m_version[r]});
+        }
+    }
+}
+
+void
+FluidRun::FillShared()
+{
+    // Progressive filling: every unfrozen route's rate rises together to `level`; link l
+    // saturates at (residual capacity) / (sum of m_r a_rl over its unfrozen routes); its
+    // routes freeze there.
+    for (uint32_t l : m_componentLinks)
     {
         m_residual[l] = m_capacity[l];
         m_weight[l] = 0;
         m_unfrozen[l] = 0;
     }
-    for (uint32_t r : routes)
+    for (uint32_t r : m_componentRoutes)
     {
-        Advance(r, now);
-        m_rate[r] = -1; // unfrozen
+        m_rate[r] = m_active[r] > 0 ? -1 : 0; // -1: unfrozen
         for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1] && m_active[r] > 0; ++u)
         {
             m_weight[m_useLink[u]] += m_active[r] * m_useFraction[u];
             ++m_unfrozen[m_useLink[u]];
         }
     }
-    using LinkLevel = std::pair<double, std::pair<uint32_t, uint32_t>>; // level, link, version
-    std::priority_queue<LinkLevel, std::vector<LinkLevel>, std::greater<LinkLevel>> heap;
-    for (uint32_t l : links)
+    // A link's saturation level only rises as routes freeze: freezing a route at level x on
+    // link l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower
+    // bounds, each link sits in the heap once, and a popped link whose level has risen is
+    // pushed back with its new level instead of being updated at every freeze.
+    using LinkLevel = std::pair<double, uint32_t>;
+    std::vector<LinkLevel>& heap = m_levels;
+    heap.clear();
+    for (uint32_t l : m_componentLinks)
     {
         if (m_unfrozen[l] > 0)
         {
-            heap.push({m_residual[l] / m_weight[l], {l, ++m_linkVersion[l]}});
+            heap.emplace_back(m_residual[l] / m_weight[l], l);
         }
     }
+    std::make_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
     double level = 0;
     while (!heap.empty())
     {
-        const auto [x, key] = heap.top();
-        heap.pop();
-        const uint32_t l = key.first;
-        if (key.second != m_linkVersion[l] || m_unfrozen[l] == 0)
+        std::pop_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
+        const auto [x, l] = heap.back();
+        heap.pop_back();
+        if (m_unfrozen[l] == 0)
         {
+            continue;
+        }
+        const double current = std::max(m_residual[l], 0.0) / m_weight[l];
+        if (current > x)
+        {
+            heap.emplace_back(current, l);
+            std::push_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
             continue;
         }
         // Rounding can leave a residual a hair below what the current level needs;
         // levels never fall in progressive filling.
-        level = std::max(level, x);
+        level = std::max(level, current);
         for (uint32_t v : m_linkUses[l])
         {
             const uint32_t r = m_useRoute[v];
@@ -503,25 +561,9 @@ FluidRun::Refill(double now)
                 const double load = m_active[r] * m_useFraction[u];
                 m_residual[l2] -= load * level;
                 m_weight[l2] -= load;
-                if (--m_unfrozen[l2] > 0 && l2 != l)
-                {
-                    heap.push(
-                        {std::max(m_residual[l2], 0.0) / m_weight[l2], {l2, ++m_linkVersion[l2]}});
-                }
+                --m_unfrozen[l2];
             }
         }
-    }
-
-    for (uint32_t r : routes)
-    {
-        ++m_version[r];
-        if (m_active[r] == 0)
-        {
-            m_rate[r] = 0;
-            continue;
-        }
-        const double remaining = std::max(m_marks[r].front().first - m_served[r], 0.0);
-        m_events.push({now + remaining / m_rate[r], r, m_version[r]});
     }
 }
 
@@ -542,7 +584,6 @@ FluidRun::Run()
     m_residual.assign(directed, 0);
     m_weight.assign(directed, 0);
     m_unfrozen.assign(directed, 0);
-    m_linkVersion.assign(directed, 0);
     m_result.links.resize(directed);
 
     const auto n = static_cast<TransferId>(m_plan.transfers.size());
