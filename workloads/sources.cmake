@@ -12,6 +12,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/hips-algorithm.cc
     workloads/ps-algorithm.cc
     workloads/hdrm-algorithm.cc
+    workloads/halving-doubling-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -26,6 +27,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/hips-algorithm.h
     workloads/ps-algorithm.h
     workloads/hdrm-algorithm.h
+    workloads/halving-doubling-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
@@ -36,4 +38,5 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc
     test/hdrm-algorithm-test.cc
+    test/halving-doubling-algorithm-test.cc
 )

@@ -1,6 +1,7 @@
 #include "sync-algorithm.h"
 
 #include "hdrm-algorithm.h"
+#include "halving-doubling-algorithm.h"
 #include "hips-algorithm.h"
 #include "mesh-algorithm.h"
 #include "ps-algorithm.h"
@@ -29,6 +30,8 @@ Registry()
         {"hips", [](const std::string& s) { return std::make_unique<HipsAlgorithm>(s); }},
         {"ps", [](const std::string& s) { return std::make_unique<PsAlgorithm>(s); }},
         {"hdrm", [](const std::string& s) { return std::make_unique<HdrmAlgorithm>(s); }},
+        {"hd",
+         [](const std::string& s) { return std::make_unique<HalvingDoublingAlgorithm>(s); }},
     };
     return table;
 }
