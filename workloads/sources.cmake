@@ -13,6 +13,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/ps-algorithm.cc
     workloads/hdrm-algorithm.cc
     workloads/halving-doubling-algorithm.cc
+    workloads/two-d-ring-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -28,6 +29,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/ps-algorithm.h
     workloads/hdrm-algorithm.h
     workloads/halving-doubling-algorithm.h
+    workloads/two-d-ring-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
@@ -39,4 +41,5 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/ps-algorithm-test.cc
     test/hdrm-algorithm-test.cc
     test/halving-doubling-algorithm-test.cc
+    test/two-d-ring-algorithm-test.cc
 )

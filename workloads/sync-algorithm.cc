@@ -6,6 +6,7 @@
 #include "mesh-algorithm.h"
 #include "ps-algorithm.h"
 #include "ring-algorithm.h"
+#include "two-d-ring-algorithm.h"
 #include "ns3/spec-string.h"
 
 #include <functional>
@@ -32,6 +33,7 @@ Registry()
         {"hdrm", [](const std::string& s) { return std::make_unique<HdrmAlgorithm>(s); }},
         {"hd",
          [](const std::string& s) { return std::make_unique<HalvingDoublingAlgorithm>(s); }},
+        {"2d-ring", [](const std::string& s) { return std::make_unique<TwoDRingAlgorithm>(s); }},
     };
     return table;
 }
