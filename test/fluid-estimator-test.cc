@@ -107,6 +107,46 @@ TEST(FluidEstimator, TwoFlowsShareALinkEqually)
     EXPECT_EQ(r.maxConcurrentFlows, 2u);
 }
 
+TEST(FluidEstimator, RatesRiseWhenASharerFinishes)
+{
+    // 0 -> 2 (0.5 MB) and 1 -> 2 (1 MB) share switch -> host 2 at B/2 each: the small one
+    // ends at 0.5 MB / (B/2) = 200 us; the big one has 0.5 MB left, now at B: 100 us more,
+    // 300 us.
+    auto topo = MakeTopology("star:n=3", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo, HandPlan({0, 1, 2}, {{0, 2, 500000, {}}, {1, 2, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
+    EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
+    // The same with both transfers between the same two hosts (one route, multiplicity 2).
+    r = FluidEstimator().Estimate(*topo,
+                                  HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
+    EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
+    // A third transfer on that route joins at 200 us (after the first): 0.5 MB left of the
+    // second and 0.25 MB of the third share B: the third ends at 200 + 0.25 MB / (B/2) =
+    // 300 us, the second has 0.25 MB left, at B: 350 us.
+    r = FluidEstimator().Estimate(
+        *topo, HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}, {0, 1, 250000, {0}}}));
+    EXPECT_DOUBLE_EQ(r.startS[2], 200e-6);
+    EXPECT_NEAR(r.endS[2], 300e-6, 1e-15);
+    EXPECT_NEAR(r.endS[1], 350e-6, 1e-15);
+}
+
+TEST(FluidEstimator, NearSimultaneousCompletionsMerge)
+{
+    // Independent 0 -> 1 (1,000,000 B, 200 us) and 2 -> 3 (1,000,001 B, 200.0002 us): the
+    // default 1 ns window makes them one event (start + 1 completion batch = 2 events),
+    // the second credited 0.2 ns early; a zero window keeps them apart (3 events, exact).
+    auto topo = MakeTopology("star:n=4", kB, 1e-6);
+    SyncPlan plan = HandPlan({0, 1, 2, 3}, {{0, 1, 1000000, {}}, {2, 3, 1000001, {}}});
+    FluidResult merged = FluidEstimator().Estimate(*topo, plan);
+    EXPECT_EQ(merged.events, 2u);
+    EXPECT_DOUBLE_EQ(merged.endS[1], 200e-6);
+    FluidResult exact = FluidEstimator(0).Estimate(*topo, plan);
+    EXPECT_EQ(exact.events, 3u);
+    EXPECT_DOUBLE_EQ(exact.endS[1], 1000001 * 8 / kB);
+}
+
 TEST(FluidEstimator, MaxMinDiffersFromEqualSharing)
 {
     // 0 -> 3, 1 -> 3, 2 -> 3 share switch -> host 3 (rate B), but host 0's own
