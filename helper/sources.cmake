@@ -23,4 +23,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/sync-application-logic-test.cc
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
+    test/roce-sync-transport-test.cc
 )
