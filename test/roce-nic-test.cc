@@ -417,3 +417,80 @@ TEST_F(RoceNicTest, BadConfigurationIsRejectedByName)
     f->nics[0]->SetAttribute("Priority", UintegerValue(7));
     EXPECT_EQ(f->nics[0]->CreateQueuePair(1)->GetPriority().value, 7);
 }
+
+namespace
+{
+
+/// Host 1 receives through this filter: the data frame with PSN `dropPsn` is lost once.
+struct DropOnce
+{
+    Ptr<RoceNic> nic;
+    uint32_t dropPsn;
+    bool dropped{false};
+
+    void
+    Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
+    {
+        RoceFrameInfo info;
+        if (!dropped && ReadRoceFrame(frame, info) && info.opcode != RoceOpcode::kAck &&
+            info.opcode != RoceOpcode::kCnp && info.psn == dropPsn)
+        {
+            dropped = true;
+            return;
+        }
+        nic->Receive(dev, frame, priority);
+    }
+};
+
+} // namespace
+
+TEST_F(RoceNicTest, NackMakesTheSenderGoBackToTheLostPacket)
+{
+    Config::SetDefault("ns3::RoceNic::Mtu", UintegerValue(1000));
+    auto f = BuildFabric("star:n=2");
+    DropOnce filter{f->nics[1], 3};
+    f->net.SetHostReceive(1, MakeCallback(&DropOnce::Receive, &filter));
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    bool done = false;
+    f->nics[0]->PostSend(qp, 10000, [&done]() { done = true; }); // PSN 0..9, 1000 B each
+    Simulator::Run();
+    EXPECT_TRUE(filter.dropped);
+    EXPECT_TRUE(done);
+    EXPECT_EQ(f->receivedBytes, 10000u);
+    // PSN 4 reveals the gap: one NACK(3); 4..9 are discarded (6 packets). The 10 frames
+    // (1086 B wire, 217.2 ns each) have all left by 2.172 us, while the NACK needs PSN 4's
+    // arrival (5 x 217.2 ns + 2 x 1 us + 217.2 ns = 3.3 us) plus its own way back (> 2 us):
+    // go-back-N resends all of 3..9 = 7 packets, and no timeout is involved.
+    EXPECT_EQ(f->nics[1]->GetNacksSent(), 1u);
+    EXPECT_EQ(qp->GetNacksReceived(), 1u);
+    EXPECT_EQ(f->nics[1]->GetDataPacketsDiscarded(), 6u);
+    EXPECT_EQ(qp->GetRetransmittedPackets(), 7u);
+    EXPECT_EQ(qp->GetPacketsSent(), 17u);
+    EXPECT_EQ(qp->GetTimeouts(), 0u);
+}
+
+TEST_F(RoceNicTest, LostLastPacketIsResentAfterTheTimeout)
+{
+    Config::SetDefault("ns3::RoceNic::Mtu", UintegerValue(1000));
+    auto f = BuildFabric("star:n=2");
+    DropOnce filter{f->nics[1], 9};
+    f->net.SetHostReceive(1, MakeCallback(&DropOnce::Receive, &filter));
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    f->nics[0]->PostSend(qp, 10000, nullptr);
+    Simulator::Run();
+    EXPECT_TRUE(filter.dropped);
+    ASSERT_EQ(f->receivedAtS.size(), 1u);
+    EXPECT_EQ(f->receivedBytes, 10000u);
+    // Nothing follows PSN 9, so no NACK: the last ACK (AckInterval 4: ACK(7), PSN 7 arrives
+    // at 8 x 217.2 ns + 2 x 1 us + 217.2 ns = 3.9548 us, back at the sender 2.036 us later =
+    // 5.9908 us) is the last progress; RetransmitTimeout 1 ms later the QP resends from PSN 8
+    // (2 packets; 8 is a duplicate, answered by one ACK). PSN 9 then arrives 2 x 217.2 ns +
+    // 2 x 1 us + 217.2 ns after the timeout.
+    EXPECT_EQ(qp->GetTimeouts(), 1u);
+    EXPECT_EQ(qp->GetNacksReceived(), 0u);
+    EXPECT_EQ(qp->GetRetransmittedPackets(), 2u);
+    const double hop = 1086 * 8.0 / kRate;
+    const double lastAckBack = 8 * hop + 2 * kDelay + hop + 2 * (90 * 8.0 / kRate + kDelay);
+    EXPECT_NEAR(lastAckBack, 5.9908e-6, 1e-12);
+    EXPECT_NEAR(f->receivedAtS[0], lastAckBack + 1e-3 + 2 * hop + 2 * kDelay + hop, 3e-9);
+}
