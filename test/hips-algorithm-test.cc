@@ -242,6 +242,16 @@ TEST(HipsAlgorithm, CheckerRejectsMutatedPlans)
     SyncPlan dropped = plan;
     dropped.transfers.pop_back();
     EXPECT_FALSE(PlanChecker().Check(dropped).Ok());
+    // A reduce one byte short: that byte of its receiver's sum misses a contribution.
+    SyncPlan shortBytes = plan;
+    ASSERT_EQ(shortBytes.transfers[0].op, TransferOp::Reduce);
+    shortBytes.transfers[0].bytes -= 1;
+    EXPECT_FALSE(PlanChecker().Check(shortBytes).Ok());
+    // The first reduce sent twice: its receiver counts the sender's gradient twice.
+    SyncPlan twice = plan;
+    Transfer again = twice.transfers[0];
+    twice.Add(again);
+    EXPECT_FALSE(PlanChecker().Check(twice).Ok());
 }
 
 // The engine refuses groups that are not a product of coordinates: with dimension 0 =

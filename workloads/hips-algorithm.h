@@ -1,11 +1,11 @@
 /*
  * HipsAlgorithm: HiPS, hierarchical parameter synchronization (Geng, Li, Cheng, Wang, Li,
  * "HiPS: Hierarchical Parameter Synchronization in Large-Scale Distributed Machine
- * Learning", ACM SIGCOMM NetAI workshop 2018). The allreduce runs one stage per level of
- * the topology's hierarchy (BCube level, torus dimension): a reduce-scatter inside every
- * group of the first level, then of the next level on the part each host now owns, ...,
- * then the all-gather back in reverse level order. The gradient is cut into parts that run
- * the levels in rotated order, so every NIC of a multi-NIC server works at once.
+ * Learning", ACM SIGCOMM NetAI workshop 2018, doi:10.1145/3229543.3229544). The allreduce runs one
+ * stage per level of the topology's hierarchy (BCube level, torus dimension): a reduce-scatter
+ * inside every group of the first level, then of the next level on the part each host now owns,
+ * ..., then the all-gather back in reverse level order. The gradient is cut into parts that run the
+ * levels in rotated order, so every NIC of a multi-NIC server works at once.
  *
  * The stage engine (AddHierarchicalAllreduce) is shared with the hierarchical ring
  * (TwoDRingAlgorithm).
