@@ -14,6 +14,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/hdrm-algorithm.cc
     workloads/halving-doubling-algorithm.cc
     workloads/two-d-ring-algorithm.cc
+    workloads/double-binary-tree-algorithm.cc
 )
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
@@ -30,6 +31,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/hdrm-algorithm.h
     workloads/halving-doubling-algorithm.h
     workloads/two-d-ring-algorithm.h
+    workloads/double-binary-tree-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/model-profile-test.cc
@@ -42,4 +44,5 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/hdrm-algorithm-test.cc
     test/halving-doubling-algorithm-test.cc
     test/two-d-ring-algorithm-test.cc
+    test/double-binary-tree-algorithm-test.cc
 )

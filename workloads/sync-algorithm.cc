@@ -1,5 +1,6 @@
 #include "sync-algorithm.h"
 
+#include "double-binary-tree-algorithm.h"
 #include "hdrm-algorithm.h"
 #include "halving-doubling-algorithm.h"
 #include "hips-algorithm.h"
@@ -34,6 +35,8 @@ Registry()
         {"hd",
          [](const std::string& s) { return std::make_unique<HalvingDoublingAlgorithm>(s); }},
         {"2d-ring", [](const std::string& s) { return std::make_unique<TwoDRingAlgorithm>(s); }},
+        {"dbtree",
+         [](const std::string& s) { return std::make_unique<DoubleBinaryTreeAlgorithm>(s); }},
     };
     return table;
 }
