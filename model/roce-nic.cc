@@ -153,6 +153,8 @@ RoceNic::DoDispose()
     }
     m_qps.clear();
     m_rx.clear();
+    m_rxLast = nullptr;
+    m_rxLastKey = ~0ULL;
     m_table = nullptr;
     m_onMessage = nullptr;
     Object::DoDispose();
@@ -503,24 +505,23 @@ RoceNic::Receive(Ptr<PfcNetDevice> /* dev */, Ptr<Packet> frame, uint8_t /* prio
 RoceNic::RxState&
 RoceNic::Rx(uint32_t srcHost, uint32_t qp, uint16_t udpSrcPort)
 {
-    if (srcHost >= m_rx.size())
+    // One entry per peer QP, made at its first packet; a bulk transfer hits the cache.
+    const uint64_t key = (uint64_t(srcHost) << 24) | qp;
+    if (key == m_rxLastKey)
     {
-        m_rx.resize(srcHost + 1);
+        return *m_rxLast;
     }
-    // A host has few QPs to us: a short linear scan beats a hash map per packet.
-    auto& states = m_rx[srcHost];
-    for (auto& s : states)
+    auto it = m_rx.find(key);
+    if (it == m_rx.end())
     {
-        if (s.qp == qp)
-        {
-            return s;
-        }
+        RxState s;
+        s.qp = qp;
+        s.udpSrcPort = udpSrcPort;
+        it = m_rx.emplace(key, s).first;
     }
-    RxState s;
-    s.qp = qp;
-    s.udpSrcPort = udpSrcPort;
-    states.push_back(s);
-    return states.back();
+    m_rxLastKey = key;
+    m_rxLast = &it->second;
+    return it->second;
 }
 
 void

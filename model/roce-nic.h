@@ -11,8 +11,9 @@
  * now, the port gets ONE Wake() event at the earliest eligible time. Go-back-N: a NACK(psn)
  * resends from psn; a retransmission timeout resends from the oldest unacknowledged packet.
  *
- * Responder. Per (source host, QP number): the expected PSN. An in-order packet advances
- * it; the last packet of a message fires the MessageReceived callback and is ACKed at
+ * Responder. Per (source host, QP number): the expected PSN (a hash-map entry made at the
+ * QP's first packet; consecutive packets of one QP skip the lookup). An in-order packet
+ * advances it; the last packet of a message fires the MessageReceived callback and is ACKed at
  * once; otherwise an ACK goes every AckInterval in-order packets. A packet beyond the
  * expected PSN is dropped and answered by ONE NACK(expected) per gap (the next NACK only
  * after the gap closed). A duplicate (below the expected PSN) is dropped and answered by
@@ -50,6 +51,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace ns3
@@ -201,11 +203,13 @@ class RoceNic : public Object
     /// \brief The forwarding table (attribute-set or aggregated).
     Ptr<ForwardingTable> Table();
 
-    std::vector<Port> m_ports;              //!< ports, by AddPort order
-    std::vector<Ptr<QueuePair>> m_qps;      //!< by QP number (index 0 unused)
-    std::vector<std::vector<RxState>> m_rx; //!< responder state [srcHost] -> QPs
-    Ptr<ForwardingTable> m_table;           //!< routes
-    MessageReceivedCallback m_onMessage;    //!< receiver notification
+    std::vector<Port> m_ports;                  //!< ports, by AddPort order
+    std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number (index 0 unused)
+    std::unordered_map<uint64_t, RxState> m_rx; //!< responder state by (srcHost, QP number)
+    uint64_t m_rxLastKey{~0ULL};                //!< key of the last looked-up state
+    RxState* m_rxLast{nullptr};                 //!< its state (node-based map: stable)
+    Ptr<ForwardingTable> m_table;               //!< routes
+    MessageReceivedCallback m_onMessage;        //!< receiver notification
 
     // Attributes
     uint32_t m_mtu;         //!< payload bytes per packet
