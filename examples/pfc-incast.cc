@@ -36,6 +36,7 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <set>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -66,6 +67,36 @@ ParseInteger(const std::string& text, const std::string& option, uint64_t lo, ui
                                     std::to_string(hi));
     }
     return v;
+}
+
+/// Rejects an argument that is not one of our options, an ns-3 built-in or an attribute
+/// (ns-3's CommandLine would print its help and exit 1 instead of one line and exit 2).
+void
+CheckArgumentNames(int argc, char* argv[])
+{
+    // clang-format off
+    static const std::set<std::string> known = {
+        "n", "bytes", "rate", "delay", "buffer", "pfc", "cc", "mtu", "out",
+        // ns-3 CommandLine built-ins
+        "help", "PrintHelp", "PrintGlobals", "PrintGroups", "PrintGroup", "PrintTypeIds",
+        "PrintAttributes", "PrintVersion", "version"};
+    // clang-format on
+    for (int i = 1; i < argc; ++i)
+    {
+        const std::string arg = argv[i];
+        if (arg.size() < 2 || arg[0] != '-')
+        {
+            throw std::invalid_argument("argument '" + arg +
+                                        "' is not an option; allowed: --name=value (see --help)");
+        }
+        std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
+        name = name.substr(0, name.find('='));
+        if (!known.count(name) && name.rfind("ns3::", 0) != 0)
+        {
+            throw std::invalid_argument("--" + name +
+                                        ": unknown option; allowed: the options --help lists");
+        }
+    }
 }
 
 /// One sender's flow.
@@ -112,6 +143,7 @@ ParseInputs(int argc, char* argv[])
     cmd.AddValue("cc", "congestion control: none | dcqcn", ccText);
     cmd.AddValue("mtu", "RoCE MTU: payload bytes per data packet, 64 to 9000", mtuText);
     cmd.AddValue("out", "directory for flows.csv and summary.csv (default: none)", in.out);
+    CheckArgumentNames(argc, argv);
     cmd.Parse(argc, argv);
 
     in.n = static_cast<uint32_t>(ParseInteger(nText, "--n", 1, 65534));
