@@ -25,8 +25,8 @@ struct Hand
     std::vector<TransferId> deps;
 };
 
-/// A plan of hand-written transfers (the estimator reads only hosts, bytes and
-/// deps).
+/// A plan of hand-written transfers. The estimator reads only hosts, bytes and deps, so every
+/// transfer claims worker 0's data (a transfer from a bad participant still builds).
 SyncPlan
 HandPlan(std::vector<uint32_t> hostOf, const std::vector<Hand>& transfers)
 {
@@ -38,7 +38,7 @@ HandPlan(std::vector<uint32_t> hostOf, const std::vector<Hand>& transfers)
     for (const Hand& h : transfers)
     {
         plan.Add({0, h.src, h.dst, offset, h.bytes, TransferOp::Copy,
-                  ContributorSet::Single(plan.workers, h.src), h.deps, 0, 0});
+                  ContributorSet::Single(plan.workers, 0), h.deps, 0, 0});
         offset += h.bytes;
     }
     plan.gradientBytes = offset;
@@ -287,6 +287,9 @@ TEST(FluidEstimator, BadInputThrowsNamingIt)
     auto ok = MakeTopology("star:n=2", kB, 1e-6);
     m = ThrownMessage(*ok, HandPlan({0, 1}, {{0, 1, 1000, {1}}, {1, 0, 1000, {0}}}));
     EXPECT_NE(m.find("cycle"), std::string::npos) << m;
+    // A transfer from participant 5 of a 2-participant plan.
+    m = ThrownMessage(*ok, HandPlan({0, 1}, {{5, 1, 1000, {}}}));
+    EXPECT_NE(m.find("names participant 5; the plan has 2 participants"), std::string::npos) << m;
     // An unknown dependency.
     m = ThrownMessage(*ok, HandPlan({0, 1}, {{0, 1, 1000, {5}}}));
     EXPECT_NE(m.find("depends on transfer 5"), std::string::npos) << m;

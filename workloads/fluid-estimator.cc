@@ -127,7 +127,7 @@ FluidRun::Validate() const
             throw std::invalid_argument(
                 "FluidEstimator: plan '" + m_plan.algorithm + "' puts participant " +
                 std::to_string(p) + " on host " + std::to_string(m_plan.hostOf[p]) + "; topology " +
-                m_topology.Spec() + " has hosts 0.." + std::to_string(hosts - 1));
+                m_topology.Spec() + " has " + std::to_string(hosts) + " hosts (ranks from 0)");
         }
     }
     const auto n = static_cast<TransferId>(m_plan.transfers.size());
@@ -138,11 +138,11 @@ FluidRun::Validate() const
         {
             if (p >= m_plan.ParticipantCount())
             {
-                throw std::invalid_argument("FluidEstimator: plan '" + m_plan.algorithm +
-                                            "' transfer " + std::to_string(t) +
-                                            " names participant " + std::to_string(p) +
-                                            "; the plan has participants 0.." +
-                                            std::to_string(m_plan.ParticipantCount() - 1));
+                throw std::invalid_argument(
+                    "FluidEstimator: plan '" + m_plan.algorithm + "' transfer " +
+                    std::to_string(t) + " names participant " + std::to_string(p) +
+                    "; the plan has " + std::to_string(m_plan.ParticipantCount()) +
+                    " participants (from 0)");
             }
         }
         for (TransferId d : tr.deps)
@@ -152,7 +152,7 @@ FluidRun::Validate() const
                 throw std::invalid_argument(
                     "FluidEstimator: plan '" + m_plan.algorithm + "' transfer " +
                     std::to_string(t) + " depends on transfer " + std::to_string(d) +
-                    "; allowed: other transfers 0.." + std::to_string(n - 1));
+                    "; allowed: another of its " + std::to_string(n) + " transfers");
             }
         }
     }
