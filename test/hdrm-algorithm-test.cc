@@ -19,8 +19,12 @@ namespace
 const std::string kModels = PARAMSYNC_SOURCE_DIR "/workloads/models";
 
 /// The bigraph sizes hdrm serves (2sm a power of two, m <= s), up to 64 hosts.
-const std::vector<std::string> kServed = {"bigraph:s=1,m=1", "bigraph:s=2,m=1", "bigraph:s=2,m=2",
-                                          "bigraph:s=4,m=2", "bigraph:s=4,m=4", "bigraph:s=8,m=4"};
+const std::vector<std::string> kServed = {"bigraph:s=1,m=1",
+                                          "bigraph:s=2,m=1",
+                                          "bigraph:s=2,m=2",
+                                          "bigraph:s=4,m=2",
+                                          "bigraph:s=4,m=4",
+                                          "bigraph:s=8,m=4"};
 
 } // namespace
 
@@ -50,11 +54,11 @@ TEST(HdrmAlgorithm, SpecAndApplicability)
 // Per worker 2(P-1)W/P each way with W = 64 P (divisible at every halving).
 TEST(HdrmAlgorithm, EveryStepCrossesPartsWithoutSharingALink)
 {
-    for (const std::string &t : kServed)
+    for (const std::string& t : kServed)
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
-        const auto &bigraph = dynamic_cast<const BigraphTopology &>(*topo);
-        const TopologyGraph &graph = topo->Graph();
+        const auto& bigraph = dynamic_cast<const BigraphTopology&>(*topo);
+        const TopologyGraph& graph = topo->Graph();
         const uint64_t p = graph.HostCount();
         const uint64_t w = 64 * p;
         SyncPlan plan = MakeSyncAlgorithm("hdrm")->Compile(
@@ -72,21 +76,21 @@ TEST(HdrmAlgorithm, EveryStepCrossesPartsWithoutSharingALink)
         }
         EXPECT_EQ(plan.transfers.size(), 2 * d * p) << t;
         std::map<std::pair<uint32_t, LinkIndex>, std::set<std::pair<uint32_t, uint32_t>>> pairs;
-        for (const Transfer &x : plan.transfers)
+        for (const Transfer& x : plan.transfers)
         {
             const uint32_t a = plan.hostOf[x.src];
             const uint32_t b = plan.hostOf[x.dst];
             EXPECT_NE(bigraph.Part(a), bigraph.Part(b)) << t << " transfer " << x.id;
             for (LinkIndex l : topo->Path(a, b, x.id))
             {
-                const TopologyLink &link = graph.Link(l);
+                const TopologyLink& link = graph.Link(l);
                 if (!graph.Node(link.a).isHost && !graph.Node(link.b).isHost)
                 {
                     pairs[{x.phase, l}].insert({std::min(a, b), std::max(a, b)});
                 }
             }
         }
-        for (const auto &[key, users] : pairs)
+        for (const auto& [key, users] : pairs)
         {
             EXPECT_EQ(users.size(), 1u) << t << " phase " << key.first << " link " << key.second;
         }
@@ -101,7 +105,7 @@ TEST(HdrmAlgorithm, EveryStepCrossesPartsWithoutSharingALink)
 // The checker accepts hdrm with uneven chunks (W prime), a real profile and a tiny W.
 TEST(HdrmAlgorithm, CheckerAcceptsOnServedBigraphs)
 {
-    for (const std::string &t : kServed)
+    for (const std::string& t : kServed)
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:3"})
@@ -121,7 +125,7 @@ TEST(HdrmAlgorithm, CheckerRejectsMutatedPlans)
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     // Step 1 of the halving sends a half-sum that needs step 0's receive.
     SyncPlan noDep = plan;
-    for (Transfer &x : noDep.transfers)
+    for (Transfer& x : noDep.transfers)
     {
         if (x.phase == 1)
         {

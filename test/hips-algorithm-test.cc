@@ -18,7 +18,8 @@ namespace
 const std::string kModels = PARAMSYNC_SOURCE_DIR "/workloads/models";
 
 /// Level of the BCube NIC a transfer uses: the one digit in which src and dst differ.
-uint32_t BcubeLevel(const BcubeTopology &bcube, const Transfer &t)
+uint32_t
+BcubeLevel(const BcubeTopology& bcube, const Transfer& t)
 {
     std::vector<uint32_t> a = bcube.Digits(t.src);
     std::vector<uint32_t> b = bcube.Digits(t.dst);
@@ -38,8 +39,10 @@ uint32_t BcubeLevel(const BcubeTopology &bcube, const Transfer &t)
 
 TEST(HipsAlgorithm, SpecSpellsOutOptionsAndRejectsBadOnes)
 {
-    EXPECT_EQ(MakeSyncAlgorithm("hips")->Spec(), "hips:rotate=1,bidir=1");
-    EXPECT_EQ(MakeSyncAlgorithm("hips:rotate=0,bidir=0")->Spec(), "hips:rotate=0,bidir=0");
+    EXPECT_EQ(MakeSyncAlgorithm("hips")->Spec(), "hips:rotate=1,bidir=1,stage=auto");
+    EXPECT_EQ(MakeSyncAlgorithm("hips:stage=ring,rotate=0,bidir=0")->Spec(),
+              "hips:rotate=0,bidir=0,stage=ring");
+    EXPECT_THROW(MakeSyncAlgorithm("hips:stage=ps"), std::invalid_argument);
     EXPECT_THROW(MakeSyncAlgorithm("hips:rotate=2"), std::invalid_argument);
     EXPECT_THROW(MakeSyncAlgorithm("hips:levels=2"), std::invalid_argument);
 }
@@ -74,9 +77,9 @@ TEST(HipsAlgorithm, BcubeVolumesPerWorkerAndPerNic)
     {
         for (uint32_t k : {1u, 2u})
         {
-            auto topo = MakeTopology("bcube:n=" + std::to_string(n) + ",k=" + std::to_string(k),
-                                     40e9, 1e-6);
-            const auto &bcube = dynamic_cast<const BcubeTopology &>(*topo);
+            auto topo = MakeTopology(
+                "bcube:n=" + std::to_string(n) + ",k=" + std::to_string(k), 40e9, 1e-6);
+            const auto& bcube = dynamic_cast<const BcubeTopology&>(*topo);
             const uint64_t nn = topo->Graph().HostCount();
             const uint64_t w = 12 * (k + 1) * nn;
             ModelProfile model = ModelProfile::Load("bytes:" + std::to_string(w), ".");
@@ -90,7 +93,7 @@ TEST(HipsAlgorithm, BcubeVolumesPerWorkerAndPerNic)
                 const uint64_t parts = rotate ? k + 1 : 1;
                 EXPECT_EQ(plan.transfers.size(), parts * (k + 1) * 2 * nn * (n - 1));
                 std::vector<std::vector<uint64_t>> nic(nn, std::vector<uint64_t>(k + 1, 0));
-                for (const Transfer &t : plan.transfers)
+                for (const Transfer& t : plan.transfers)
                 {
                     nic[t.src][BcubeLevel(bcube, t)] += t.bytes;
                 }
@@ -101,8 +104,9 @@ TEST(HipsAlgorithm, BcubeVolumesPerWorkerAndPerNic)
                     uint64_t pow = n;
                     for (uint32_t l = 0; l <= k; ++l, pow *= n)
                     {
-                        EXPECT_EQ(nic[p][l], rotate ? 2 * (nn - 1) * w / (nn * (k + 1))
-                                                    : 2 * w * (n - 1) / pow)
+                        EXPECT_EQ(nic[p][l],
+                                  rotate ? 2 * (nn - 1) * w / (nn * (k + 1))
+                                         : 2 * w * (n - 1) / pow)
                             << "n=" << n << " k=" << k << " host " << p << " level " << l;
                     }
                 }
@@ -121,7 +125,7 @@ TEST(HipsAlgorithm, SquareTorusVolumesPerWorkerAndPerLink)
     {
         auto topo =
             MakeTopology("torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
-        const auto &torus = dynamic_cast<const TorusTopology &>(*topo);
+        const auto& torus = dynamic_cast<const TorusTopology&>(*topo);
         const uint64_t nn = a * a;
         const uint64_t w = 4 * nn * 10;
         SyncPlan plan = MakeSyncAlgorithm("hips")->Compile(
@@ -131,7 +135,7 @@ TEST(HipsAlgorithm, SquareTorusVolumesPerWorkerAndPerLink)
         // 4 parts x 2 dimensions x 2 phases x N hosts x (a-1) ring steps.
         EXPECT_EQ(plan.transfers.size(), 4 * 2 * 2 * nn * (a - 1));
         std::vector<std::vector<uint64_t>> link(nn, std::vector<uint64_t>(4, 0));
-        for (const Transfer &t : plan.transfers)
+        for (const Transfer& t : plan.transfers)
         {
             int which = -1;
             for (uint32_t d = 0; d < 2; ++d)
@@ -185,13 +189,30 @@ TEST(HipsAlgorithm, TorusVolumesPerWorker)
 // empty, so skipped transfers must not break the dependency chains).
 TEST(HipsAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t :
-         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
-          "bcube:n=4,k=2", "torus:dims=2x2", "torus:dims=3x3", "torus:dims=4x4", "torus:dims=5x5",
-          "torus:dims=3x5", "torus:dims=2x3x4", "torus:dims=3x3x3", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "bcube:n=4,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x3",
+                          "torus:dims=4x4",
+                          "torus:dims=5x5",
+                          "torus:dims=3x5",
+                          "torus:dims=2x3x4",
+                          "torus:dims=3x3x3",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
-        for (std::string a : {"hips", "hips:rotate=0", "hips:bidir=0", "hips:rotate=0,bidir=0"})
+        for (std::string a : {"hips",
+                              "hips:rotate=0",
+                              "hips:bidir=0",
+                              "hips:rotate=0,bidir=0",
+                              "hips:stage=ring",
+                              "hips:stage=mesh",
+                              "hips:stage=ring,bidir=0"})
         {
             for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:5"})
             {
@@ -228,7 +249,7 @@ TEST(HipsAlgorithm, CheckerRejectsMutatedPlans)
     // receives: it may send its range before the level's partial sums arrived.
     SyncPlan noDep = plan;
     bool mutated = false;
-    for (Transfer &t : noDep.transfers)
+    for (Transfer& t : noDep.transfers)
     {
         if (t.phase == 1 && !mutated)
         {
@@ -266,15 +287,18 @@ TEST(HipsAlgorithm, EngineRejectsNonProductDimensions)
     HostDimension d0{{{0, 1}, false}, {{2, 3}, false}};
     HostDimension bad{{{0, 3}, false}, {{1, 2}, false}};
     HostDimension partial{{{0, 1, 2}, false}};
-    EXPECT_THROW(AddHierarchicalAllreduce(plan, {d0, bad}, {{{0, 1}, false}}, false, "t"),
-                 std::invalid_argument);
-    EXPECT_THROW(AddHierarchicalAllreduce(plan, {partial}, {{{0}, false}}, false, "t"),
-                 std::invalid_argument);
-    EXPECT_THROW(AddHierarchicalAllreduce(plan, {d0}, {{{0, 0}, false}}, false, "t"),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        AddHierarchicalAllreduce(plan, {d0, bad}, {{{0, 1}, false}}, GroupExchange::AsGrouped, "t"),
+        std::invalid_argument);
+    EXPECT_THROW(
+        AddHierarchicalAllreduce(plan, {partial}, {{{0}, false}}, GroupExchange::AsGrouped, "t"),
+        std::invalid_argument);
+    EXPECT_THROW(
+        AddHierarchicalAllreduce(plan, {d0}, {{{0, 0}, false}}, GroupExchange::AsGrouped, "t"),
+        std::invalid_argument);
     HostDimension good{{{0, 2}, false}, {{1, 3}, false}};
     SyncPlan ok = plan;
-    AddHierarchicalAllreduce(ok, {d0, good}, {{{0, 1}, false}}, false, "t");
+    AddHierarchicalAllreduce(ok, {d0, good}, {{{0, 1}, false}}, GroupExchange::AsGrouped, "t");
     EXPECT_TRUE(PlanChecker().Check(ok).Ok());
 }
 
@@ -325,5 +349,55 @@ TEST(HipsAlgorithm, FluidGstOnSquareTorusIsQuarterRing)
         FluidResult one = FluidEstimator().Estimate(
             *topo, MakeSyncAlgorithm("hips:bidir=0")->Compile(*topo, model));
         EXPECT_NEAR(one.gstS, ring / 2, 0.01 * ring / 2) << "a=" << a;
+    }
+}
+
+// Fluid GST on a d-dimensional cube a^d (and the 1-D ring:n=9): 2d parts, one per
+// (dimension, direction), so each of a server's 2d links carries (N-1)/N of W/(2d) per
+// phase (a first-stage share (a-1)/a, a second (a-1)/a^2, ... of W/(2d)), with every flow's
+// stages equally long: GST = 2(N-1)W/(2d N B), 1/(2d) of the single-NIC ring.
+TEST(HipsAlgorithm, FluidGstOnCubesIsRingOverTwiceTheDimensions)
+{
+    const double b = 40e9 / 8;
+    for (auto [t, d] : std::vector<std::pair<std::string, uint32_t>>{
+             {"torus:dims=3x3x3", 3}, {"torus:dims=4x4x4", 3}, {"ring:n=9", 1}})
+    {
+        auto topo = MakeTopology(t, 40e9, 1e-6);
+        const double nn = topo->Graph().HostCount();
+        const uint64_t w = 6 * 64 * 27 * 100;
+        SyncPlan plan = MakeSyncAlgorithm("hips")->Compile(
+            *topo, ModelProfile::Load("bytes:" + std::to_string(w), "."));
+        const double expected = 2 * (nn - 1) * w / (nn * b) / (2 * d);
+        EXPECT_NEAR(FluidEstimator().Estimate(*topo, plan).gstS, expected, 0.01 * expected) << t;
+    }
+}
+
+// stage=ring on BCube(3,1) and stage=mesh on a 4x4 torus: the same per-worker volume
+// 2(N-1)W/N (W = 4N 100, even at every split). BCube(3,1), stage=ring: part p's two
+// directions share the level-(p+s) NIC at stage s, which sends (n-1)/n^(s+1) of W/2 in
+// all, as the direct exchange does: fluid GST again 1/(k+1) = 1/2 of the single-NIC ring.
+TEST(HipsAlgorithm, StageOptionKeepsVolumesAndBcubeGst)
+{
+    const double b = 40e9 / 8;
+    for (auto [t, spec] : std::vector<std::pair<std::string, std::string>>{
+             {"bcube:n=3,k=1", "hips:stage=ring"}, {"torus:dims=4x4", "hips:stage=mesh"}})
+    {
+        auto topo = MakeTopology(t, 40e9, 1e-6);
+        const uint64_t nn = topo->Graph().HostCount();
+        const uint64_t w = 4 * nn * 100;
+        SyncPlan plan = MakeSyncAlgorithm(spec)->Compile(
+            *topo, ModelProfile::Load("bytes:" + std::to_string(w), "."));
+        PlanCheckResult r = PlanChecker().Check(plan);
+        ASSERT_TRUE(r.Ok()) << t << "\n" << r.Summary();
+        for (uint32_t p = 0; p < nn; ++p)
+        {
+            EXPECT_EQ(r.sentBytes[p], 2 * (nn - 1) * w / nn) << spec;
+            EXPECT_EQ(r.receivedBytes[p], 2 * (nn - 1) * w / nn) << spec;
+        }
+        if (t == "bcube:n=3,k=1")
+        {
+            const double ring = 2 * (nn - 1.0) * w / (nn * b);
+            EXPECT_NEAR(FluidEstimator().Estimate(*topo, plan).gstS, ring / 2, 0.01 * ring / 2);
+        }
     }
 }

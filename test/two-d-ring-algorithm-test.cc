@@ -78,12 +78,12 @@ TEST(TwoDRingAlgorithm, VolumesAndTransferCounts)
 TEST(TwoDRingAlgorithm, FatTreeLevelsAreEdgeSwitchesThenSlots)
 {
     auto topo = MakeTopology("fattree:k=4", 40e9, 1e-6);
-    const auto &fatTree = dynamic_cast<const FatTreeTopology &>(*topo);
+    const auto& fatTree = dynamic_cast<const FatTreeTopology&>(*topo);
     SyncPlan plan =
         MakeSyncAlgorithm("2d-ring")->Compile(*topo, ModelProfile::Load("bytes:1600", "."));
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     const uint32_t h = fatTree.HostsPerEdge(); // 2
-    for (const Transfer &t : plan.transfers)
+    for (const Transfer& t : plan.transfers)
     {
         if (t.phase == 0 || t.phase == 3)
         {
@@ -101,10 +101,21 @@ TEST(TwoDRingAlgorithm, FatTreeLevelsAreEdgeSwitchesThenSlots)
 // (W prime), a real profile and W = 5 (mostly empty chunks).
 TEST(TwoDRingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "torus:dims=2x2",
-                          "torus:dims=3x3", "torus:dims=4x4", "torus:dims=5x5", "torus:dims=3x5",
-                          "torus:dims=2x4", "fattree:k=4", "fattree:k=6", "fattree:k=4,oversub=2",
-                          "bigraph:s=4,m=4", "bigraph:s=3,m=2", "bigraph:s=2,m=1"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "torus:dims=2x2",
+                          "torus:dims=3x3",
+                          "torus:dims=4x4",
+                          "torus:dims=5x5",
+                          "torus:dims=3x5",
+                          "torus:dims=2x4",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "fattree:k=4,oversub=2",
+                          "bigraph:s=4,m=4",
+                          "bigraph:s=3,m=2",
+                          "bigraph:s=2,m=1"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:5"})
@@ -125,7 +136,7 @@ TEST(TwoDRingAlgorithm, CheckerRejectsMutatedPlans)
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     // A second-level send that no longer waits for the first level's reduce-scatter.
     SyncPlan noDep = plan;
-    for (Transfer &t : noDep.transfers)
+    for (Transfer& t : noDep.transfers)
     {
         if (t.phase == 1)
         {

@@ -14,7 +14,8 @@ namespace
 {
 
 /// \brief log2(v) when v is a power of two, else -1.
-int Log2Exact(uint32_t v)
+int
+Log2Exact(uint32_t v)
 {
     if (v == 0 || (v & (v - 1)) != 0)
     {
@@ -29,7 +30,8 @@ int Log2Exact(uint32_t v)
 }
 
 /// \brief Empty when hdrm serves bigraph:s=S,m=M, else the reason.
-std::string Unserved(uint32_t s, uint32_t m)
+std::string
+Unserved(uint32_t s, uint32_t m)
 {
     if (Log2Exact(s) < 0 || Log2Exact(m) < 0)
     {
@@ -47,20 +49,22 @@ std::string Unserved(uint32_t s, uint32_t m)
 
 } // namespace
 
-HdrmAlgorithm::HdrmAlgorithm(const std::string &spec)
+HdrmAlgorithm::HdrmAlgorithm(const std::string& spec)
 {
     SpecString s(spec, "--algorithm");
     s.Finish();
 }
 
-std::string HdrmAlgorithm::Spec() const
+std::string
+HdrmAlgorithm::Spec() const
 {
     return "hdrm";
 }
 
-bool HdrmAlgorithm::AppliesTo(const Topology &topology, std::string &why) const
+bool
+HdrmAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 {
-    const auto *bigraph = dynamic_cast<const BigraphTopology *>(&topology);
+    const auto* bigraph = dynamic_cast<const BigraphTopology*>(&topology);
     if (bigraph == nullptr)
     {
         why = "hdrm needs a bigraph (EFLOPS rank mapping), not " + topology.Family();
@@ -70,7 +74,8 @@ bool HdrmAlgorithm::AppliesTo(const Topology &topology, std::string &why) const
     return why.empty();
 }
 
-std::vector<uint32_t> HdrmAlgorithm::RankMap(const BigraphTopology &bigraph)
+std::vector<uint32_t>
+HdrmAlgorithm::RankMap(const BigraphTopology& bigraph)
 {
     const uint32_t s = bigraph.S();
     const uint32_t m = bigraph.M();
@@ -94,7 +99,8 @@ std::vector<uint32_t> HdrmAlgorithm::RankMap(const BigraphTopology &bigraph)
     return host;
 }
 
-SyncPlan HdrmAlgorithm::Compile(const Topology &topology, const ModelProfile &model) const
+SyncPlan
+HdrmAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
     std::string why;
     if (!AppliesTo(topology, why))
@@ -102,7 +108,7 @@ SyncPlan HdrmAlgorithm::Compile(const Topology &topology, const ModelProfile &mo
         throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
                                     why);
     }
-    const auto &bigraph = dynamic_cast<const BigraphTopology &>(topology);
+    const auto& bigraph = dynamic_cast<const BigraphTopology&>(topology);
     SyncPlan plan;
     plan.algorithm = Spec();
     plan.gradientBytes = model.TotalBytes();
@@ -125,7 +131,8 @@ SyncPlan HdrmAlgorithm::Compile(const Topology &topology, const ModelProfile &mo
         }
         flow.dimOrder.push_back(d - 1 - j);
     }
-    AddHierarchicalAllreduce(plan, dims, {flow}, false, "--algorithm '" + Spec() + "'");
+    AddHierarchicalAllreduce(
+        plan, dims, {flow}, GroupExchange::Direct, "--algorithm '" + Spec() + "'");
     return plan;
 }
 

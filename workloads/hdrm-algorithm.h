@@ -49,14 +49,14 @@ class HdrmAlgorithm : public SyncAlgorithm
 {
   public:
     /// \brief Parses "hdrm" (no options). \throws std::invalid_argument on any option
-    explicit HdrmAlgorithm(const std::string &spec);
+    explicit HdrmAlgorithm(const std::string& spec);
     std::string Spec() const override;
-    bool AppliesTo(const Topology &topology, std::string &why) const override;
-    SyncPlan Compile(const Topology &topology, const ModelProfile &model) const override;
+    bool AppliesTo(const Topology& topology, std::string& why) const override;
+    SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 
     /// \brief Host rank of every hypercube rank (the EFLOPS rank mapping) on `bigraph`.
     /// \throws std::invalid_argument when the sizes are not served (see the class comment)
-    static std::vector<uint32_t> RankMap(const BigraphTopology &bigraph);
+    static std::vector<uint32_t> RankMap(const BigraphTopology& bigraph);
 };
 
 } // namespace ns3

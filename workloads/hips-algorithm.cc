@@ -16,14 +16,16 @@ struct ByteRange
     uint64_t begin;
     uint64_t end;
 
-    bool operator==(const ByteRange &other) const
+    bool
+    operator==(const ByteRange& other) const
     {
         return begin == other.begin && end == other.end;
     }
 };
 
 /// \brief Sub-chunk i of r split into g parts, the first (size mod g) one byte longer.
-ByteRange SubChunk(const ByteRange &r, uint32_t g, uint32_t i)
+ByteRange
+SubChunk(const ByteRange& r, uint32_t g, uint32_t i)
 {
     const uint64_t size = r.end - r.begin;
     const uint64_t base = size / g;
@@ -47,7 +49,7 @@ struct HostState
 class FlowBuilder
 {
   public:
-    FlowBuilder(SyncPlan &plan, uint32_t flow, ByteRange range, const std::string &who)
+    FlowBuilder(SyncPlan& plan, uint32_t flow, ByteRange range, const std::string& who)
         : m_plan(plan), m_flow(flow), m_who(who)
     {
         for (uint32_t h = 0; h < plan.workers; ++h)
@@ -57,9 +59,10 @@ class FlowBuilder
     }
 
     /// \brief Reduce-scatter inside every group of one dimension.
-    void ReduceScatter(const HostDimension &dim, bool ring, bool reverse, uint32_t phase)
+    void
+    ReduceScatter(const HostDimension& dim, GroupExchange exchange, bool reverse, uint32_t phase)
     {
-        for (const HostGroup &group : dim)
+        for (const HostGroup& group : dim)
         {
             const ByteRange range = CommonRange(group.members, phase);
             for (HostRank h : group.members)
@@ -71,7 +74,7 @@ class FlowBuilder
             {
                 continue;
             }
-            if (!ring && !group.ring)
+            if (!UsesRing(group, exchange))
             {
                 DirectReduceScatter(group.members, range, phase);
             }
@@ -83,15 +86,16 @@ class FlowBuilder
     }
 
     /// \brief All-gather inside every group of one dimension (undoes ReduceScatter).
-    void AllGather(const HostDimension &dim, bool ring, bool reverse, uint32_t phase)
+    void
+    AllGather(const HostDimension& dim, GroupExchange exchange, bool reverse, uint32_t phase)
     {
-        for (const HostGroup &group : dim)
+        for (const HostGroup& group : dim)
         {
             const uint32_t g = static_cast<uint32_t>(group.members.size());
             const ByteRange parent = m_hosts[group.members.front()].parents.back();
             if (g >= 2)
             {
-                if (!ring && !group.ring)
+                if (!UsesRing(group, exchange))
                 {
                     DirectAllGather(group.members, parent, phase);
                 }
@@ -109,8 +113,16 @@ class FlowBuilder
     }
 
   private:
+    static bool
+    UsesRing(const HostGroup& group, GroupExchange exchange)
+    {
+        return exchange == GroupExchange::Ring ||
+               (exchange == GroupExchange::AsGrouped && group.ring);
+    }
+
     /// \brief The range every member works on; throws if they differ (not a product).
-    ByteRange CommonRange(const std::vector<HostRank> &members, uint32_t phase) const
+    ByteRange
+    CommonRange(const std::vector<HostRank>& members, uint32_t phase) const
     {
         const ByteRange range = m_hosts[members.front()].range;
         for (HostRank h : members)
@@ -128,19 +140,27 @@ class FlowBuilder
         return range;
     }
 
-    static std::vector<HostRank> Ordered(const std::vector<HostRank> &members, bool reverse)
+    static std::vector<HostRank>
+    Ordered(const std::vector<HostRank>& members, bool reverse)
     {
         return reverse ? std::vector<HostRank>(members.rbegin(), members.rend()) : members;
     }
 
     /// \brief Dependencies of a host's next stage (step): its frontier.
-    std::vector<TransferId> Deps(HostRank h) const
+    std::vector<TransferId>
+    Deps(HostRank h) const
     {
         return m_hosts[h].frontier;
     }
 
-    TransferId Add(HostRank src, HostRank dst, ByteRange r, TransferOp op,
-                   const ContributorSet &carries, std::vector<TransferId> deps, uint32_t phase)
+    TransferId
+    Add(HostRank src,
+        HostRank dst,
+        ByteRange r,
+        TransferOp op,
+        const ContributorSet& carries,
+        std::vector<TransferId> deps,
+        uint32_t phase)
     {
         return m_plan.Add(
             {0, src, dst, r.begin, r.end - r.begin, op, carries, std::move(deps), m_flow, phase});
@@ -151,12 +171,14 @@ class FlowBuilder
      * frontier (its sends waited for the old one); one that only received keeps the old
      * frontier too, else skipped empty sub-chunks would cut the chain to its earlier data.
      */
-    void Commit(const std::vector<HostRank> &members, std::vector<std::vector<TransferId>> &sends,
-                std::vector<std::vector<TransferId>> &recvs)
+    void
+    Commit(const std::vector<HostRank>& members,
+           std::vector<std::vector<TransferId>>& sends,
+           std::vector<std::vector<TransferId>>& recvs)
     {
         for (size_t i = 0; i < members.size(); ++i)
         {
-            std::vector<TransferId> &frontier = m_hosts[members[i]].frontier;
+            std::vector<TransferId>& frontier = m_hosts[members[i]].frontier;
             if (!sends[i].empty())
             {
                 frontier = std::move(sends[i]);
@@ -165,7 +187,8 @@ class FlowBuilder
         }
     }
 
-    void DirectReduceScatter(const std::vector<HostRank> &members, ByteRange range, uint32_t phase)
+    void
+    DirectReduceScatter(const std::vector<HostRank>& members, ByteRange range, uint32_t phase)
     {
         const uint32_t g = static_cast<uint32_t>(members.size());
         std::vector<std::vector<TransferId>> sends(g);
@@ -173,7 +196,7 @@ class FlowBuilder
         ContributorSet sum(m_plan.workers);
         for (uint32_t j = 0; j < g; ++j)
         {
-            const HostState &from = m_hosts[members[j]];
+            const HostState& from = m_hosts[members[j]];
             sum.UnionWith(from.held);
             const std::vector<TransferId> deps = Deps(members[j]);
             for (uint32_t i = 0; i < g; ++i)
@@ -197,7 +220,8 @@ class FlowBuilder
         }
     }
 
-    void DirectAllGather(const std::vector<HostRank> &members, ByteRange parent, uint32_t phase)
+    void
+    DirectAllGather(const std::vector<HostRank>& members, ByteRange parent, uint32_t phase)
     {
         const uint32_t g = static_cast<uint32_t>(members.size());
         std::vector<std::vector<TransferId>> sends(g);
@@ -232,7 +256,8 @@ class FlowBuilder
      * positions i-k..i; position i ends owning sub-chunk (i+1) mod g. All-gather step k,
      * position i forwards sub-chunk (i+1-k) mod g.
      */
-    void RingPass(const std::vector<HostRank> &order, ByteRange range, uint32_t phase, bool reduce)
+    void
+    RingPass(const std::vector<HostRank>& order, ByteRange range, uint32_t phase, bool reduce)
     {
         const uint32_t g = static_cast<uint32_t>(order.size());
         const ContributorSet all = ContributorSet::All(m_plan.workers);
@@ -258,9 +283,13 @@ class FlowBuilder
                         carries.UnionWith(m_hosts[order[(i + g - j) % g]].held);
                     }
                 }
-                TransferId id =
-                    Add(order[i], order[next], sub, reduce ? TransferOp::Reduce : TransferOp::Copy,
-                        carries, Deps(order[i]), phase);
+                TransferId id = Add(order[i],
+                                    order[next],
+                                    sub,
+                                    reduce ? TransferOp::Reduce : TransferOp::Copy,
+                                    carries,
+                                    Deps(order[i]),
+                                    phase);
                 sends[i].push_back(id);
                 recvs[next].push_back(id);
             }
@@ -281,23 +310,26 @@ class FlowBuilder
         }
     }
 
-    SyncPlan &m_plan;
+    SyncPlan& m_plan;
     uint32_t m_flow;
-    const std::string &m_who;
+    const std::string& m_who;
     std::vector<HostState> m_hosts;
 };
 
 } // namespace
 
-void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &dims,
-                              const std::vector<HierarchicalFlow> &flows, bool forceRing,
-                              const std::string &who)
+void
+AddHierarchicalAllreduce(SyncPlan& plan,
+                         const std::vector<HostDimension>& dims,
+                         const std::vector<HierarchicalFlow>& flows,
+                         GroupExchange exchange,
+                         const std::string& who)
 {
     const uint32_t n = plan.workers;
     for (size_t d = 0; d < dims.size(); ++d)
     {
         std::vector<uint32_t> seen(n, 0);
-        for (const HostGroup &group : dims[d])
+        for (const HostGroup& group : dims[d])
         {
             for (HostRank h : group.members)
             {
@@ -330,7 +362,7 @@ void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &
     const uint32_t f = static_cast<uint32_t>(flows.size());
     for (uint32_t i = 0; i < f; ++i)
     {
-        const HierarchicalFlow &flow = flows[i];
+        const HierarchicalFlow& flow = flows[i];
         std::vector<bool> used(dims.size(), false);
         for (uint32_t d : flow.dimOrder)
         {
@@ -351,30 +383,34 @@ void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &
         const uint32_t stages = static_cast<uint32_t>(flow.dimOrder.size());
         for (uint32_t s = 0; s < stages; ++s)
         {
-            builder.ReduceScatter(dims[flow.dimOrder[s]], forceRing, flow.reverse, s);
+            builder.ReduceScatter(dims[flow.dimOrder[s]], exchange, flow.reverse, s);
         }
         for (uint32_t s = stages; s-- > 0;)
         {
-            builder.AllGather(dims[flow.dimOrder[s]], forceRing, flow.reverse, 2 * stages - 1 - s);
+            builder.AllGather(dims[flow.dimOrder[s]], exchange, flow.reverse, 2 * stages - 1 - s);
         }
     }
     plan = std::move(work);
 }
 
-HipsAlgorithm::HipsAlgorithm(const std::string &spec)
+HipsAlgorithm::HipsAlgorithm(const std::string& spec)
 {
     SpecString s(spec, "--algorithm");
     m_rotate = s.GetBool("rotate", true);
     m_bidir = s.GetBool("bidir", true);
+    m_stage = s.GetChoice("stage", "auto", {"auto", "mesh", "ring"});
     s.Finish();
 }
 
-std::string HipsAlgorithm::Spec() const
+std::string
+HipsAlgorithm::Spec() const
 {
-    return std::string("hips:rotate=") + (m_rotate ? "1" : "0") + ",bidir=" + (m_bidir ? "1" : "0");
+    return std::string("hips:rotate=") + (m_rotate ? "1" : "0") +
+           ",bidir=" + (m_bidir ? "1" : "0") + ",stage=" + m_stage;
 }
 
-bool HipsAlgorithm::AppliesTo(const Topology &topology, std::string &why) const
+bool
+HipsAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 {
     if (topology.Dimensions().empty())
     {
@@ -385,7 +421,8 @@ bool HipsAlgorithm::AppliesTo(const Topology &topology, std::string &why) const
     return true;
 }
 
-SyncPlan HipsAlgorithm::Compile(const Topology &topology, const ModelProfile &model) const
+SyncPlan
+HipsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
     std::string why;
     if (!AppliesTo(topology, why))
@@ -404,12 +441,16 @@ SyncPlan HipsAlgorithm::Compile(const Topology &topology, const ModelProfile &mo
         plan.hostOf.push_back(p);
     }
     const uint32_t d = static_cast<uint32_t>(dims.size());
-    bool anyRing = false;
-    for (const HostDimension &dim : dims)
+    const GroupExchange exchange = m_stage == "mesh"   ? GroupExchange::Direct
+                                   : m_stage == "ring" ? GroupExchange::Ring
+                                                       : GroupExchange::AsGrouped;
+    // Directions matter only where a stage runs as a ring.
+    bool anyRing = exchange == GroupExchange::Ring;
+    for (const HostDimension& dim : dims)
     {
-        for (const HostGroup &group : dim)
+        for (const HostGroup& group : dim)
         {
-            anyRing = anyRing || group.ring;
+            anyRing = anyRing || (exchange == GroupExchange::AsGrouped && group.ring);
         }
     }
     std::vector<HierarchicalFlow> flows;
@@ -427,7 +468,7 @@ SyncPlan HipsAlgorithm::Compile(const Topology &topology, const ModelProfile &mo
             flows.push_back(flow);
         }
     }
-    AddHierarchicalAllreduce(plan, dims, flows, false, "--algorithm '" + Spec() + "'");
+    AddHierarchicalAllreduce(plan, dims, flows, exchange, "--algorithm '" + Spec() + "'");
     return plan;
 }
 

@@ -25,6 +25,16 @@ namespace ns3
 {
 
 /**
+ * \brief How the groups of a hierarchical allreduce exchange their data at every stage.
+ */
+enum class GroupExchange : uint8_t
+{
+    AsGrouped, //!< a ring where HostGroup::ring is set, a direct exchange otherwise
+    Direct,    //!< every group by direct exchange (mesh: diffuse, then collect)
+    Ring,      //!< every group as a ring in member order
+};
+
+/**
  * \brief One independent pipeline of a hierarchical allreduce: which dimensions it visits in
  * which order, and which way its rings turn.
  */
@@ -46,7 +56,7 @@ struct HierarchicalFlow
  * longer); part f runs flows[f]. At every reduce-scatter stage each host's current range is
  * split into g sub-chunks (g = its group's size, again the first ones one byte longer) and
  * the group reduce-scatters it:
- *  - direct exchange (group.ring == false and forceRing == false): member j sends sub-chunk
+ *  - direct exchange (exchange Direct, or AsGrouped and group.ring false): member j sends sub-chunk
  *    i to member i, member j keeps sub-chunk j (the "diffuse" of HiPS' mesh stage);
  *  - ring (otherwise): g-1 ring steps along the member order (reversed when flow.reverse),
  *    position i keeps sub-chunk (i+1) mod g, as in ring allreduce.
@@ -63,12 +73,15 @@ struct HierarchicalFlow
  * different ranges at a stage: the dimensions are not independent coordinates); `plan` is
  * then unchanged
  */
-void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &dims,
-                              const std::vector<HierarchicalFlow> &flows, bool forceRing,
-                              const std::string &who);
+void AddHierarchicalAllreduce(SyncPlan& plan,
+                              const std::vector<HostDimension>& dims,
+                              const std::vector<HierarchicalFlow>& flows,
+                              GroupExchange exchange,
+                              const std::string& who);
 
 /**
- * \brief HiPS. Options: rotate=1|0 (default 1), bidir=1|0 (default 1).
+ * \brief HiPS. Options: rotate=1|0 (default 1), bidir=1|0 (default 1),
+ * stage=auto|mesh|ring (default auto).
  *
  * Follows Topology::Dimensions():
  *  - BCube(n,k): dimension l = the n servers under one level-l switch. One stage per level,
@@ -86,9 +99,15 @@ void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &
  * dimensions p, p+1, ..., p+D-1 (mod D), so at every stage each dimension's NIC carries one
  * part (the paper's point: a BCube server uses its k+1 NICs at once). rotate=0: one part,
  * dimensions 0..D-1 (one NIC busy at a time).
- * bidir=1 (only when some dimension is a ring): every part is halved again, one half turns
+ * bidir=1 (only when some stage runs as a ring): every part is halved again, one half turns
  * each way round the rings, so a torus server drives its 2d links at once (2d flows per
  * host). On BCube the groups are switches, not rings, and bidir changes nothing.
+ *
+ * stage: how a group exchanges at one stage. HiPS is "hierarchical and hybrid": each stage
+ * may use another flat scheme. auto = direct exchange (mesh) in switch groups, ring in
+ * ring groups (above); mesh = direct exchange everywhere (on a torus a group's members
+ * then talk over multi-hop paths along their ring); ring = rings everywhere (in a BCube
+ * switch group the ring follows digit order through the switch).
  *
  * Assumptions where the paper is silent: parts and sub-chunks are contiguous byte ranges,
  * split as evenly as bytes allow; a host moves to its next stage once its previous stage's
@@ -102,15 +121,17 @@ void AddHierarchicalAllreduce(SyncPlan &plan, const std::vector<HostDimension> &
 class HipsAlgorithm : public SyncAlgorithm
 {
   public:
-    /// \brief Parses "hips[:rotate=1|0][,bidir=1|0]". \throws std::invalid_argument
-    explicit HipsAlgorithm(const std::string &spec);
+    /// \brief Parses "hips[:rotate=1|0][,bidir=1|0][,stage=auto|mesh|ring]".
+    /// \throws std::invalid_argument naming the spec and what is allowed
+    explicit HipsAlgorithm(const std::string& spec);
     std::string Spec() const override;
-    bool AppliesTo(const Topology &topology, std::string &why) const override;
-    SyncPlan Compile(const Topology &topology, const ModelProfile &model) const override;
+    bool AppliesTo(const Topology& topology, std::string& why) const override;
+    SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 
   private:
     bool m_rotate;
     bool m_bidir;
+    std::string m_stage; //!< "auto", "mesh" or "ring"
 };
 
 } // namespace ns3

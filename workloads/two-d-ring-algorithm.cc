@@ -16,7 +16,8 @@ namespace
 
 /// \brief Hosts ranked switch-major, `perSwitch` under each: level 0 = one switch's hosts,
 /// level 1 = the hosts of one slot across all switches.
-std::vector<HostDimension> SwitchLevels(uint32_t hosts, uint32_t perSwitch)
+std::vector<HostDimension>
+SwitchLevels(uint32_t hosts, uint32_t perSwitch)
 {
     const uint32_t switches = hosts / perSwitch;
     std::vector<HostDimension> levels(2);
@@ -43,25 +44,27 @@ std::vector<HostDimension> SwitchLevels(uint32_t hosts, uint32_t perSwitch)
 
 } // namespace
 
-TwoDRingAlgorithm::TwoDRingAlgorithm(const std::string &spec)
+TwoDRingAlgorithm::TwoDRingAlgorithm(const std::string& spec)
 {
     SpecString s(spec, "--algorithm");
     s.Finish();
 }
 
-std::string TwoDRingAlgorithm::Spec() const
+std::string
+TwoDRingAlgorithm::Spec() const
 {
     return "2d-ring";
 }
 
-std::vector<HostDimension> TwoDRingAlgorithm::Levels(const Topology &topology, std::string &why)
+std::vector<HostDimension>
+TwoDRingAlgorithm::Levels(const Topology& topology, std::string& why)
 {
     const uint32_t hosts = topology.Graph().HostCount();
-    if (const auto *fatTree = dynamic_cast<const FatTreeTopology *>(&topology))
+    if (const auto* fatTree = dynamic_cast<const FatTreeTopology*>(&topology))
     {
         return SwitchLevels(hosts, fatTree->HostsPerEdge());
     }
-    if (const auto *bigraph = dynamic_cast<const BigraphTopology *>(&topology))
+    if (const auto* bigraph = dynamic_cast<const BigraphTopology*>(&topology))
     {
         return SwitchLevels(hosts, bigraph->M());
     }
@@ -76,12 +79,14 @@ std::vector<HostDimension> TwoDRingAlgorithm::Levels(const Topology &topology, s
     return dims;
 }
 
-bool TwoDRingAlgorithm::AppliesTo(const Topology &topology, std::string &why) const
+bool
+TwoDRingAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 {
     return !Levels(topology, why).empty();
 }
 
-SyncPlan TwoDRingAlgorithm::Compile(const Topology &topology, const ModelProfile &model) const
+SyncPlan
+TwoDRingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
     std::string why;
     std::vector<HostDimension> levels = Levels(topology, why);
@@ -99,7 +104,10 @@ SyncPlan TwoDRingAlgorithm::Compile(const Topology &topology, const ModelProfile
     {
         plan.hostOf.push_back(p);
     }
-    AddHierarchicalAllreduce(plan, levels, {HierarchicalFlow{{0, 1}, false}}, true,
+    AddHierarchicalAllreduce(plan,
+                             levels,
+                             {HierarchicalFlow{{0, 1}, false}},
+                             GroupExchange::Ring,
                              "--algorithm '" + Spec() + "'");
     return plan;
 }

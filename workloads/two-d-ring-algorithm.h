@@ -32,22 +32,23 @@ namespace ns3
  * says why (it would be a 3-level or 1-level ring, i.e. another algorithm).
  *
  * Laid out by AddHierarchicalAllreduce (see hips-algorithm.h) with one flow, levels 0 then
- * 1, every group a ring. Per worker 2(N-1)W/N each way (W divisible by N). Ideal GST with
- * no shared link: 2[(g0-1)/g0 + (g1-1)/(g0 g1)] W / B = 2(N-1)W/(NB), the single-ring term,
- * with rings of g0 and g1 hops instead of N (fewer, larger steps: latency, not bandwidth).
+ * 1, every group a ring (GroupExchange::Ring). Per worker 2(N-1)W/N each way (W divisible by N).
+ * Ideal GST with no shared link: 2[(g0-1)/g0 + (g1-1)/(g0 g1)] W / B = 2(N-1)W/(NB), the
+ * single-ring term, with rings of g0 and g1 hops instead of N (fewer, larger steps: latency, not
+ * bandwidth).
  */
 class TwoDRingAlgorithm : public SyncAlgorithm
 {
   public:
     /// \brief Parses "2d-ring" (no options). \throws std::invalid_argument on any option
-    explicit TwoDRingAlgorithm(const std::string &spec);
+    explicit TwoDRingAlgorithm(const std::string& spec);
     std::string Spec() const override;
-    bool AppliesTo(const Topology &topology, std::string &why) const override;
-    SyncPlan Compile(const Topology &topology, const ModelProfile &model) const override;
+    bool AppliesTo(const Topology& topology, std::string& why) const override;
+    SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 
     /// \brief The two levels of groups 2d-ring uses on a topology (empty with `why` set when
     /// it does not apply).
-    static std::vector<HostDimension> Levels(const Topology &topology, std::string &why);
+    static std::vector<HostDimension> Levels(const Topology& topology, std::string& why);
 };
 
 } // namespace ns3
