@@ -105,9 +105,13 @@ TEST(DoubleBinaryTreeAlgorithm, VolumesFollowTheTrees)
         PlanCheckResult ro = PlanChecker().Check(odd);
         ASSERT_TRUE(ro.Ok()) << "P=" << p << "\n" << ro.Summary();
         uint64_t total = 0;
-        for (uint64_t b : ro.sentBytes)
+        for (uint32_t q = 0; q < p; ++q)
         {
-            total += b;
+            total += ro.sentBytes[q];
+            // Inner in one tree (up + two down), leaf in the other (up): at most 4 halves,
+            // 3 of them the longer one: 3 * 500,002 + 500,001 = 2W + 1.
+            EXPECT_LE(ro.sentBytes[q], 2u * 1000003u + 1) << "P=" << p << " worker " << q;
+            EXPECT_LE(ro.receivedBytes[q], 2u * 1000003u + 1) << "P=" << p << " worker " << q;
         }
         EXPECT_EQ(total, 2u * (p - 1) * 1000003u) << "P=" << p;
     }

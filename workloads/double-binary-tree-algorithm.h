@@ -22,11 +22,11 @@ namespace ns3
  *
  * Tree shape: the in-order binary tree over positions 0..P-1 in which position p sits at
  * height = number of trailing zero bits of p + 1 (the root is the position with the most;
- * Sanders et al. §2.1 use this in-order numbering). Leaves are the even positions. Tree 0
- * puts worker r at position r; tree 1 at position P-1-r (mirror) when P is even, at
- * position (r - 1) mod P (shift) when P is odd (NCCL's rule): each worker is then a leaf in
- * one tree and an inner node in the other (for odd P, worker 0 is a leaf in both), so every
- * worker sends and receives at most about 2W.
+ * Sanders et al. build their two trees on in-order numbering). Leaves are the even
+ * positions. Tree 0 puts worker r at position r; tree 1 at position P-1-r (mirror) when P
+ * is even, at position (r - 1) mod P (shift) when P is odd (NCCL's rule): each worker is
+ * then a leaf in one tree and an inner node in the other (for odd P, worker 0 is a leaf in
+ * both), so every worker sends and receives at most 2W (2W + 1 for odd W).
  *
  * Tree 0 carries bytes [0, ceil(W/2)), tree 1 the rest, each cut into K blocks (the first
  * ones one byte longer). Per block: a node sends the sum of its subtree to its parent once

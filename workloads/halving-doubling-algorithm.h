@@ -1,8 +1,9 @@
 /*
  * HalvingDoublingAlgorithm: Rabenseifner's allreduce as described by Thakur, Rabenseifner
  * and Gropp, "Optimization of Collective Communication Operations in MPICH", IJHPCA 19(1),
- * 2005, §4.4: a reduce-scatter by recursive halving followed by an all-gather by recursive
- * doubling, with a fold-in step for a number of workers that is not a power of two.
+ * 2005 (its allreduce section): a reduce-scatter by recursive halving followed by an
+ * all-gather by recursive doubling, with a fold-in step for a number of workers that is not
+ * a power of two.
  */
 #ifndef PARAMSYNC_HALVING_DOUBLING_ALGORITHM_H
 #define PARAMSYNC_HALVING_DOUBLING_ALGORITHM_H
@@ -17,7 +18,7 @@ namespace ns3
 /**
  * \brief Halving-doubling allreduce ("hd", no options).
  *
- * P workers; p' the largest power of two <= P, r = P - p'. Fold-in (Thakur et al. §4.4):
+ * P workers; p' the largest power of two <= P, r = P - p'. Fold-in (Thakur et al.):
  * among the first 2r workers, each even worker 2i sends its whole gradient to 2i+1, which
  * reduces it and takes part in the p' exchange; at the end 2i+1 sends the whole result back.
  * The p' remaining workers are renumbered 0..p'-1 in worker order. Recursive halving: step
