@@ -256,6 +256,17 @@ TEST(PsAlgorithm, FluidGstMatchesDedicatedClosedForm)
     }
 }
 
+TEST(PsAlgorithm, FluidColocatedOnEveryWorkerIsTheMeshTerm)
+{
+    // S = N = 8 co-located servers, W = 8 MB, B = 40 Gb/s: every worker pushes 7 shards of
+    // W/8 and receives 7, every link carries 7 equal flows, so the push phase takes
+    // (7/8) W 8/B = 1.4 ms and the pull phase as much: 2 (N-1) W / (N B) = 2.8 ms.
+    auto topo = MakeTopology("star:n=8", 40e9, 1e-6);
+    SyncPlan plan = MakeSyncAlgorithm("ps:servers=8,placement=colocated")
+                        ->Compile(*topo, ModelProfile::Load("bytes:8MB", kModels));
+    EXPECT_NEAR(FluidEstimator().Estimate(*topo, plan).gstS, 2.8e-3, 2.8e-5);
+}
+
 TEST(PsAlgorithm, FluidChunkingOverlapsPullsWithPushes)
 {
     // N = 4 workers, one server, W = 4 MB in K = 8 chunks of 500 KB, B = 40 Gb/s. Each
