@@ -296,6 +296,26 @@ TEST(HipsAlgorithm, EngineRejectsNonProductDimensions)
     EXPECT_THROW(
         AddHierarchicalAllreduce(plan, {d0}, {{{0, 0}, false}}, GroupExchange::AsGrouped, "t"),
         std::invalid_argument);
+    // Three hosts, one group {0,1,2} then {0},{1,2}: 1 and 2 hold different thirds of W = 99,
+    // but with W = 1 both hold the empty range [1,1) and only their overlapping
+    // contributions ({0,1,2} each) tell that the grouping is not a product.
+    SyncPlan three;
+    three.workers = 3;
+    three.hostOf = {0, 1, 2};
+    HostDimension all3{{{0, 1, 2}, false}};
+    HostDimension split{{{0}, false}, {{1, 2}, false}};
+    for (uint64_t w : {99u, 1u})
+    {
+        three.gradientBytes = w;
+        EXPECT_THROW(AddHierarchicalAllreduce(
+                         three, {all3, split}, {{{0, 1}, false}}, GroupExchange::AsGrouped, "t"),
+                     std::invalid_argument)
+            << w;
+    }
+    HostDimension withEmpty{{{0, 1, 2, 3}, false}, {{}, false}};
+    EXPECT_THROW(
+        AddHierarchicalAllreduce(plan, {withEmpty}, {{{0}, false}}, GroupExchange::AsGrouped, "t"),
+        std::invalid_argument);
     HostDimension good{{{0, 2}, false}, {{1, 3}, false}};
     SyncPlan ok = plan;
     AddHierarchicalAllreduce(ok, {d0, good}, {{{0, 1}, false}}, GroupExchange::AsGrouped, "t");

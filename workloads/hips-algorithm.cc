@@ -2,6 +2,7 @@
 
 #include "ns3/spec-string.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -120,22 +121,26 @@ class FlowBuilder
                (exchange == GroupExchange::AsGrouped && group.ring);
     }
 
-    /// \brief The range every member works on; throws if they differ (not a product).
+    /// \brief The range every member works on. Throws unless the members hold the same range
+    /// and disjoint contributions (else the groups are not a product of coordinates).
     ByteRange
     CommonRange(const std::vector<HostRank>& members, uint32_t phase) const
     {
         const ByteRange range = m_hosts[members.front()].range;
+        ContributorSet seen(m_plan.workers);
         for (HostRank h : members)
         {
-            if (!(m_hosts[h].range == range))
+            if (!(m_hosts[h].range == range) || seen.Intersects(m_hosts[h].held))
             {
                 throw std::invalid_argument(
                     m_who +
                     ": the topology's dimensions are not independent coordinates: at "
                     "stage " +
                     std::to_string(phase) + " hosts " + std::to_string(members.front()) + " and " +
-                    std::to_string(h) + " of one group hold different ranges");
+                    std::to_string(h) +
+                    " of one group hold different ranges or the same contributions");
             }
+            seen.UnionWith(m_hosts[h].held);
         }
         return range;
     }
@@ -331,6 +336,11 @@ AddHierarchicalAllreduce(SyncPlan& plan,
         std::vector<uint32_t> seen(n, 0);
         for (const HostGroup& group : dims[d])
         {
+            if (group.members.empty())
+            {
+                throw std::invalid_argument(who + ": dimension " + std::to_string(d) +
+                                            " has an empty group");
+            }
             for (HostRank h : group.members)
             {
                 if (h >= n || seen[h]++ != 0)
