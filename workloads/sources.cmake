@@ -8,6 +8,8 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-algorithm.cc
     workloads/mesh-algorithm.cc
     workloads/ring-algorithm.cc
+    workloads/arborescence-packing.cc
+    workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
     workloads/hips-algorithm.cc
     workloads/ps-algorithm.cc
@@ -25,6 +27,8 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-plan.h
     workloads/mesh-algorithm.h
     workloads/ring-algorithm.h
+    workloads/arborescence-packing.h
+    workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
     workloads/hips-algorithm.h
     workloads/ps-algorithm.h
@@ -38,6 +42,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc
     test/ring-algorithm-test.cc
+    test/tree-packing-algorithm-test.cc
     test/fluid-estimator-test.cc
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc

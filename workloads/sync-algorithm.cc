@@ -8,6 +8,7 @@
 #include "ps-algorithm.h"
 #include "ring-algorithm.h"
 #include "two-d-ring-algorithm.h"
+#include "tree-packing-algorithm.h"
 #include "ns3/spec-string.h"
 
 #include <functional>
@@ -37,6 +38,8 @@ Registry()
         {"2d-ring", [](const std::string& s) { return std::make_unique<TwoDRingAlgorithm>(s); }},
         {"dbtree",
          [](const std::string& s) { return std::make_unique<DoubleBinaryTreeAlgorithm>(s); }},
+        {"trees",
+         [](const std::string& s) { return std::make_unique<TreePackingAlgorithm>(s); }},
     };
     return table;
 }
