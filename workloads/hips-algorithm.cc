@@ -266,8 +266,29 @@ class FlowBuilder
     {
         const uint32_t g = static_cast<uint32_t>(order.size());
         const ContributorSet all = ContributorSet::All(m_plan.workers);
+        // acc[i]: what position i sends at the current reduce-scatter step, the held sets of
+        // positions i-k..i; step k+1 extends position i-1's by held[i] (O(g) unions a step,
+        // not O(g k): a 1,024-host ring would otherwise take seconds).
+        std::vector<ContributorSet> acc;
+        if (reduce)
+        {
+            for (HostRank h : order)
+            {
+                acc.push_back(m_hosts[h].held);
+            }
+        }
         for (uint32_t k = 0; k + 1 < g; ++k)
         {
+            if (reduce && k > 0)
+            {
+                std::vector<ContributorSet> next(g);
+                for (uint32_t i = 0; i < g; ++i)
+                {
+                    next[i] = acc[(i + g - 1) % g];
+                    next[i].UnionWith(m_hosts[order[i]].held);
+                }
+                acc = std::move(next);
+            }
             std::vector<std::vector<TransferId>> sends(g);
             std::vector<std::vector<TransferId>> recvs(g);
             for (uint32_t i = 0; i < g; ++i)
@@ -279,20 +300,11 @@ class FlowBuilder
                 {
                     continue;
                 }
-                ContributorSet carries = all;
-                if (reduce)
-                {
-                    carries = ContributorSet(m_plan.workers);
-                    for (uint32_t j = 0; j <= k; ++j)
-                    {
-                        carries.UnionWith(m_hosts[order[(i + g - j) % g]].held);
-                    }
-                }
                 TransferId id = Add(order[i],
                                     order[next],
                                     sub,
                                     reduce ? TransferOp::Reduce : TransferOp::Copy,
-                                    carries,
+                                    reduce ? acc[i] : all,
                                     Deps(order[i]),
                                     phase);
                 sends[i].push_back(id);
