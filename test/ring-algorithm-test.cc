@@ -47,18 +47,17 @@ TEST(RingAlgorithm, CheckerRejectsRemovedDependency)
 TEST(RingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
     const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
-                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
-                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
-                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t :
+         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
+          "torus:dims=2x2", "torus:dims=3x5", "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4",
+          "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string a : {"mesh", "ring", "ring:order=topo"})
         {
             for (std::string m : {"bytes:1000003", "mnist-mlp"})
             {
-                SyncPlan plan =
-                    MakeSyncAlgorithm(a)->Compile(*topo, ModelProfile::Load(m, models));
+                SyncPlan plan = MakeSyncAlgorithm(a)->Compile(*topo, ModelProfile::Load(m, models));
                 PlanCheckResult r = PlanChecker().Check(plan);
                 EXPECT_TRUE(r.Ok()) << t << " " << a << " " << m << "\n" << r.Summary();
             }
@@ -89,10 +88,10 @@ TEST(RingAlgorithm, OptionsKeepClosedFormVolume)
         {"star:n=6", "ring:segments=4", 1},
         {"star:n=6", "ring:bidir=1,segments=3", 2},
         {"bcube:n=3,k=1", "ring:order=gray,bidir=1", 2},
-        {"bcube:n=3,k=1", "ring:order=gray,nics=all", 2},       // k+1 = 2 ports
-        {"bcube:n=2,k=2", "ring:order=natural,nics=all", 3},    // 3 ports
+        {"bcube:n=3,k=1", "ring:order=gray,nics=all", 2},    // k+1 = 2 ports
+        {"bcube:n=2,k=2", "ring:order=natural,nics=all", 3}, // 3 ports
         {"bcube:n=2,k=2", "ring:order=topo,nics=all,bidir=1,segments=2", 6},
-        {"torus:dims=3x4", "ring:order=snake,nics=all", 4},     // 2d = 4 ports
+        {"torus:dims=3x4", "ring:order=snake,nics=all", 4}, // 2d = 4 ports
         {"torus:dims=2x2x2", "ring:order=snake,nics=all,segments=2", 6},
         {"ring:n=7", "ring:order=snake,nics=all", 2},
         {"fattree:k=4", "ring:order=topo,nics=all,bidir=1", 2}, // one port per host
@@ -127,8 +126,8 @@ TEST(RingAlgorithm, SpecSpellsOutEveryOptionAndRejectsBadInput)
               "ring:order=gray,bidir=1,nics=1,segments=1");
     EXPECT_EQ(MakeSyncAlgorithm("ring:nics=all,segments=8")->Spec(),
               "ring:order=natural,bidir=0,nics=all,segments=8");
-    for (const char* bad : {"ring:order=spiral", "ring:segments=0", "ring:nics=2",
-                            "ring:bidir=2", "ring:colour=red"})
+    for (const char* bad :
+         {"ring:order=spiral", "ring:segments=0", "ring:nics=2", "ring:bidir=2", "ring:colour=red"})
     {
         EXPECT_THROW(MakeSyncAlgorithm(bad), std::invalid_argument) << bad;
     }
@@ -140,9 +139,9 @@ TEST(RingAlgorithm, SpecSpellsOutEveryOptionAndRejectsBadInput)
     EXPECT_NE(why.find("bcube"), std::string::npos) << why;
     EXPECT_FALSE(MakeSyncAlgorithm("ring:order=snake")->AppliesTo(*bcube, why));
     EXPECT_TRUE(MakeSyncAlgorithm("ring:order=snake")->AppliesTo(*torus, why));
-    EXPECT_THROW(MakeSyncAlgorithm("ring:order=gray")
-                     ->Compile(*torus, ModelProfile::Load("bytes:900", ".")),
-                 std::invalid_argument);
+    EXPECT_THROW(
+        MakeSyncAlgorithm("ring:order=gray")->Compile(*torus, ModelProfile::Load("bytes:900", ".")),
+        std::invalid_argument);
 }
 
 namespace
@@ -250,10 +249,10 @@ TEST(RingAlgorithm, SegmentsDependOnlyOnTheirOwnChain)
 // Topology-aware options on the grid, checker only (W prime so every split is unequal).
 TEST(RingAlgorithm, OptionsCheckOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
-                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
-                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
-                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t :
+         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
+          "torus:dims=2x2", "torus:dims=3x5", "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4",
+          "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string a : {"ring:order=topo,bidir=1,nics=all,segments=3", "ring:order=gray",

@@ -102,9 +102,9 @@ TEST(TreePackingAlgorithm, PartitionsFollowRatesAndSumToW)
     // Streams per tree: round(S T x_T / lambda) with S = 2 and T = 3 trees, at least 1.
     for (size_t t = 0; t < packing.trees.size(); ++t)
     {
-        const long expected = std::max(
-            1L, std::lround(2.0 * packing.trees.size() * packing.trees[t].rateBps /
-                            packing.aggregateBps));
+        const long expected =
+            std::max(1L, std::lround(2.0 * packing.trees.size() * packing.trees[t].rateBps /
+                                     packing.aggregateBps));
         EXPECT_EQ(std::count_if(streams.begin(), streams.end(),
                                 [&](const auto& s) { return s.first == t; }),
                   expected);
@@ -184,8 +184,8 @@ TEST(TreePackingAlgorithm, SpecAndBadInput)
 TEST(TreePackingAlgorithm, CheckerRejectsRemovedDependency)
 {
     auto topo = MakeTopology("star:n=4", 40e9, 1e-6);
-    SyncPlan plan = MakeSyncAlgorithm("trees:blocks=2")
-                        ->Compile(*topo, ModelProfile::Load("bytes:4000", "."));
+    SyncPlan plan =
+        MakeSyncAlgorithm("trees:blocks=2")->Compile(*topo, ModelProfile::Load("bytes:4000", "."));
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     // The first broadcast (Copy) from a root needs the root's receipts from its children.
     auto copy = std::find_if(plan.transfers.begin(), plan.transfers.end(),
@@ -199,11 +199,10 @@ TEST(TreePackingAlgorithm, CheckerRejectsRemovedDependency)
 TEST(TreePackingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
     const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
-    for (std::string t :
-         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
-          "bcube:n=4,k=2", "torus:dims=2x2", "torus:dims=3x3", "torus:dims=3x5",
-          "torus:dims=4x4", "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
-          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
+                          "bcube:n=3,k=2", "bcube:n=4,k=2", "torus:dims=2x2", "torus:dims=3x3",
+                          "torus:dims=3x5", "torus:dims=4x4", "torus:dims=5x5", "torus:dims=3x3x3",
+                          "fattree:k=4", "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         auto algorithm = MakeSyncAlgorithm("trees:maxtrees=8,blocks=2");

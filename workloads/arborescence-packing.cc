@@ -110,17 +110,16 @@ FeasibleScale(const std::vector<const Candidate*>& trees, const std::vector<doub
 } // namespace
 
 ArborescencePacking::ArborescencePacking(uint32_t iterations, double epsilon, uint32_t maxTrees)
-    : m_iterations(iterations),
-      m_epsilon(epsilon),
-      m_maxTrees(maxTrees)
+    : m_iterations(iterations)
+    , m_epsilon(epsilon)
+    , m_maxTrees(maxTrees)
 {
     if (iterations == 0 || maxTrees == 0 || !(epsilon > 0 && epsilon <= 1))
     {
         throw std::invalid_argument("ArborescencePacking: iterations (" +
                                     std::to_string(iterations) + ") and maxTrees (" +
-                                    std::to_string(maxTrees) +
-                                    ") must be >= 1 and epsilon (" + std::to_string(epsilon) +
-                                    ") in (0, 1]");
+                                    std::to_string(maxTrees) + ") must be >= 1 and epsilon (" +
+                                    std::to_string(epsilon) + ") in (0, 1]");
     }
 }
 
@@ -156,8 +155,8 @@ ArborescencePacking::Pack(const Topology& topology) const
                 capacity[e] = graph.Link(e / 2).rateBps;
                 if (!(capacity[e] > 0))
                 {
-                    throw std::invalid_argument("trees: link " + std::to_string(e / 2) +
-                                                " of " + topology.Spec() +
+                    throw std::invalid_argument("trees: link " + std::to_string(e / 2) + " of " +
+                                                topology.Spec() +
                                                 " has rate 0 but carries a route");
                 }
             }

@@ -128,8 +128,8 @@ RingAlgorithm::RingOrders(const Topology& topology) const
     std::string why;
     if (!AppliesTo(topology, why))
     {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() +
-                                    ": " + why);
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
     }
     const TopologyGraph& graph = topology.Graph();
     const uint32_t n = graph.HostCount();
@@ -273,6 +273,15 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
         // Reduce-scatter step k: position i sends chunk (i - k) mod n holding positions
         // i-k..i; after n-1 steps position i owns chunk (i + 1). All-gather step k:
         // position i forwards chunk (i + 1 - k) mod n, the full sum.
+        // held[i]: what position i's reduce-scatter send carries at the current step,
+        // positions i-step..i; grown by one worker a step (building it from scratch each
+        // step made 1024-host rings cubic).
+        std::vector<ContributorSet> held(n);
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            held[i] = ContributorSet::Single(n, order[i]);
+        }
+        const ContributorSet all = ContributorSet::All(n);
         for (uint32_t step = 0; step + 2 < 2 * n; ++step)
         {
             const bool reduce = step + 1 < n;
@@ -281,15 +290,7 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
             {
                 const uint32_t chunk =
                     reduce ? (i + n - step) % n : (i + 1 + n - (step - (n - 1))) % n;
-                ContributorSet carries = ContributorSet::All(n);
-                if (reduce)
-                {
-                    carries = ContributorSet(n);
-                    for (uint32_t j = 0; j <= step; ++j)
-                    {
-                        carries.Add(order[(i + n - j) % n]);
-                    }
-                }
+                const ContributorSet& carries = reduce ? held[i] : all;
                 const uint32_t succ = (i + 1) % n;
                 for (uint32_t s = 0; s < segs; ++s)
                 {
@@ -307,21 +308,21 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
                             deps.push_back(d);
                         }
                     }
-                    TransferId id = plan.Add({0,
-                                              order[i],
-                                              order[succ],
-                                              begin,
-                                              end - begin,
+                    TransferId id = plan.Add({0, order[i], order[succ], begin, end - begin,
                                               reduce ? TransferOp::Reduce : TransferOp::Copy,
-                                              carries,
-                                              deps,
-                                              (r * n + chunk) * segs + s,
-                                              step});
+                                              carries, deps, (r * n + chunk) * segs + s, step});
                     lastSend[i][s] = id;
                     next[succ][s] = id;
                 }
             }
             received = std::move(next);
+            if (reduce)
+            {
+                for (uint32_t i = 0; i < n; ++i)
+                {
+                    held[i].Add(order[(i + n - step - 1) % n]);
+                }
+            }
         }
     }
     return plan;

@@ -71,8 +71,8 @@ TreePackingAlgorithm::Pack(const Topology& topology) const
     std::string why;
     if (!AppliesTo(topology, why))
     {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() +
-                                    ": " + why);
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
     }
     return ArborescencePacking(m_iterations, m_epsilon, m_maxTrees).Pack(topology);
 }
@@ -84,9 +84,9 @@ TreePackingAlgorithm::Streams(const TreePackingResult& packing) const
     for (uint32_t t = 0; t < packing.trees.size(); ++t)
     {
         const double rate = packing.trees[t].rateBps;
-        const uint64_t count = std::max<int64_t>(
-            1, std::llround(double(m_streams) * packing.trees.size() * rate /
-                            packing.aggregateBps));
+        const uint64_t count =
+            std::max<int64_t>(1, std::llround(double(m_streams) * packing.trees.size() * rate /
+                                              packing.aggregateBps));
         for (uint64_t i = 0; i < count; ++i)
         {
             streams.emplace_back(t, rate / count);
@@ -116,10 +116,9 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
     {
         const PackedTree& tree = packing.trees[streams[st].first];
         cumulative += streams[st].second;
-        const uint64_t end =
-            st + 1 == streams.size()
-                ? w
-                : static_cast<uint64_t>(w * (cumulative / packing.aggregateBps));
+        const uint64_t end = st + 1 == streams.size()
+                                 ? w
+                                 : static_cast<uint64_t>(w * (cumulative / packing.aggregateBps));
         const uint64_t base = begin;
         begin = end;
         if (end <= base)
