@@ -1,3 +1,4 @@
+#include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
 #include "ns3/ring-algorithm.h"
 #include "ns3/sync-algorithm.h"
@@ -269,4 +270,35 @@ TEST(RingAlgorithm, OptionsCheckOnTopologyGrid)
             EXPECT_TRUE(r.Ok()) << t << " " << a << "\n" << r.Summary();
         }
     }
+}
+
+namespace
+{
+/// Fluid (ideal, latency-free) GST of a ring spec on a topology at 40 Gb/s, W = 100 MB.
+double
+FluidGst(const std::string& topology, const std::string& spec)
+{
+    auto topo = MakeTopology(topology, 40e9, 1e-6);
+    SyncPlan plan = MakeSyncAlgorithm(spec)->Compile(*topo, ModelProfile::Load("bytes:100MB", "."));
+    return FluidEstimator().Estimate(*topo, plan).gstS;
+}
+} // namespace
+
+// Fluid GST closed forms (the issue: within 1%). One ring: 2(N-1)W/(NB); W = 8e8 bit,
+// B = 40 Gb/s, so W/B = 20 ms.
+//  - ring:n=8 cabled ring, natural order = the cable order: 2 x 7/8 x 20 = 35 ms; bidir=1
+//    and nics=all (2 ports: the ring and its reverse) put half the data on the other
+//    direction of every cable: 17.5 ms; segments=4 changes nothing on an ideal fabric.
+//  - BCube(3,1), Gray order: 2 x 8/9 x 20 = 35.56 ms; nics=all runs 2 rings on W/2 each,
+//    every host sending them through different ports: 1/(k+1) = half, 17.78 ms.
+TEST(RingAlgorithm, FluidGstMatchesClosedForms)
+{
+    const double ring8 = 2.0 * 7 / 8 * 0.02;
+    EXPECT_NEAR(FluidGst("ring:n=8", "ring"), ring8, ring8 * 0.01);
+    EXPECT_NEAR(FluidGst("ring:n=8", "ring:bidir=1"), ring8 / 2, ring8 / 2 * 0.01);
+    EXPECT_NEAR(FluidGst("ring:n=8", "ring:order=snake,nics=all"), ring8 / 2, ring8 / 2 * 0.01);
+    EXPECT_NEAR(FluidGst("ring:n=8", "ring:segments=4"), ring8, ring8 * 0.01);
+    const double bcube = 2.0 * 8 / 9 * 0.02;
+    EXPECT_NEAR(FluidGst("bcube:n=3,k=1", "ring:order=gray"), bcube, bcube * 0.01);
+    EXPECT_NEAR(FluidGst("bcube:n=3,k=1", "ring:order=gray,nics=all"), bcube / 2, bcube / 2 * 0.01);
 }

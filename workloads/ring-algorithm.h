@@ -31,11 +31,16 @@ namespace ns3
  *  - nics=all: one ring per host port, P = the smallest port count of a host. Ring p uses
  *    the order with its dimensions rotated by p mod D (D = BCube levels or torus
  *    dimensions, 1 elsewhere) and runs reversed when (p / D) is odd. On BCube(n,k) ring p
- *    therefore changes digit p on (n-1)/n of its hops, i.e. it leaves every server through
+ *    therefore changes digit p on (n-1)/n of its hops, i.e. it leaves most servers through
  *    its level-p port; on a d-dimensional torus rings p and p+d both walk dimension d-1-p
  *    fastest in opposite directions, so at a server they use its + and - ports of that
  *    dimension; on other families every host has one port (one ring) or, for file
- *    topologies, rings alternate direction over the same order.
+ *    topologies, rings alternate direction over the same order. The remaining hops (a
+ *    carry of the Gray code, the end of a snake row) can put two rings on one port of a
+ *    host, and that port then paces both rings. Fluid GST against one ring: exactly
+ *    1/(k+1) on BCube(n,1) and 1/2 on a cabled ring, but 2/3 (not 1/3) on BCube(4,2) and
+ *    1/2 (not 1/4) on a 4x4 torus; port-disjoint ring sets there (Hamiltonian
+ *    decompositions) are not built.
  *  - segments=K: each chunk is cut into K segments that move independently: segment s of
  *    step t waits only for segment s of step t-1 (its receipt and the worker's own send of
  *    it), so a segment never waits for a slower one, and as separate messages (QPs) the
