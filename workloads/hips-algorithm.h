@@ -1,11 +1,12 @@
 /*
  * HipsAlgorithm: HiPS, hierarchical parameter synchronization (Geng, Li, Cheng, Wang, Li,
  * "HiPS: Hierarchical Parameter Synchronization in Large-Scale Distributed Machine
- * Learning", ACM SIGCOMM NetAI workshop 2018, doi:10.1145/3229543.3229544). The allreduce runs one
- * stage per level of the topology's hierarchy (BCube level, torus dimension): a reduce-scatter
- * inside every group of the first level, then of the next level on the part each host now owns,
- * ..., then the all-gather back in reverse level order. The gradient is cut into parts that run the
- * levels in rotated order, so every NIC of a multi-NIC server works at once.
+ * Learning", ACM SIGCOMM NetAI workshop 2018, doi:10.1145/3229543.3229544). The allreduce
+ * runs one stage per level of the topology's hierarchy (BCube level, torus dimension): a
+ * reduce-scatter inside every group of the first level, then of the next level on the part
+ * each host now owns, ..., then the all-gather back in reverse level order. The gradient is
+ * cut into parts that run the levels in rotated order, so every NIC of a multi-NIC server
+ * works at once.
  *
  * The stage engine (AddHierarchicalAllreduce) is shared with the hierarchical ring
  * (TwoDRingAlgorithm).
@@ -56,8 +57,8 @@ struct HierarchicalFlow
  * longer); part f runs flows[f]. At every reduce-scatter stage each host's current range is
  * split into g sub-chunks (g = its group's size, again the first ones one byte longer) and
  * the group reduce-scatters it:
- *  - direct exchange (exchange Direct, or AsGrouped and group.ring false): member j sends sub-chunk
- *    i to member i, member j keeps sub-chunk j (the "diffuse" of HiPS' mesh stage);
+ *  - direct exchange (exchange Direct, or AsGrouped and group.ring false): member j sends
+ *    sub-chunk i to member i, member j keeps sub-chunk j (the "diffuse" of a mesh stage);
  *  - ring (otherwise): g-1 ring steps along the member order (reversed when flow.reverse),
  *    position i keeps sub-chunk (i+1) mod g, as in ring allreduce.
  * The all-gather stages undo them in reverse order (direct "collect" or ring).
@@ -68,10 +69,10 @@ struct HierarchicalFlow
  * them (sum over stages s of (g_s - 1)/(g_0...g_s)).
  *
  * \param who algorithm spec, for error messages
- * \throws std::invalid_argument when a dimension does not partition the hosts, a flow visits
- * a dimension twice, or the groups do not form a product (members of one group would hold
- * different ranges at a stage: the dimensions are not independent coordinates); `plan` is
- * then unchanged
+ * \throws std::invalid_argument when a dimension does not partition the hosts (or has an
+ * empty group), a flow visits a dimension twice, or the groups do not form a product
+ * (members of one group would hold different ranges or overlapping contributions at a
+ * stage: the dimensions are not independent coordinates); `plan` is then unchanged
  */
 void AddHierarchicalAllreduce(SyncPlan& plan,
                               const std::vector<HostDimension>& dims,
@@ -85,15 +86,15 @@ void AddHierarchicalAllreduce(SyncPlan& plan,
  *
  * Follows Topology::Dimensions():
  *  - BCube(n,k): dimension l = the n servers under one level-l switch. One stage per level,
- *    an n-way direct exchange inside each group (HiPS on BCube, "HiBCube": the servers of a
- *    switch diffuse and collect). Reduce-scatter over levels 0..k, all-gather k..0.
+ *    an n-way direct exchange inside each group (the servers of a switch diffuse and
+ *    collect). Reduce-scatter over levels 0..k, all-gather k..0.
  *  - torus: dimension d = the rings along d. One stage per dimension, a ring
  *    reduce-scatter (all-gather) along each ring.
  *  - ring:n=N is a 1-D torus (HiPS = ring allreduce), star:n=N one switch group (HiPS =
  *    mesh). Families without Dimensions() (fat-tree, bigraph, file) are not served:
- *    AppliesTo() says so. A grouping by edge switch / pod would not be a product of
- *    independent coordinates for oversubscribed or partial trees, and the paper defines
- *    HiPS for server-centric networks only.
+ *    AppliesTo() says so. The paper builds HiPS for server-centric networks, where each
+ *    level has its own NIC; a fat-tree or bigraph host has one NIC, so rotated levels gain
+ *    nothing there, and 2d-ring already offers the edge-switch hierarchy.
  *
  * rotate=1: the gradient is cut into D parts (D = number of dimensions); part p visits the
  * dimensions p, p+1, ..., p+D-1 (mod D), so at every stage each dimension's NIC carries one
@@ -116,7 +117,8 @@ void AddHierarchicalAllreduce(SyncPlan& plan,
  * Closed forms (W divisible by parts x N): every worker sends and receives 2(N-1)W/N
  * bytes; on BCube(n,k) with rotate=1 each of a server's k+1 NICs sends 2(N-1)W/(N(k+1)).
  * Ideal GST (no contention inside a switch): BCube 1/(k+1) of a single-NIC ring's
- * 2(N-1)W/(NB); 2-D square torus 1/4 of a one-direction single-NIC ring.
+ * 2(N-1)W/(NB); 2-D square torus 1/4 of a one-direction single-NIC ring, a d-dimensional
+ * cube 1/(2d).
  */
 class HipsAlgorithm : public SyncAlgorithm
 {
