@@ -181,38 +181,39 @@ TEST(RingAlgorithm, NicsAllGivesEachRingItsOwnPortOnBcube)
     }
 }
 
-// nics=all on a 4x4 torus: 4 rings. Rings p and p+2 walk the same snake in opposite
-// directions, so every hop is one cable (the snake's sides are even, so it closes) and the
-// two use opposite directions of the same cables: no directed link is shared by them. Ring 0
-// walks dimension 1 fastest: 12 of its 16 hops are dimension-1 hops (3 per row of 4).
-TEST(RingAlgorithm, NicsAllOnTorusUsesBothDirectionsOfEachCable)
+// nics=all on a square torus (topology-aware order): rings 0 and 1 are two edge-disjoint
+// Hamiltonian cycles, rings 2 and 3 their reverses, so the 4 rings use each of the
+// 2 x 2 x k^2 directed cables exactly once (64 for k = 4, 100 for k = 5, odd side), every hop
+// is one cable, and ring 0 walks rows: k-1 of every k hops change coordinate 1.
+TEST(RingAlgorithm, NicsAllOnSquareTorusUsesEveryDirectedCableOnce)
 {
-    auto topo = MakeTopology("torus:dims=4x4", 40e9, 1e-6);
-    const auto* torus = dynamic_cast<const TorusTopology*>(topo.get());
-    ASSERT_NE(torus, nullptr);
-    RingAlgorithm ring("ring:order=snake,nics=all");
-    auto orders = ring.RingOrders(*topo);
-    ASSERT_EQ(orders.size(), 4u);
-    for (uint32_t p = 0; p < 2; ++p)
+    for (uint32_t k : {4u, 5u})
     {
-        std::set<std::pair<HostRank, HostRank>> forward;
-        uint32_t fastDimHops = 0;
-        for (uint32_t i = 0; i < 16; ++i)
+        auto topo =
+            MakeTopology("torus:dims=" + std::to_string(k) + "x" + std::to_string(k), 40e9, 1e-6);
+        const auto* torus = dynamic_cast<const TorusTopology*>(topo.get());
+        ASSERT_NE(torus, nullptr);
+        auto orders = RingAlgorithm("ring:order=snake,nics=all").RingOrders(*topo);
+        ASSERT_EQ(orders.size(), 4u);
+        std::set<std::pair<HostRank, HostRank>> used;
+        uint32_t rowHops = 0;
+        for (uint32_t p = 0; p < 4; ++p)
         {
-            HostRank a = orders[p][i];
-            HostRank b = orders[p][(i + 1) % 16];
-            ASSERT_EQ(topo->Path(a, b, 0).size(), 1u) << "ring " << p << " hop " << i;
-            forward.insert({a, b});
-            const uint32_t dim = 1 - p; // ring 0: dimension 1 fastest; ring 1: dimension 0
-            fastDimHops += torus->Coordinates(a)[dim] != torus->Coordinates(b)[dim] ? 1 : 0;
+            ASSERT_EQ(std::set<HostRank>(orders[p].begin(), orders[p].end()).size(), k * k);
+            for (uint32_t i = 0; i < k * k; ++i)
+            {
+                HostRank a = orders[p][i];
+                HostRank b = orders[p][(i + 1) % (k * k)];
+                ASSERT_EQ(topo->Path(a, b, 0).size(), 1u) << "ring " << p << " hop " << i;
+                EXPECT_TRUE(used.insert({a, b}).second) << "k " << k << " ring " << p;
+                if (p == 0)
+                {
+                    rowHops += torus->Coordinates(a)[1] != torus->Coordinates(b)[1] ? 1 : 0;
+                }
+            }
         }
-        EXPECT_EQ(fastDimHops, 12u) << "ring " << p;
-        for (uint32_t i = 0; i < 16; ++i)
-        {
-            HostRank a = orders[p + 2][i];
-            HostRank b = orders[p + 2][(i + 1) % 16];
-            EXPECT_EQ(forward.count({a, b}), 0u) << "rings " << p << " and " << p + 2;
-        }
+        EXPECT_EQ(used.size(), 4u * k * k);
+        EXPECT_EQ(rowHops, k * (k - 1));
     }
 }
 
@@ -291,6 +292,7 @@ FluidGst(const std::string& topology, const std::string& spec)
 //    direction of every cable: 17.5 ms; segments=4 changes nothing on an ideal fabric.
 //  - BCube(3,1), Gray order: 2 x 8/9 x 20 = 35.56 ms; nics=all runs 2 rings on W/2 each,
 //    every host sending them through different ports: 1/(k+1) = half, 17.78 ms.
+//  - torus 5x5, snake: 2 x 24/25 x 20 = 38.4 ms; nics=all 9.6 ms.
 TEST(RingAlgorithm, FluidGstMatchesClosedForms)
 {
     const double ring8 = 2.0 * 7 / 8 * 0.02;
@@ -301,4 +303,9 @@ TEST(RingAlgorithm, FluidGstMatchesClosedForms)
     const double bcube = 2.0 * 8 / 9 * 0.02;
     EXPECT_NEAR(FluidGst("bcube:n=3,k=1", "ring:order=gray"), bcube, bcube * 0.01);
     EXPECT_NEAR(FluidGst("bcube:n=3,k=1", "ring:order=gray,nics=all"), bcube / 2, bcube / 2 * 0.01);
+    // Square torus, nics=all: 4 port-disjoint rings on W/4 each, 1/4 of one ring.
+    const double torus = 2.0 * 24 / 25 * 0.02;
+    EXPECT_NEAR(FluidGst("torus:dims=5x5", "ring:order=snake"), torus, torus * 0.01);
+    EXPECT_NEAR(FluidGst("torus:dims=5x5", "ring:order=snake,nics=all"), torus / 4,
+                torus / 4 * 0.01);
 }

@@ -167,12 +167,34 @@ RingAlgorithm::RingOrders(const Topology& topology) const
         }
     }
 
+    // A square 2-D torus (side >= 3) has a Hamiltonian decomposition (Kotzig 1973; the
+    // construction below is the simple one for equal sides): with nics=all and a
+    // topology-aware order its 4 rings use every directed cable exactly once.
+    const bool squareTorus = m_allNics && m_order != "natural" && torus &&
+                             torus->Sides().size() == 2 && torus->Sides()[0] == torus->Sides()[1] &&
+                             torus->Sides()[0] >= 3;
+    const uint32_t side = torus ? torus->Sides()[0] : 0;
     std::vector<std::vector<HostRank>> rings;
     for (uint32_t p = 0; p < ports; ++p)
     {
         const uint32_t rotation = p % dims;
         std::vector<HostRank> order(n);
-        if (!bcube && !torus)
+        if (squareTorus)
+        {
+            // Two edge-disjoint Hamiltonian cycles of the k x k torus (x = coordinate 1,
+            // y = coordinate 0). Ring 0 walks row y from x = -y for k-1 +x steps, then one
+            // +y step (in column k-1-y); ring 1 uses every other cable: column x from
+            // y = -x for k-1 +y steps, then one +x step (in row k-1-x). Each vertex keeps
+            // degree 2 in the second, and it visits every column once, so it is one cycle.
+            for (uint32_t i = 0; i < n; ++i)
+            {
+                const uint32_t major = i / side;
+                const uint32_t minor = (side - major + i % side) % side;
+                order[i] =
+                    rotation == 0 ? torus->RankOf({major, minor}) : torus->RankOf({minor, major});
+            }
+        }
+        else if (!bcube && !torus)
         {
             // No structure to rotate: natural or the family's own topology-aware order.
             std::vector<HostRank> base = topology.RingOrder();

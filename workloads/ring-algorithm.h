@@ -37,10 +37,12 @@ namespace ns3
  *    dimension; on other families every host has one port (one ring) or, for file
  *    topologies, rings alternate direction over the same order. The remaining hops (a
  *    carry of the Gray code, the end of a snake row) can put two rings on one port of a
- *    host, and that port then paces both rings. Fluid GST against one ring: exactly
- *    1/(k+1) on BCube(n,1) and 1/2 on a cabled ring, but 2/3 (not 1/3) on BCube(4,2) and
- *    1/2 (not 1/4) on a 4x4 torus; port-disjoint ring sets there (Hamiltonian
- *    decompositions) are not built.
+ *    host, and that port then paces both rings. Exception: a square 2-D torus (side >= 3)
+ *    with order topo or snake gets two edge-disjoint Hamiltonian cycles and their reverses
+ *    (see RingOrders), which use every directed cable exactly once. Fluid GST against one
+ *    ring: exactly 1/(k+1) on BCube(n,1), 1/2 on a cabled ring, 1/4 on a square torus; but
+ *    2/3 (not 1/3) on BCube(4,2) and 1/2 (not 1/d) on other tori: port-disjoint ring sets
+ *    there (Hamiltonian decompositions of BCube and non-square tori) are not built.
  *  - segments=K: each chunk is cut into K segments that move independently: segment s of
  *    step t waits only for segment s of step t-1 (its receipt and the worker's own send of
  *    it), so a segment never waits for a slower one, and as separate messages (QPs) the
