@@ -115,7 +115,8 @@ TEST(TwoDRingAlgorithm, CheckerAcceptsOnTopologyGrid)
                           "fattree:k=4,oversub=2",
                           "bigraph:s=4,m=4",
                           "bigraph:s=3,m=2",
-                          "bigraph:s=2,m=1"})
+                          "bigraph:s=2,m=1",
+                          "bigraph:s=2,m=3"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:5"})
@@ -154,10 +155,12 @@ TEST(TwoDRingAlgorithm, CheckerRejectsMutatedPlans)
 // 2(N-1)W/(NB). BCube(3,1) and the 4x4 torus: each ring hop is one link. fat-tree k=4:
 // a level-1 ring hop leaves an edge switch with h = 2 flows over 2 uplinks, and fluid
 // ECMP spreads them evenly over the aggregation and core links: no link above 1 flow.
+// bigraph:s=4,m=4: level 0 rings through one switch; each level-1 hop is one inter-part
+// link, and the 4 slot rings use distinct ones (see BigraphLevels).
 TEST(TwoDRingAlgorithm, FluidGstIsTheRingTerm)
 {
     const double b = 40e9 / 8;
-    for (std::string t : {"bcube:n=3,k=1", "torus:dims=4x4", "fattree:k=4"})
+    for (std::string t : {"bcube:n=3,k=1", "torus:dims=4x4", "fattree:k=4", "bigraph:s=4,m=4"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         const double n = topo->Graph().HostCount();

@@ -42,6 +42,29 @@ SwitchLevels(uint32_t hosts, uint32_t perSwitch)
     return levels;
 }
 
+/// \brief SwitchLevels with the level-1 rings of a bigraph reordered so that every hop
+/// crosses the parts: slot i visits upper switch w, then lower switch (w + i) mod S, then
+/// upper w + 1, ... Hop up w -> low (w+i) names slot i by (w, w+i), hop low x -> up y by
+/// (x, y) with i = x - y + 1: for M <= S no two slots share an inter-part link.
+std::vector<HostDimension>
+BigraphLevels(const BigraphTopology& bigraph)
+{
+    const uint32_t s = bigraph.S();
+    const uint32_t m = bigraph.M();
+    std::vector<HostDimension> levels = SwitchLevels(2 * s * m, m);
+    for (uint32_t i = 0; i < m; ++i)
+    {
+        std::vector<HostRank>& ring = levels[1][i].members;
+        ring.clear();
+        for (uint32_t w = 0; w < s; ++w)
+        {
+            ring.push_back(w * m + i);                 // upper switch w
+            ring.push_back((s + (w + i) % s) * m + i); // lower switch (w + i) mod s
+        }
+    }
+    return levels;
+}
+
 } // namespace
 
 TwoDRingAlgorithm::TwoDRingAlgorithm(const std::string& spec)
@@ -66,7 +89,7 @@ TwoDRingAlgorithm::Levels(const Topology& topology, std::string& why)
     }
     if (const auto* bigraph = dynamic_cast<const BigraphTopology*>(&topology))
     {
-        return SwitchLevels(hosts, bigraph->M());
+        return BigraphLevels(*bigraph);
     }
     std::vector<HostDimension> dims = topology.Dimensions();
     if (dims.size() != 2)

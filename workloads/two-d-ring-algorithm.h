@@ -26,8 +26,11 @@ namespace ns3
  *    columns). Rings follow the members' order (digit / coordinate), one direction.
  *  - fat-tree and bigraph (our extension; BlueConnect's levels are a node's GPUs and the
  *    nodes): level 0 = the hosts of one edge switch (bigraph: one switch), level 1 = the
- *    hosts with the same slot under every edge switch, in rank order (fat-tree: pod order,
- *    so consecutive ring members are one pod apart at most).
+ *    hosts with the same slot under every edge switch. Fat-tree: in rank (pod) order, so
+ *    consecutive ring members are one pod apart at most. Bigraph: alternating parts, slot i
+ *    going from upper switch w to lower switch (w + i) mod S and on to upper w + 1, so
+ *    every hop is one inter-part link and, with M <= S, no two slot rings share one (in
+ *    rank order the same-part hops would cross the other part on shared links).
  * Other topologies (BCube k >= 2, 3-D tori, ring, star, file) are not served: AppliesTo()
  * says why (it would be a 3-level or 1-level ring, i.e. another algorithm).
  *
