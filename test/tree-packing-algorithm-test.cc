@@ -7,7 +7,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <fstream>
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include <gtest/gtest.h>
@@ -205,7 +208,7 @@ TEST(TreePackingAlgorithm, CheckerAcceptsOnTopologyGrid)
                           "fattree:k=4", "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
-        auto algorithm = MakeSyncAlgorithm("trees:maxtrees=8,blocks=2");
+        auto algorithm = MakeSyncAlgorithm("trees");
         const uint64_t n = topo->Graph().HostCount();
         for (std::string m : {"bytes:1000003", "mnist-mlp"})
         {
@@ -221,4 +224,54 @@ TEST(TreePackingAlgorithm, CheckerAcceptsOnTopologyGrid)
             EXPECT_EQ(sent, 2 * (n - 1) * model.TotalBytes()) << t << " " << m;
         }
     }
+}
+
+// Dumbbell: h0, h1 on switch A and h2, h3 on switch B at 40 Gb/s, A-B at 10 Gb/s (a
+// heterogeneous graph whose bottleneck is a switch link, reached through routed paths).
+// Every spanning tree has an edge across A-B, which carries the tree's rate each way, so
+// sum x <= 10 Gb/s; the tree of Prim's first call (two local edges, one crossing; hosts of
+// degree <= 2, 40/2 = 20 Gb/s) reaches it, so the packing is exactly 10 Gb/s. Any allreduce
+// moves W across the cut each way: fluid GST >= W / 10 Gb/s = 80 ms for W = 100 MB. The
+// natural ring 0-1-2-3 crosses the cut twice each way: 2 x 3/4 x 800 Mb / 5 Gb/s = 120 ms;
+// trees must stay between.
+TEST(TreePackingAlgorithm, DumbbellPacksUpToTheCutAndBeatsTheRing)
+{
+    const std::string path = testing::TempDir() + "/trees-dumbbell.txt";
+    {
+        std::ofstream out(path);
+        out << "host h0\nhost h1\nhost h2\nhost h3\nswitch swA\nswitch swB\n"
+               "link h0 swA 40Gbps 1us\nlink h1 swA 40Gbps 1us\nlink h2 swB 40Gbps 1us\n"
+               "link h3 swB 40Gbps 1us\nlink swA swB 10Gbps 1us\n";
+    }
+    auto topo = MakeTopology("file:" + path, 40e9, 1e-6);
+    TreePackingResult r = TreePackingAlgorithm("trees").Pack(*topo);
+    EXPECT_NEAR(r.aggregateBps, 10e9, 10e9 * 1e-9);
+    EXPECT_NEAR(r.bestSingleBps, 10e9, 10e9 * 1e-9);
+    ModelProfile model = ModelProfile::Load("bytes:100MB", ".");
+    SyncPlan plan = MakeSyncAlgorithm("trees")->Compile(*topo, model);
+    ASSERT_TRUE(PlanChecker().Check(plan).Ok());
+    const double trees = FluidEstimator().Estimate(*topo, plan).gstS;
+    const double ring =
+        FluidEstimator().Estimate(*topo, MakeSyncAlgorithm("ring")->Compile(*topo, model)).gstS;
+    EXPECT_NEAR(ring, 0.120, 0.120 * 0.01);
+    EXPECT_GE(trees, 0.080 * (1 - 1e-9));
+    EXPECT_LT(trees, ring);
+    std::cout << "dumbbell fluid GST: trees " << trees * 1e3 << " ms, ring " << ring * 1e3
+              << " ms, cut bound 80 ms\n";
+    std::remove(path.c_str());
+}
+
+// Trees are rooted at different workers: on a homogeneous star every host is alike, and
+// the tie rule (fewest trees rooted so far) spreads the roots.
+TEST(TreePackingAlgorithm, RootsSpreadOverWorkers)
+{
+    auto topo = MakeTopology("star:n=4", 40e9, 1e-6);
+    TreePackingResult r = TreePackingAlgorithm("trees").Pack(*topo);
+    ASSERT_GE(r.trees.size(), 2u);
+    std::set<HostRank> roots;
+    for (const PackedTree& t : r.trees)
+    {
+        roots.insert(t.root);
+    }
+    EXPECT_GE(roots.size(), 2u);
 }
