@@ -45,8 +45,10 @@ namespace ns3
  *    there (Hamiltonian decompositions of BCube and non-square tori) are not built.
  *  - segments=K: each chunk is cut into K segments that move independently: segment s of
  *    step t waits only for segment s of step t-1 (its receipt and the worker's own send of
- *    it), so a segment never waits for a slower one, and as separate messages (QPs) the
- *    segments of one hop may hash onto different ECMP paths. On an ideal fabric the GST is
+ *    it), so a segment never waits for a slower one; as separate messages, the segments
+ *    of one hop can go out on different queue pairs where the transport keeps several to
+ *    a peer (SyncJob spreads messages over them round-robin; RoceSyncTransport keeps one
+ *    per source port), and so on different ECMP paths. On an ideal fabric the GST is
  *    unchanged: every step of a ring is bandwidth-bound on every worker already.
  * Data split: W into R rings (R = ports x (bidir ? 2 : 1)), each ring's range into N chunks,
  * each chunk into K segments; every split gives the first (size mod parts) parts one byte

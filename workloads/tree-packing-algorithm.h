@@ -29,11 +29,13 @@ struct TreePackingResult;
  * M distinct trees (ArborescencePacking documents the packing); on average S streams per
  * tree; each stream's range cut into K blocks.
  *
- * Streams: the network shares a link max-min fairly per message, not at the packed rates,
- * so a fast tree that shares links with slow ones would get only an equal share per edge
- * and finish late. Each tree T therefore runs as round(S x T x_T / lambda) >= 1 independent
- * streams (T trees, lambda = sum x_T) of (nearly) equal rate, so per-message fair sharing
- * gives each tree about its packed rate. On the 20/20/30 Gb/s star of the tests (100 MB,
+ * Streams: the fluid estimator shares a link max-min fairly per message, not at the packed
+ * rates, so a fast tree that shares links with slow ones would get only an equal share per
+ * edge and finish late. Each tree T therefore runs as round(S x T x_T / lambda) >= 1
+ * independent streams (T trees, lambda = sum x_T) of (nearly) equal rate, so per-message
+ * fair sharing gives each tree about its packed rate. (The packet transport shares per
+ * queue pair instead: messages of several streams between the same two hosts queue on the
+ * same few QPs, so there the weighting holds only across different host pairs.) On the 20/20/30 Gb/s star of the tests (100 MB,
  * blocks=16) the fluid GST is 53.9 ms with streams=1, 50.5 ms with 2 and 48.4 ms with 8,
  * against 45.7 ms at the optimal packing's rate and 53.3 ms for the best single tree.
  *
