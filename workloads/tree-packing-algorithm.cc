@@ -116,9 +116,12 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
     {
         const PackedTree& tree = packing.trees[streams[st].first];
         cumulative += streams[st].second;
-        const uint64_t end = st + 1 == streams.size()
-                                 ? w
-                                 : static_cast<uint64_t>(w * (cumulative / packing.aggregateBps));
+        // min: rounding may carry the running share a hair above 1 before the last stream.
+        const uint64_t end =
+            st + 1 == streams.size()
+                ? w
+                : std::min<uint64_t>(
+                      w, static_cast<uint64_t>(w * (cumulative / packing.aggregateBps)));
         const uint64_t base = begin;
         begin = end;
         if (end <= base)
