@@ -24,4 +24,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
     test/roce-sync-transport-test.cc
+    test/algorithm-packet-run-test.cc
 )
