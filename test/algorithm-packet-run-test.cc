@@ -19,11 +19,19 @@ TEST(AlgorithmPacketRun, PsHdDbtreeCompleteLosslessNearTheFluidIdeal)
     {
         std::string topology;
         std::string algorithm;
+        double slack; //!< packet GST may be at most this factor above the fluid ideal
     };
-    for (const Case& c : {Case{"star:n=5", "ps:servers=1"},
-                          Case{"star:n=4", "ps:servers=2,placement=colocated,chunk=250KB"},
-                          Case{"star:n=6", "hd"},
-                          Case{"star:n=4", "dbtree:blocks=4"}})
+    // The fluid ideal splits a transfer evenly over all equal-cost paths; packets of one QP
+    // take one. dbtree on BCube(2,1) has tree edges between workers 1 and 2, which differ in
+    // both digits and are relayed through a third server: those transfers took 2-3x their
+    // fluid time in this run (measured 0.41 ms against 0.275 ms for the whole sync).
+    for (const Case& c : {Case{"star:n=5", "ps:servers=1", 1.3},
+                          Case{"star:n=4", "ps:servers=2,placement=colocated,chunk=250KB", 1.3},
+                          Case{"star:n=6", "hd", 1.3},
+                          Case{"star:n=4", "dbtree:blocks=4", 1.3},
+                          Case{"bcube:n=2,k=1", "hd", 1.3},
+                          Case{"torus:dims=3x3", "ps:servers=2", 1.3},
+                          Case{"bcube:n=2,k=1", "dbtree:blocks=4", 1.6}})
     {
         auto topology = MakeTopology(c.topology, 40e9, 1e-6);
         ModelProfile model = ModelProfile::Load("bytes:1MB", ".");
@@ -48,12 +56,12 @@ TEST(AlgorithmPacketRun, PsHdDbtreeCompleteLosslessNearTheFluidIdeal)
         EXPECT_EQ(transport.Retransmits(), 0u) << c.algorithm;
         // Each 1000 B payload packet also carries Ethernet, IPv4, UDP, BTH, ICRC and FCS
         // headers plus preamble and gap (about 9 % more on the wire), and every step adds
-        // microseconds of latency, against ideals of 0.45 to 1.6 ms. The fluid ideal shares
+        // microseconds of latency, against ideals of 0.28 to 1.6 ms. The fluid ideal shares
         // links max-min per message, the switch per arrival, so the packet run may also come
         // in a little under it where the two schedules differ.
         const double gst = job.Gst().at(0).GetSeconds();
         EXPECT_GT(gst, 0.9 * ideal) << c.algorithm << " ideal " << ideal;
-        EXPECT_LT(gst, 1.3 * ideal) << c.algorithm << " ideal " << ideal;
+        EXPECT_LT(gst, c.slack * ideal) << c.algorithm << " ideal " << ideal;
         std::cout << c.topology << " " << c.algorithm << ": gst " << gst << " s, ideal "
                   << ideal << " s\n";
         Simulator::Destroy();
