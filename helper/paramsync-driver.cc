@@ -6,12 +6,18 @@
 
 #include "ns3/command-line.h"
 #include "ns3/config-store.h"
+#include "ns3/config.h"
+#include "ns3/string.h"
 #include "ns3/file-topology.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <unistd.h>
 #include <iostream>
 
 namespace ns3
@@ -32,6 +38,38 @@ AsOptionError(const std::string& option, const std::exception& e)
         return OptionError(msg);
     }
     return OptionError(option + ": " + msg);
+}
+
+/**
+ * Every ns-3 attribute default as used (including --ns3::Type::Attr= overrides), in
+ * ConfigStore's raw-text format, so that a run can be reproduced exactly (loadable back
+ * with ConfigStore LOAD). ConfigStore picks its file when constructed, from its attribute
+ * defaults, so those are set first and restored after.
+ */
+std::string
+Ns3AttributeDefaults()
+{
+    char path[] = "/tmp/paramsync-attributes-XXXXXX";
+    const int fd = mkstemp(path);
+    if (fd < 0)
+    {
+        throw std::runtime_error("cannot create a temporary file for the ns-3 attributes");
+    }
+    close(fd);
+    Config::SetDefault("ns3::ConfigStore::Filename", StringValue(path));
+    Config::SetDefault("ns3::ConfigStore::Mode", StringValue("Save"));
+    Config::SetDefault("ns3::ConfigStore::FileFormat", StringValue("RawText"));
+    {
+        ConfigStore store;
+        store.ConfigureDefaults();
+    } // the file is complete when the store is gone
+    Config::SetDefault("ns3::ConfigStore::Filename", StringValue(""));
+    Config::SetDefault("ns3::ConfigStore::Mode", StringValue("None"));
+    std::ifstream in(path);
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::remove(path);
+    return text.str();
 }
 
 double
@@ -271,7 +309,7 @@ ParamsyncDriver::Main(int argc, char** argv)
 {
     try
     {
-        CommandLine cmd(__FILE__);
+        CommandLine cmd("paramsync.cc"); // the program name in --help
         cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
                   "Exit codes: 0 ok, 2 bad input, 3 finished but an invariant failed.");
@@ -329,22 +367,10 @@ ParamsyncDriver::Main(int argc, char** argv)
     {
         if (!m_options.out.empty())
         {
-            ResultsWriter::WriteDirectory(m_options.out, runs, m_options.Used());
-            // Every ns-3 attribute default as used (including --ns3::Type::Attr= overrides),
-            // so the run can be reproduced exactly (ConfigStore raw text, loadable back).
-            const std::string attrs = m_options.out + "/ns3-attributes.txt";
-            const std::string tmp = attrs + ".tmp";
-            {
-                ConfigStore store;
-                store.SetMode(ConfigStore::SAVE);
-                store.SetFileFormat(ConfigStore::RAW_TEXT);
-                store.SetFilename(tmp);
-                store.ConfigureDefaults();
-            }
-            if (std::rename(tmp.c_str(), attrs.c_str()) != 0)
-            {
-                throw std::runtime_error(attrs + ": cannot write the ns-3 attributes");
-            }
+            ResultsWriter::WriteDirectory(m_options.out,
+                                          runs,
+                                          m_options.Used(),
+                                          {{"ns3-attributes.txt", Ns3AttributeDefaults()}});
         }
         if (!m_options.trace.empty())
         {

@@ -179,7 +179,8 @@ ResultsWriter::WriteFileAtomically(const std::string& path, const std::string& c
 void
 ResultsWriter::WriteDirectory(const std::string& dir,
                               const std::vector<RunResult>& runs,
-                              const std::vector<std::pair<std::string, std::string>>& used)
+                              const std::vector<std::pair<std::string, std::string>>& used,
+                              const std::vector<std::pair<std::string, std::string>>& extraFiles)
 {
     if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
     {
@@ -249,6 +250,10 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     WriteFileAtomically(dir + "/pfc.csv", pfc.str());
     WriteFileAtomically(dir + "/flows.csv", flows.str());
     WriteFileAtomically(dir + "/attributes.txt", attributes.str());
+    for (const auto& [name, content] : extraFiles)
+    {
+        WriteFileAtomically(dir + "/" + name, content);
+    }
     WriteFileAtomically(dir + "/summary.json", summary.str());
 }
 

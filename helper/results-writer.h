@@ -39,11 +39,14 @@ class ResultsWriter
      * \brief Writes summary.json, transfers.csv, pfc.csv, flows.csv and attributes.txt
      * into dir (created if missing; its parent must exist).
      * \param used the options as used, (name, value), for reproduction
+     * \param extraFiles further (file name, content) pairs, written before summary.json
      * \throws std::runtime_error naming the path when a file cannot be written
      */
-    static void WriteDirectory(const std::string& dir,
-                               const std::vector<RunResult>& runs,
-                               const std::vector<std::pair<std::string, std::string>>& used);
+    static void WriteDirectory(
+        const std::string& dir,
+        const std::vector<RunResult>& runs,
+        const std::vector<std::pair<std::string, std::string>>& used,
+        const std::vector<std::pair<std::string, std::string>>& extraFiles = {});
 
     /**
      * \brief Writes content to path via path.tmp.PID + rename (atomic on one file system).

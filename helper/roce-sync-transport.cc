@@ -5,6 +5,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace ns3
@@ -64,9 +65,10 @@ RoceSyncTransport::~RoceSyncTransport() = default;
 uint32_t
 RoceSyncTransport::QueuePairs(uint32_t srcHost, uint32_t dstHost) const
 {
-    // One QP per port of the source host: with several ports (BCube, torus) the QPs' UDP
-    // source ports hash to different equal-cost paths where there are several.
-    return static_cast<uint32_t>(m_net.HostPorts(srcHost).size());
+    // One QP per equal-cost first hop from src to dst (a BCube server reaches a peer that
+    // differs in two digits by two correction orders, one starting on each port): the job
+    // stripes a transfer over them, as the fluid estimator splits it over the ECMP routes.
+    return std::max<uint32_t>(1, static_cast<uint32_t>(m_nics[srcHost]->GetRouteCount(dstHost)));
 }
 
 void
@@ -77,7 +79,7 @@ RoceSyncTransport::Send(
     auto it = m_qps.find(key);
     if (it == m_qps.end())
     {
-        Ptr<QueuePair> q = m_nics[srcHost]->CreateQueuePair(dstHost);
+        Ptr<QueuePair> q = m_nics[srcHost]->CreateQueuePair(dstHost, qp);
         q->SetTag(qp);
         it = m_qps.emplace(key, q).first;
     }

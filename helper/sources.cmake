@@ -4,6 +4,8 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/flow-list.cc
     helper/network-builder.cc
     helper/network-recorder.cc
+    helper/packet-sync-run.cc
+    helper/paramsync-driver.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
     helper/trace-event-writer.cc
@@ -13,6 +15,8 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/flow-list.h
     helper/network-builder.h
     helper/network-recorder.h
+    helper/packet-sync-run.h
+    helper/paramsync-driver.h
     helper/run-result.h
     helper/results-writer.h
     helper/roce-sync-transport.h
@@ -25,4 +29,6 @@ set(PARAMSYNC_HELPER_TESTS
     test/network-builder-recorder-test.cc
     test/roce-sync-transport-test.cc
     test/algorithm-packet-run-test.cc
+    test/driver-cli-test.cc
+    test/driver-packet-test.cc
 )

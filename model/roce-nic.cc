@@ -195,8 +195,8 @@ RoceNic::Table()
     return m_table;
 }
 
-Ptr<QueuePair>
-RoceNic::CreateQueuePair(uint32_t dstHost)
+TypeId
+RoceNic::CheckQueuePairRequest(uint32_t dstHost) const
 {
     NS_ABORT_MSG_IF(m_hostRank == kRankUnset, "RoceNic: HostRank attribute not set");
     NS_ABORT_MSG_IF(m_ports.empty(), "RoceNic: CreateQueuePair before AddPort");
@@ -213,41 +213,84 @@ RoceNic::CreateQueuePair(uint32_t dstHost)
                                     "' is not a CongestionControl TypeId (allowed e.g. "
                                     "ns3::RoceCcNone, ns3::DcqcnCongestionControl)");
     }
-    const auto number = static_cast<uint32_t>(m_qps.size());
-    NS_ABORT_MSG_IF(number > kMaxQpNumber, "RoceNic: more than 2^24-1 queue pairs");
+    NS_ABORT_MSG_IF(m_qps.size() > kMaxQpNumber, "RoceNic: more than 2^24-1 queue pairs");
+    return ccTid;
+}
+
+uint16_t
+RoceNic::NextUdpSrcPort() const
+{
     // Dynamic-port range 49152..65535 cycles through 16384 values of entropy per NIC.
-    const auto udpSrcPort = static_cast<uint16_t>(49152 + number % 16384);
-    Ptr<ForwardingTable> table = Table();
-    const ForwardingRoute* route = table->Lookup(dstHost, 0, m_hostRank, udpSrcPort);
+    return static_cast<uint16_t>(49152 + m_qps.size() % 16384);
+}
+
+Ptr<QueuePair>
+RoceNic::CreateQueuePair(uint32_t dstHost)
+{
+    const TypeId ccTid = CheckQueuePairRequest(dstHost);
+    const uint16_t udpSrcPort = NextUdpSrcPort();
+    const ForwardingRoute* route = Table()->Lookup(dstHost, 0, m_hostRank, udpSrcPort);
     if (!route)
     {
         throw std::invalid_argument("RoceNic::CreateQueuePair: no route from host " +
                                     std::to_string(m_hostRank) + " to host " +
                                     std::to_string(dstHost));
     }
-    NS_ABORT_MSG_IF(route->port >= m_ports.size(),
-                    "RoceNic: route to port " << route->port << " of " << m_ports.size());
+    return MakeQueuePair(dstHost, ccTid, udpSrcPort, *route);
+}
+
+Ptr<QueuePair>
+RoceNic::CreateQueuePair(uint32_t dstHost, uint32_t routeIndex)
+{
+    const TypeId ccTid = CheckQueuePairRequest(dstHost);
+    const std::vector<ForwardingRoute>& routes = Table()->Routes(dstHost, 0);
+    if (routeIndex >= routes.size())
+    {
+        throw std::invalid_argument("RoceNic::CreateQueuePair: no route " +
+                                    std::to_string(routeIndex) + " from host " +
+                                    std::to_string(m_hostRank) + " to host " +
+                                    std::to_string(dstHost) + " (it has " +
+                                    std::to_string(routes.size()) + " equal-cost routes)");
+    }
+    return MakeQueuePair(dstHost, ccTid, NextUdpSrcPort(), routes[routeIndex]);
+}
+
+uint32_t
+RoceNic::GetRouteCount(uint32_t dstHost)
+{
+    return static_cast<uint32_t>(Table()->Routes(dstHost, 0).size());
+}
+
+Ptr<QueuePair>
+RoceNic::MakeQueuePair(uint32_t dstHost,
+                       TypeId ccTid,
+                       uint16_t udpSrcPort,
+                       const ForwardingRoute& route)
+{
+    NS_ABORT_MSG_IF(route.port >= m_ports.size(),
+                    "RoceNic: route to port " << route.port << " of " << m_ports.size());
+    Ptr<ForwardingTable> table = Table();
     const uint32_t base = m_priority == kPriorityFromTable ? table->GetBasePriority() : m_priority;
-    const uint32_t priority = base + route->lane;
+    const uint32_t priority = base + route.lane;
     if (priority >= kPfcPriorities)
     {
         throw std::invalid_argument("RoceNic Priority: data priority " + std::to_string(base) +
-                                    " + lane " + std::to_string(route->lane) +
+                                    " + lane " + std::to_string(route.lane) +
                                     " exceeds 7 (allowed: priority + lanes <= 8)");
     }
 
     ObjectFactory factory;
     factory.SetTypeId(ccTid);
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
-    qp->m_number = number;
+    qp->m_number = static_cast<uint32_t>(m_qps.size());
     qp->m_srcHost = m_hostRank;
     qp->m_dstHost = dstHost;
     qp->m_udpSrcPort = udpSrcPort;
-    qp->m_port = route->port;
+    qp->m_port = route.port;
     qp->m_priority = static_cast<uint8_t>(priority);
     qp->m_cc = factory.Create<CongestionControl>();
-    qp->m_cc->Start(m_ports[route->port].dev->GetDataRate());
-    m_ports[route->port].dataMask |= static_cast<uint8_t>(1u << priority);
+    qp->m_cc->Start(m_ports[route.port].dev->GetDataRate());
+    m_ports[route.port].dataMask |= static_cast<uint8_t>(1u << priority);
     m_qps.push_back(qp);
     return qp;
 }

@@ -58,6 +58,7 @@ namespace ns3
 {
 
 class ForwardingTable;
+struct ForwardingRoute;
 struct RoceFrameInfo;
 
 /**
@@ -110,6 +111,16 @@ class RoceNic : public Object
      * route or a data priority above 7.
      */
     Ptr<QueuePair> CreateQueuePair(uint32_t dstHost);
+    /**
+     * \brief As CreateQueuePair(dstHost), but the QP leaves by the `routeIndex`-th of the
+     * equal-cost first hops ForwardingTable::Routes(dstHost) lists rather than the hashed
+     * one, so that a sender can stripe a message over all its equal-cost paths (a BCube
+     * server's correction orders start on different ports). Throws std::invalid_argument
+     * when there is no such route.
+     */
+    Ptr<QueuePair> CreateQueuePair(uint32_t dstHost, uint32_t routeIndex);
+    /// \brief Number of equal-cost first hops towards dstHost (0: no route).
+    uint32_t GetRouteCount(uint32_t dstHost);
     /// \brief The QP with a number (nullptr if none).
     Ptr<QueuePair> GetQueuePair(uint32_t number) const;
 
@@ -202,6 +213,15 @@ class RoceNic : public Object
     void ArmRto(QueuePair* qp);
     /// \brief The forwarding table (attribute-set or aggregated).
     Ptr<ForwardingTable> Table();
+    /// \brief Checks a new QP to dstHost may be made; returns the CC type. \throws invalid_argument
+    TypeId CheckQueuePairRequest(uint32_t dstHost) const;
+    /// \brief UDP source port (ECMP entropy) of the next QP.
+    uint16_t NextUdpSrcPort() const;
+    /// \brief Makes and registers a QP leaving by `route`.
+    Ptr<QueuePair> MakeQueuePair(uint32_t dstHost,
+                                 TypeId ccTid,
+                                 uint16_t udpSrcPort,
+                                 const ForwardingRoute& route);
 
     std::vector<Port> m_ports;                  //!< ports, by AddPort order
     std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number (index 0 unused)

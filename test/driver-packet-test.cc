@@ -100,15 +100,28 @@ TEST(DriverPacket, GstIsWithinTenPercentAboveTheIdealOnBcubeAndTorus)
     }
 }
 
-TEST(DriverPacket, HipsBeatsFlatRingAndMeshOnBcubeBy35Percent)
+TEST(DriverPacket, HipsBeatsFlatRingAndMeshOnBcube)
 {
-    // HiPS uses both ports of every BCube server at once and moves W (n-1)/n per level:
-    // its ideal is about half of a flat ring's; the issue asks for at least 35 % less.
+    // W = 10 MB, B = 40 Gb/s, W/B = 2 ms. Fluid ideals on BCube(3,1) (9 servers, 2 ports):
+    //  - ring (natural order, 2-hop neighbours split over both correction orders): each of
+    //    2 (N-1) = 16 steps moves W/9 over a single bottleneck link: 16/9 W/B = 3.56 ms;
+    //  - mesh: per phase every server sends W/9 to 4 one-hop peers (2 link traversals each)
+    //    and 4 two-hop peers (4 traversals): 9 * (4*2 + 4*4) W/9 = 24 W over 36 directed
+    //    links = 2/3 W per link; two phases: 4/3 W/B = 2.67 ms;
+    //  - hips: two halves of the gradient cross the levels in opposite orders, one per
+    //    port; a half moves 2/3 (W/2) at its first level and 2/3 (W/6) at its second, twice
+    //    (reduce, then gather): 2 (W/3 + W/9) = 8/9 W per port, 8/9 W/B = 1.78 ms — the
+    //    bound (N-1)/N W for servers with 2 ports.
+    // So the ideal reductions are 1 - (8/9)/(16/9) = 50 % against ring and 1 - (8/9)/(4/3)
+    // = 33.3 % against mesh. The issue asks for >= 35 % against both; against mesh that
+    // exceeds what the ideal allows when both run at packet level within a few percent of
+    // their ideals (the other test), so against mesh we assert 30 %: the closed form less
+    // the framing and latency that both carry.
     double hips = Gst("bcube:n=3,k=1", "hips", "bytes:10MB");
     double ring = Gst("bcube:n=3,k=1", "ring", "bytes:10MB");
     double mesh = Gst("bcube:n=3,k=1", "mesh", "bytes:10MB");
     EXPECT_LE(hips, 0.65 * ring) << "hips " << hips << " ring " << ring;
-    EXPECT_LE(hips, 0.65 * mesh) << "hips " << hips << " mesh " << mesh;
+    EXPECT_LE(hips, 0.70 * mesh) << "hips " << hips << " mesh " << mesh;
 }
 
 TEST(DriverPacket, DoublingTheBytesDoublesGst)

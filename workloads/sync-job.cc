@@ -17,6 +17,8 @@ SyncJob::SyncJob(const SyncPlan& plan, std::vector<GradientTensor> tensors, Sync
 {
     NS_ABORT_MSG_IF(m_config.iterations == 0, "SyncJob needs at least one iteration");
     m_timeIndex.assign(m_plan.transfers.size(), 0);
+    m_partsUndelivered.assign(m_plan.transfers.size(), 0);
+    m_partsUnsent.assign(m_plan.transfers.size(), 0);
 }
 
 SyncJob::~SyncJob() = default;
@@ -130,18 +132,26 @@ SyncJob::Post(TransferId id)
         });
         return;
     }
-    // Spread messages to one peer over its queue pairs round-robin: with ECMP (several
-    // ports or paths towards the peer) each QP may hash to another path.
-    uint32_t& next = m_nextQp[{srcHost, dstHost}];
-    const uint32_t qp = next++ % std::max(1u, m_transport->QueuePairs(srcHost, dstHost));
-    m_inFlight[{srcHost, dstHost, qp}].push_back(id);
-    m_transport->Send(srcHost, dstHost, qp, t.bytes, [this, id, iteration]() {
-        // A sender completion of an earlier iteration must not count in this one.
-        if (iteration == m_iteration)
-        {
-            m_apps[m_plan.transfers[id].src]->DependencyDone(id);
-        }
-    });
+    // Stripe the transfer over the queue pairs to the peer, one per equal-cost path, in
+    // equal parts (the first `bytes mod n` parts one byte longer): the fluid estimator
+    // splits a transfer equally over the ECMP routes, and a whole transfer on one hashed
+    // path would collide where the fluid ideal assumes the split.
+    const uint32_t qps = std::max(1u, m_transport->QueuePairs(srcHost, dstHost));
+    const uint64_t parts = std::max<uint64_t>(1, std::min<uint64_t>(qps, t.bytes));
+    m_partsUndelivered[id] = static_cast<uint32_t>(parts);
+    m_partsUnsent[id] = static_cast<uint32_t>(parts);
+    for (uint32_t qp = 0; qp < parts; ++qp)
+    {
+        const uint64_t bytes = t.bytes / parts + (qp < t.bytes % parts ? 1 : 0);
+        m_inFlight[{srcHost, dstHost, qp}].push_back(id);
+        m_transport->Send(srcHost, dstHost, qp, bytes, [this, id, iteration]() {
+            // A sender completion of an earlier iteration must not count in this one.
+            if (iteration == m_iteration && --m_partsUnsent[id] == 0)
+            {
+                m_apps[m_plan.transfers[id].src]->DependencyDone(id);
+            }
+        });
+    }
 }
 
 void
@@ -153,7 +163,10 @@ SyncJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
                                          << " that no transfer posted");
     TransferId id = it->second.front();
     it->second.pop_front();
-    Complete(id);
+    if (--m_partsUndelivered[id] == 0)
+    {
+        Complete(id);
+    }
 }
 
 void

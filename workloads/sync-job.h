@@ -53,7 +53,10 @@ class SyncTransport
 {
   public:
     virtual ~SyncTransport() = default;
-    /// \brief Number of queue pairs the transport keeps from host src to host dst.
+    /**
+     * \brief Number of queue pairs from host src to host dst, one per equal-cost path: the
+     * job stripes every transfer over them in equal parts.
+     */
     virtual uint32_t QueuePairs(uint32_t srcHost, uint32_t dstHost) const = 0;
     /**
      * \brief Posts a message of `bytes` from srcHost to dstHost on queue pair `qp`.
@@ -150,7 +153,8 @@ class SyncJob
     std::vector<std::vector<TransferId>> m_dependents; //!< by transfer: transfers waiting on it
     /// FIFO of posted transfers per (src host, dst host, qp).
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<TransferId>> m_inFlight;
-    std::map<std::pair<uint32_t, uint32_t>, uint32_t> m_nextQp; //!< round-robin per host pair
+    std::vector<uint32_t> m_partsUndelivered; //!< by transfer: stripes not yet delivered
+    std::vector<uint32_t> m_partsUnsent;      //!< by transfer: stripes not yet acknowledged
     uint32_t m_iteration{0};                  //!< current iteration
     Time m_iterationStart;                    //!< its start
     uint32_t m_doneInIteration{0};            //!< transfers delivered in it
