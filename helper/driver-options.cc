@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <algorithm>
 #include <set>
 #include <sys/stat.h>
 
@@ -152,6 +153,7 @@ DriverOptions::DriverOptions()
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
+      rtoText("auto"),
       progressText("auto")
 {
 }
@@ -220,6 +222,12 @@ DriverOptions::Register(CommandLine& cmd)
                  "simulated-time limit (e.g. 10s): a run not finished by then is reported as "
                  "stalled (exit 3)",
                  stopText);
+    cmd.AddValue("rto",
+                 "RoCE retransmission timeout (go-back-N from the oldest unacknowledged "
+                 "packet), e.g. 4ms; auto: 1 ms, or with PFC on twice the time --buffer takes "
+                 "to drain at --rate (a lossless queue may legitimately hold a packet that "
+                 "long, and a timeout then only resends what is queued)",
+                 rtoText);
     cmd.AddValue("progress", "progress line on stderr: auto (terminal and long run) | 0 | 1",
                  progressText);
 }
@@ -294,6 +302,18 @@ DriverOptions::Validate()
     {
         throw OptionError("--stop: " + stopText + " is not allowed; allowed: a time > 0");
     }
+    if (rtoText == "auto")
+    {
+        rtoS = pfc ? std::max(1e-3, 2.0 * static_cast<double>(bufferBytes) * 8 / rateBps) : 1e-3;
+    }
+    else
+    {
+        rtoS = AsOption([&] { return ParseTime(rtoText, "--rto"); });
+        if (!(rtoS > 0))
+        {
+            throw OptionError("--rto: " + rtoText + " is not allowed; allowed: a time > 0 or auto");
+        }
+    }
     if (progressText == "auto")
     {
         progress = -1;
@@ -354,6 +374,7 @@ DriverOptions::Used() const
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},
+            {"rto", rtoText},
             {"progress", progressText}};
 }
 

@@ -12,6 +12,7 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
 {
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
+        const auto firstPort = static_cast<uint32_t>(m_ports.size());
         for (uint32_t p = 0; p < net.ports[v].size(); ++p)
         {
             const uint32_t index = static_cast<uint32_t>(m_ports.size());
@@ -26,7 +27,8 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
         }
         if (net.switches[v])
         {
-            net.switches[v]->TraceConnectWithoutContext("Drop", MakeBoundCallback(&OnDrop, this));
+            net.switches[v]->TraceConnectWithoutContext("Drop",
+                                                        MakeBoundCallback(&OnDrop, this, firstPort));
             net.switches[v]->TraceConnectWithoutContext("EcnMark",
                                                         MakeBoundCallback(&OnMark, this));
         }
@@ -73,9 +75,17 @@ NetworkRecorder::OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority
 }
 
 void
-NetworkRecorder::OnDrop(NetworkRecorder* self, Ptr<const Packet>, uint32_t, uint8_t)
+NetworkRecorder::OnDrop(NetworkRecorder* self,
+                        uint32_t firstPort,
+                        Ptr<const Packet>,
+                        uint32_t inPort,
+                        uint8_t priority)
 {
     ++self->m_drops;
+    if (priority < 8)
+    {
+        ++self->m_ports[firstPort + inPort].drops[priority];
+    }
 }
 
 void
@@ -99,14 +109,15 @@ NetworkRecorder::Fill(RunResult& result) const
             // The device accounts paused time itself, an ongoing pause up to now.
             const double paused = dev->GetPausedTime(prio).GetSeconds();
             result.pfcPausedS += paused;
-            if (p.pausesSent[prio] || p.pausesReceived[prio] || paused > 0)
+            if (p.pausesSent[prio] || p.pausesReceived[prio] || paused > 0 || p.drops[prio])
             {
                 result.pfc.push_back({m_net.names[p.node],
                                       p.port,
                                       prio,
                                       p.pausesSent[prio],
                                       p.pausesReceived[prio],
-                                      paused});
+                                      paused,
+                                      p.drops[prio]});
             }
         }
     }

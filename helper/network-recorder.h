@@ -47,6 +47,7 @@ class NetworkRecorder
         uint32_t port;
         std::array<uint64_t, 8> pausesSent{};
         std::array<uint64_t, 8> pausesReceived{};
+        std::array<uint64_t, 8> drops{}; //!< frames dropped on arrival at this port
     };
     static void OnDequeue(NetworkRecorder* self, Ptr<const Packet> frame, uint8_t priority);
     static void OnPauseSent(NetworkRecorder* self, uint32_t port, uint8_t priority, uint16_t quanta);
@@ -55,7 +56,11 @@ class NetworkRecorder
                                 uint8_t priority,
                                 uint16_t quanta);
     static void OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority, Time paused);
-    static void OnDrop(NetworkRecorder* self, Ptr<const Packet> frame, uint32_t port, uint8_t prio);
+    static void OnDrop(NetworkRecorder* self,
+                       uint32_t firstPort,
+                       Ptr<const Packet> frame,
+                       uint32_t inPort,
+                       uint8_t prio);
     static void OnMark(NetworkRecorder* self, Ptr<const Packet> frame, uint32_t port, uint8_t prio);
 
     const PfcNetwork& m_net;                //!< the network

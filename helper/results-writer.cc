@@ -205,7 +205,7 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     std::ostringstream transfers;
     transfers << "algorithm,iteration,id,src,dst,bytes,start_s,end_s,chunk,phase\n";
     std::ostringstream pfc;
-    pfc << "algorithm,node,port,priority,pauses_sent,pauses_received,paused_s\n";
+    pfc << "algorithm,node,port,priority,pauses_sent,pauses_received,paused_s,drops\n";
     std::ostringstream flows;
     flows << "algorithm,flow,src,dst,bytes,start_s,end_s,fct_s\n";
     transfers << std::setprecision(12);
@@ -222,7 +222,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
         for (const auto& p : r.pfc)
         {
             pfc << r.algorithm << "," << p.node << "," << p.port << "," << p.priority << ","
-                << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << "\n";
+                << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << "," << p.drops
+                << "\n";
         }
         for (const auto& f : r.flows)
         {

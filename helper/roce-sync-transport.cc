@@ -3,6 +3,7 @@
 #include "ns3/queue-pair.h"
 #include "ns3/roce-nic.h"
 #include "ns3/string.h"
+#include "ns3/nstime.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -44,6 +45,7 @@ RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions&
         nic->SetAttribute("Mtu", UintegerValue(options.mtu));
         nic->SetAttribute("CongestionControl", StringValue(ccType));
         nic->SetAttribute("Priority", UintegerValue(options.priority));
+        nic->SetAttribute("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
         net.Host(h)->AggregateObject(nic);
         for (const auto& dev : net.HostPorts(h))
         {

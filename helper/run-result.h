@@ -36,6 +36,7 @@ struct PfcRecord
     uint64_t pausesSent;    //!< PFC pause frames this port sent (quanta > 0)
     uint64_t pausesReceived; //!< PFC pause frames this port received (quanta > 0)
     double pausedS;         //!< time this port's egress priority was paused
+    uint64_t drops{0};      //!< frames of this priority dropped on arrival at this port
 };
 
 /// \brief A pause interval of one port's egress priority (a trace span).

@@ -63,7 +63,7 @@ PfcSwitch::GetTypeId()
                           MakeTimeAccessor(&PfcSwitch::m_responseTime),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("HeadroomScale",
-                          "Headroom = HeadroomScale x (2 x delay x rate + 2 x MaxFrameBytes + "
+                          "Headroom = HeadroomScale x (2 x delay x rate + 3 x MaxFrameBytes + "
                           "ResponseTime x rate); below 1 the switch may drop with PFC on "
                           "(for studies of undersized headroom).",
                           DoubleValue(1.0),

@@ -43,7 +43,7 @@ SharedBufferMmu::AddPort(double rateBps, double delayS)
     p.delayS = delayS;
     // 2 x delay x rate + 2 MTU + response time x rate (bytes), rounded up.
     double bytes =
-        m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 2.0 * m_config.mtuBytes +
+        m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 3.0 * m_config.mtuBytes +
                                   m_config.responseTimeS * rateBps / 8.0);
     p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
     m_ports.push_back(p);
@@ -67,7 +67,7 @@ SharedBufferMmu::Finalize()
     {
         std::ostringstream os;
         os << "SharedBufferMmu: PFC headroom " << reserve << " B (" << m_ports.size() << " ports x "
-           << lossless << " lossless priorities x 2*delay*rate + 2*MTU + "
+           << lossless << " lossless priorities x 2*delay*rate + 3*MTU + "
            << "response) does not fit the buffer of " << m_config.bufferBytes
            << " B; allowed: a larger BufferSize, fewer LosslessPriorities, or shorter links";
         throw std::invalid_argument(os.str());

@@ -153,8 +153,8 @@ class PfcSwitchTest : public ::testing::Test
 TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
 {
     auto l = MakeLine(1.0);
-    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 2 x 1086 = 10000 + 2172 = 12172 B.
-    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 12172u);
+    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 3 x 1086 = 10000 + 3258 = 13258 B.
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 13258u);
     // The receiver pauses the switch egress at t = 0 for 65535 quanta (838.848 us), so
     // nothing drains: every byte the sender blasts after XOFF (50000 B) must fit headroom.
     // 200 frames x 1066 B = 213200 B >> XOFF + headroom: the sender is stopped by PFC.
@@ -175,9 +175,9 @@ TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
     // The burst after XOFF really used the headroom: the frames in flight during
     // 2 x 1 us + one frame + the PFC frame, i.e. (10000 + 1086 + 84) / 1086 ~ 10.3 wire
     // frames, plus the one being received when XOFF was crossed: at least 9 whole frames
-    // of 1066 B (measured: 11 = 11726 B of 12172 B).
+    // of 1066 B (measured: 11 = 11726 B of 13258 B).
     EXPECT_GE(mmu.HeadroomUsed(0, 3), 9u * 1066);
-    EXPECT_LE(mmu.HeadroomUsed(0, 3), 12172u);
+    EXPECT_LE(mmu.HeadroomUsed(0, 3), 13258u);
     RecordProperty("headroom_used_bytes", std::to_string(mmu.HeadroomUsed(0, 3)));
     uint64_t sent = 200 - l->blaster.remaining;
     EXPECT_EQ(sent * 1066, mmu.SharedBytes(0, 3) + mmu.HeadroomUsed(0, 3));
@@ -186,17 +186,17 @@ TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
 TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
 {
     auto l = MakeLine(0.5);
-    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 6086u); // 12172 / 2
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 6629u); // 13258 / 2
     l->blaster.remaining = 200;
     Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
     Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
     Simulator::Stop(MicroSeconds(300));
     Simulator::Run();
     const SharedBufferMmu& mmu = l->sw->GetMmu();
-    // 6086 B hold 5 frames; the ~10 frames in flight after XOFF overflow it.
-    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 5u * 1066);
+    // 6629 B hold 6 frames; the ~11 frames in flight after XOFF overflow it.
+    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 6u * 1066);
     uint64_t sent = 200 - l->blaster.remaining;
-    uint64_t dropped = sent - 46 - 5;
+    uint64_t dropped = sent - 46 - 6;
     EXPECT_GT(dropped, 0u);
     RecordProperty("dropped_frames", std::to_string(dropped));
     EXPECT_EQ(l->sw->GetDrops(0, 3), dropped);

@@ -31,19 +31,19 @@ TEST(SharedBufferMmuTest, HeadroomFormulaAndSharedPool)
     m.AddPort(40e9, 1e-6);
     m.AddPort(100e9, 2e-6);
     m.Finalize();
-    // port 0: 2 x 1 us x 40 Gb/s / 8 = 10000 B + 2 x 1000 = 12000 B
-    EXPECT_EQ(m.HeadroomBytes(0), 12000u);
-    // port 1: 2 x 2 us x 100 Gb/s / 8 = 50000 B + 2000 = 52000 B
-    EXPECT_EQ(m.HeadroomBytes(1), 52000u);
-    // one lossless priority: pool = 1e6 - 12000 - 52000 = 936000
-    EXPECT_EQ(m.SharedPoolBytes(), 936000u);
+    // port 0: 2 x 1 us x 40 Gb/s / 8 = 10000 B + 3 x 1000 = 13000 B
+    EXPECT_EQ(m.HeadroomBytes(0), 13000u);
+    // port 1: 2 x 2 us x 100 Gb/s / 8 = 50000 B + 3000 = 53000 B
+    EXPECT_EQ(m.HeadroomBytes(1), 53000u);
+    // one lossless priority: pool = 1e6 - 13000 - 53000 = 934000
+    EXPECT_EQ(m.SharedPoolBytes(), 934000u);
 
     SharedBufferMmu::Config c = StaticConfig();
     c.responseTimeS = 1e-6; // + 1 us x 40 Gb/s / 8 = 5000 B
     SharedBufferMmu r(c);
     r.AddPort(40e9, 1e-6);
     r.Finalize();
-    EXPECT_EQ(r.HeadroomBytes(0), 17000u);
+    EXPECT_EQ(r.HeadroomBytes(0), 18000u);
 }
 
 TEST(SharedBufferMmuTest, SharedThenHeadroomThenDrop)
@@ -59,8 +59,8 @@ TEST(SharedBufferMmuTest, SharedThenHeadroomThenDrop)
     }
     EXPECT_TRUE(m.ShouldPause(0, 3)); // 100000 >= XOFF
     EXPECT_FALSE(m.ShouldPause(1, 3));
-    // headroom 12000 B takes 12 more frames, the 13th is dropped and counted.
-    for (int k = 0; k < 12; ++k)
+    // headroom 13000 B takes 13 more frames, the 14th is dropped and counted.
+    for (int k = 0; k < 13; ++k)
     {
         ASSERT_EQ(m.Admit(0, 3, 1000), SharedBufferMmu::HEADROOM) << k;
     }
@@ -69,11 +69,11 @@ TEST(SharedBufferMmuTest, SharedThenHeadroomThenDrop)
     EXPECT_EQ(m.DroppedBytes(0, 3), 1000u);
     EXPECT_EQ(m.Drops(1, 3), 0u);
     EXPECT_EQ(m.TotalDrops(), 1u);
-    EXPECT_EQ(m.HeadroomUsed(0, 3), 12000u);
+    EXPECT_EQ(m.HeadroomUsed(0, 3), 13000u);
     EXPECT_EQ(m.SharedUsed(), 100000u);
 
-    // Release drains the headroom first: 12000 B leave -> no headroom, shared still 100000.
-    m.Release(0, 3, 12000);
+    // Release drains the headroom first: 13000 B leave -> no headroom, shared still 100000.
+    m.Release(0, 3, 13000);
     EXPECT_EQ(m.HeadroomUsed(0, 3), 0u);
     EXPECT_FALSE(m.ShouldResume(0, 3)); // 100000 > XON = 90000
     m.Release(0, 3, 9000);
@@ -87,7 +87,7 @@ TEST(SharedBufferMmuTest, SharedThenHeadroomThenDrop)
 TEST(SharedBufferMmuTest, LossyPriorityHasNoHeadroomAndNoPause)
 {
     SharedBufferMmu::Config c = StaticConfig();
-    c.bufferBytes = 30000; // pool = 30000 - 12000 = 18000
+    c.bufferBytes = 31000; // pool = 31000 - 13000 = 18000
     SharedBufferMmu m(c);
     m.AddPort(40e9, 1e-6);
     m.Finalize();
@@ -113,22 +113,22 @@ TEST(SharedBufferMmuTest, DynamicThreshold)
     m.AddPort(40e9, 1e-6);
     m.AddPort(40e9, 1e-6);
     m.Finalize();
-    // pool = 1e6 - 2 x 12000 = 976000; XOFF = 0.5 x 976000 = 488000; XON = 478000
-    EXPECT_EQ(m.Xoff(0, 3), 488000u);
-    EXPECT_EQ(m.Xon(0, 3), 478000u);
+    // pool = 1e6 - 2 x 13000 = 974000; XOFF = 0.5 x 974000 = 487000; XON = 477000
+    EXPECT_EQ(m.Xoff(0, 3), 487000u);
+    EXPECT_EQ(m.Xon(0, 3), 477000u);
     for (int k = 0; k < 100; ++k)
     {
         m.Admit(1, 3, 1000);
     }
-    // free = 976000 - 100000 = 876000 -> XOFF = 438000 for every port-priority
-    EXPECT_EQ(m.Xoff(0, 3), 438000u);
-    EXPECT_FALSE(m.ShouldPause(1, 3)); // 100000 < 438000
+    // free = 974000 - 100000 = 874000 -> XOFF = 437000 for every port-priority
+    EXPECT_EQ(m.Xoff(0, 3), 437000u);
+    EXPECT_FALSE(m.ShouldPause(1, 3)); // 100000 < 437000
     int shared = 100;
     while (m.Admit(1, 3, 1000) == SharedBufferMmu::SHARED)
     {
         ++shared;
     }
-    // Admission test: s + 1000 <= 0.5 (976000 - s) <=> 1.5 s <= 487000 <=> s <= 324666:
+    // Admission test: s + 1000 <= 0.5 (974000 - s) <=> 1.5 s <= 486000 <=> s <= 324000:
     // the last admitted frame starts at s = 324000, so 325 frames are shared.
     EXPECT_EQ(shared, 325);
     EXPECT_EQ(m.HeadroomUsed(1, 3), 1000u);
@@ -143,7 +143,7 @@ TEST(SharedBufferMmuTest, HeadroomThatDoesNotFitIsAClearError)
     SharedBufferMmu m(c);
     m.AddPort(40e9, 1e-6);
     m.AddPort(40e9, 1e-6);
-    // 2 ports x 8 priorities x 12000 B = 192000 B > 20000 B
+    // 2 ports x 8 priorities x 13000 B = 208000 B > 20000 B
     try
     {
         m.Finalize();
@@ -152,7 +152,7 @@ TEST(SharedBufferMmuTest, HeadroomThatDoesNotFitIsAClearError)
     catch (const std::invalid_argument& e)
     {
         std::string what = e.what();
-        EXPECT_NE(what.find("192000"), std::string::npos) << what;
+        EXPECT_NE(what.find("208000"), std::string::npos) << what;
         EXPECT_NE(what.find("20000"), std::string::npos) << what;
     }
     SharedBufferMmu m2(c);
