@@ -106,7 +106,7 @@ class DriverOptions
     uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
     uint8_t priority{3};      //!< PFC priority of lane 0 data
     double stopS{0};          //!< simulated-time limit (deadlock guard), s
-    double rtoS{0};           //!< RoCE retransmission timeout, s
+    double rtoS{1e-3};        //!< RoCE retransmission timeout, s (RoceNic's default)
     int progress{-1};         //!< -1 auto (terminal and long run), 0 off, 1 on
 };
 

@@ -184,7 +184,7 @@ TEST(ResultsWriter, WritesEveryFileAndLeavesNoTemporaries)
     RunResult r;
     r.algorithm = "ring";
     r.transfers.push_back({0, 5, 1, 2, 1000, 1e-6, 2e-6, 0, 1});
-    r.pfc.push_back({"sw0", 2, 3, 4, 0, 1.5e-6});
+    r.pfc.push_back({"sw0", 2, 3, 4, 0, 1.5e-6, 7});
     ResultsWriter::WriteDirectory(dir, {r}, {{"topology", "star:n=4"}});
     std::ifstream t(dir + "/transfers.csv");
     std::string header, row;
@@ -194,7 +194,7 @@ TEST(ResultsWriter, WritesEveryFileAndLeavesNoTemporaries)
     std::ifstream p(dir + "/pfc.csv");
     std::getline(p, header);
     std::getline(p, row);
-    EXPECT_EQ(row, "ring,sw0,2,3,4,0,1.5e-06");
+    EXPECT_EQ(row, "ring,sw0,2,3,4,0,1.5e-06,7"); // ..., paused_s, drops
     for (const char* f : {"summary.json", "flows.csv", "attributes.txt"})
     {
         EXPECT_TRUE(std::ifstream(dir + "/" + f).good()) << f;

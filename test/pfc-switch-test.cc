@@ -262,7 +262,7 @@ TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
         Connect(a, b, MicroSeconds(1));
         sw->AddPort(a);
     }
-    // 4 ports x 8 priorities x (2 x 1 us x 100 Gb/s / 8 + 2 x 4186) = 32 x 33372 B > 100000.
+    // 4 ports x 8 priorities x (2 x 1 us x 100 Gb/s / 8 + 3 x 4186) = 32 x 37558 B > 100000.
     try
     {
         sw->Initialize();
@@ -270,7 +270,7 @@ TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
     }
     catch (const std::invalid_argument& e)
     {
-        EXPECT_NE(std::string(e.what()).find("1067904"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("1201856"), std::string::npos) << e.what();
     }
 }
 
