@@ -201,3 +201,46 @@ TEST(DriverPacket, HeavyPausingStaysLossless)
         EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
     }
 }
+
+TEST(DriverPacket, BackgroundFlowsBesideASyncJobCompleteAndSlowItDown)
+{
+    // Ring allreduce of 10 MB on star:n=9: every uplink carries 2 (N-1)/N W = 17.8 MB of
+    // ring traffic. Two 5 MB background flows (0 -> 8 at t = 0 and 4 -> 2 at t = 0) share
+    // the uplinks of hosts 0 and 4 and the downlinks of hosts 8 and 2 with the ring, so
+    // the ring's GST must grow (the uplink of host 0 alone must now move 22.8 MB) and both
+    // flows must complete (a positive FCT in flows.csv).
+    const std::string dir = "/tmp/paramsync-bg-" + std::to_string(getpid());
+    ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
+    std::ofstream(dir + "/flows.txt") << "2\n0 8 3 100 5000000 0\n4 2 3 100 5000000 0\n";
+    const double alone = Gst("star:n=9", "ring", "bytes:10MB");
+    Outcome o = RunParamsync(Idle("star:n=9", "ring", "bytes:10MB") + " --flows=" + dir +
+                             "/flows.txt --out=" + dir + "/out");
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_GT(Field(o.out, "gst_s"), alone * 1.05) << o.out;
+    std::istringstream flows(Slurp(dir + "/out/flows.csv"));
+    std::string line;
+    std::getline(flows, line); // header
+    int rows = 0;
+    while (std::getline(flows, line))
+    {
+        ++rows;
+        EXPECT_GT(std::stod(line.substr(line.rfind(',') + 1)), 0) << line;
+    }
+    EXPECT_EQ(rows, 2);
+    EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
+}
+
+TEST(DriverPacket, UndersizedHeadroomIsAnInvariantFailureWithResultsWritten)
+{
+    // Headroom at 0.3 x the formula cannot absorb what is in flight when a pause is sent:
+    // an 8:1 PS incast with PFC on then drops. That breaks the lossless invariant: exit 3,
+    // one line naming it on stderr, and the results still written (status FAIL).
+    const std::string dir = "/tmp/paramsync-exit3-" + std::to_string(getpid());
+    Outcome o = RunParamsync(Idle("star:n=9", "ps:servers=1", "bytes:4MB") +
+                             " --ns3::PfcSwitch::HeadroomScale=0.3 --out=" + dir);
+    EXPECT_EQ(o.code, 3) << o.err;
+    EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
+    EXPECT_NE(o.err.find("drops with PFC on"), std::string::npos) << o.err;
+    EXPECT_NE(Slurp(dir + "/summary.json").find("\"status\":\"FAIL\""), std::string::npos);
+    EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
+}
