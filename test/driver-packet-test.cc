@@ -244,3 +244,36 @@ TEST(DriverPacket, UndersizedHeadroomIsAnInvariantFailureWithResultsWritten)
     EXPECT_NE(Slurp(dir + "/summary.json").find("\"status\":\"FAIL\""), std::string::npos);
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }
+
+TEST(DriverPacket, ASlowLinkOnACabledRingDoublesTheRingsGst)
+{
+    // ring:n=4 cables the 4 hosts in a cycle; the ring allreduce's 2 (N-1) = 6 steps each
+    // move W/N = 2 MB over every cable at once, so GST = 6 x 2 MB / B = 2.4 ms at 40 Gb/s.
+    // Link 0 at half rate makes every step wait for it: 4.8 ms, twice (ideal and packet).
+    const std::string base = Idle("ring:n=4", "ring", "bytes:8MB");
+    Outcome fast = RunParamsync(base);
+    Outcome slow = RunParamsync(base + " --slow-link=0 --slow-link-fraction=0.5");
+    ASSERT_EQ(fast.code, 0) << fast.err;
+    ASSERT_EQ(slow.code, 0) << slow.err;
+    EXPECT_NEAR(Field(fast.out, "ideal_gst_s"), 2.4e-3, 1e-9);
+    EXPECT_NEAR(Field(slow.out, "ideal_gst_s"), 4.8e-3, 1e-9);
+    EXPECT_NEAR(Field(slow.out, "gst_s") / Field(fast.out, "gst_s"), 2.0, 0.05);
+}
+
+TEST(DriverPacket, IterationsRepeatTheSyncAfterTheComputeTime)
+{
+    // Three iterations of 1 ms compute then a ring sync: the network is idle between them,
+    // so each iteration's GST is the same and the iteration time is 1 ms + GST.
+    Outcome o = RunParamsync(Idle("star:n=4", "ring", "bytes:8MB") +
+                             " --iterations=3 --compute=1ms");
+    ASSERT_EQ(o.code, 0) << o.err;
+    std::smatch m;
+    const std::regex re("\"gst_per_iteration_s\":\\[([0-9.e+-]+),([0-9.e+-]+),([0-9.e+-]+)\\]");
+    ASSERT_TRUE(std::regex_search(o.out, m, re)) << o.out;
+    const double gst = Field(o.out, "gst_s");
+    for (int i = 1; i <= 3; ++i)
+    {
+        EXPECT_NEAR(std::stod(m[i]), gst, 1e-3 * gst) << i;
+    }
+    EXPECT_NEAR(Field(o.out, "iter_s"), 1e-3 + gst, 1e-3 * gst);
+}
