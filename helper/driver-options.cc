@@ -154,6 +154,7 @@ DriverOptions::DriverOptions()
       priorityText("3"),
       stopText("10s"),
       rtoText("auto"),
+      deadlockCheckText("1ms"),
       progressText("auto")
 {
 }
@@ -228,6 +229,10 @@ DriverOptions::Register(CommandLine& cmd)
                  "to drain at --rate (a lossless queue may legitimately hold a packet that "
                  "long, and a timeout then only resends what is queued)",
                  rtoText);
+    cmd.AddValue("deadlock-check",
+                 "interval of the PFC deadlock detector (a cycle of ports paused and silent "
+                 "since the previous look ends the run with exit 3 and names the cycle); 0: off",
+                 deadlockCheckText);
     cmd.AddValue("progress", "progress line on stderr: auto (terminal and long run) | 0 | 1",
                  progressText);
 }
@@ -314,6 +319,19 @@ DriverOptions::Validate()
             throw OptionError("--rto: " + rtoText + " is not allowed; allowed: a time > 0 or auto");
         }
     }
+    if (deadlockCheckText == "0")
+    {
+        deadlockCheckS = 0;
+    }
+    else
+    {
+        deadlockCheckS = AsOption([&] { return ParseTime(deadlockCheckText, "--deadlock-check"); });
+        if (!(deadlockCheckS > 0))
+        {
+            throw OptionError("--deadlock-check: " + deadlockCheckText +
+                              " is not allowed; allowed: a time > 0, or 0 for off");
+        }
+    }
     if (progressText == "auto")
     {
         progress = -1;
@@ -375,6 +393,7 @@ DriverOptions::Used() const
             {"priority", priorityText},
             {"stop", stopText},
             {"rto", rtoText},
+            {"deadlock-check", deadlockCheckText},
             {"progress", progressText}};
 }
 

@@ -88,6 +88,7 @@ class DriverOptions
     std::string priorityText;   //!< --priority
     std::string stopText;       //!< --stop
     std::string rtoText;        //!< --rto
+    std::string deadlockCheckText; //!< --deadlock-check
     std::string progressText;   //!< --progress
 
     // Validated values (after Validate()).
@@ -107,6 +108,7 @@ class DriverOptions
     uint8_t priority{3};      //!< PFC priority of lane 0 data
     double stopS{0};          //!< simulated-time limit (deadlock guard), s
     double rtoS{1e-3};        //!< RoCE retransmission timeout, s (RoceNic's default)
+    double deadlockCheckS{1e-3}; //!< PFC deadlock look interval, s (0: no detection)
     int progress{-1};         //!< -1 auto (terminal and long run), 0 off, 1 on
 };
 

@@ -2,6 +2,7 @@
 
 #include "network-builder.h"
 #include "network-recorder.h"
+#include "pfc-deadlock-detector.h"
 #include "roce-sync-transport.h"
 
 #include "ns3/boolean.h"
@@ -180,6 +181,16 @@ PacketSyncRun::Run()
         });
     }
 
+    auto unfinished = [&]() {
+        return (job && !job->Finished()) || flowsDone < m_flows.size();
+    };
+    std::unique_ptr<PfcDeadlockDetector> deadlock;
+    if (o.deadlockCheckS > 0)
+    {
+        deadlock = std::make_unique<PfcDeadlockDetector>(net, Seconds(o.deadlockCheckS), unfinished);
+        deadlock->Start();
+    }
+
     const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));
     const uint64_t transfersPerIteration = m_plan ? m_plan->transfers.size() : 0;
     {
@@ -250,6 +261,12 @@ PacketSyncRun::Run()
     {
         result.invariant = "drops with PFC on (" + std::to_string(result.drops) +
                            " frames): the configuration is not lossless";
+    }
+    else if (deadlock && deadlock->Found())
+    {
+        result.invariant = "PFC deadlock found at " +
+                           std::to_string(deadlock->FoundAt().GetSeconds()) +
+                           " s, a cycle of paused ports: " + deadlock->Cycle();
     }
     else if (!result.completed)
     {

@@ -6,6 +6,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/network-recorder.cc
     helper/packet-sync-run.cc
     helper/paramsync-driver.cc
+    helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
     helper/trace-event-writer.cc
@@ -17,6 +18,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/network-recorder.h
     helper/packet-sync-run.h
     helper/paramsync-driver.h
+    helper/pfc-deadlock-detector.h
     helper/run-result.h
     helper/results-writer.h
     helper/roce-sync-transport.h

@@ -277,3 +277,28 @@ TEST(DriverPacket, IterationsRepeatTheSyncAfterTheComputeTime)
     }
     EXPECT_NEAR(Field(o.out, "iter_s"), 1e-3 + gst, 1e-3 * gst);
 }
+
+TEST(DriverPacket, APfcDeadlockOnACabledRingIsFoundAndNamed)
+{
+    // Mesh on ring:n=8 sends every host's shards up to 4 hops around the cabled ring through
+    // relaying hosts. With one lossless lane (deadlockfree=0) the relays' buffers depend on
+    // each other all the way around: h0 -> h1 -> ... -> h7 -> h0 (Dally & Seitz's cyclic
+    // dependency). A 1 MB buffer fills quickly, every port of the cycle ends up paused and
+    // silent, and the detector must stop the run with exit 3 and name all 8 hosts. With the
+    // dateline lane (deadlockfree=1, the default) the same run completes.
+    const std::string job = Idle("ring:n=8,deadlockfree=0", "mesh", "bytes:64MB") +
+                            " --buffer=1MB --stop=1s";
+    Outcome stuck = RunParamsync(job);
+    EXPECT_EQ(stuck.code, 3) << stuck.err;
+    EXPECT_NE(stuck.err.find("PFC deadlock"), std::string::npos) << stuck.err;
+    for (int h = 0; h < 8; ++h)
+    {
+        EXPECT_NE(stuck.err.find("h" + std::to_string(h) + "/"), std::string::npos)
+            << "h" << h << " missing from the cycle: " << stuck.err;
+    }
+    EXPECT_EQ(Field(stuck.out, "drops"), 0) << stuck.out;
+
+    Outcome fine = RunParamsync(Idle("ring:n=8", "mesh", "bytes:64MB") + " --buffer=1MB");
+    EXPECT_EQ(fine.code, 0) << fine.err;
+    EXPECT_GT(Field(fine.out, "gst_s"), 0) << fine.out;
+}

@@ -1,0 +1,217 @@
+#include "pfc-deadlock-detector.h"
+
+#include "ns3/node.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/simulator.h"
+
+#include <map>
+#include <stdexcept>
+
+namespace ns3
+{
+
+PfcDeadlockDetector::PfcDeadlockDetector(const PfcNetwork& net,
+                                         Time interval,
+                                         std::function<bool()> keepLooking)
+    : m_net(net),
+      m_interval(interval),
+      m_keepLooking(std::move(keepLooking))
+{
+    if (!interval.IsStrictlyPositive())
+    {
+        throw std::invalid_argument("PfcDeadlockDetector: the interval must be > 0");
+    }
+    std::map<uint32_t, uint32_t> indexOfNodeId;
+    for (uint32_t v = 0; v < net.nodes.GetN(); ++v)
+    {
+        indexOfNodeId[net.nodes.Get(v)->GetId()] = v;
+    }
+    m_peer.resize(net.ports.size());
+    m_last.resize(net.ports.size());
+    for (uint32_t v = 0; v < net.ports.size(); ++v)
+    {
+        m_last[v].resize(net.ports[v].size());
+        for (const Ptr<PfcNetDevice>& dev : net.ports[v])
+        {
+            Ptr<PfcChannel> ch = dev->GetPfcChannel();
+            Ptr<PfcNetDevice> other = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1)
+                                                                 : ch->GetPfcDevice(0);
+            m_peer[v].push_back(indexOfNodeId.at(other->GetNode()->GetId()));
+        }
+    }
+}
+
+void
+PfcDeadlockDetector::Start()
+{
+    m_next = Simulator::Schedule(m_interval, &PfcDeadlockDetector::Tick, this);
+}
+
+void
+PfcDeadlockDetector::Tick()
+{
+    std::string cycle = Look();
+    if (!cycle.empty())
+    {
+        m_cycle = cycle;
+        m_foundAt = Simulator::Now();
+        Simulator::Stop();
+        return;
+    }
+    if (m_keepLooking())
+    {
+        m_next = Simulator::Schedule(m_interval, &PfcDeadlockDetector::Tick, this);
+    }
+}
+
+std::string
+PfcDeadlockDetector::Look()
+{
+    // stuck[q][v] = the (port, peer node) of v stuck on q since the previous look.
+    std::array<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>, 8> stuck;
+    for (auto& s : stuck)
+    {
+        s.resize(m_net.ports.size());
+    }
+    bool any = false;
+    for (uint32_t v = 0; v < m_net.ports.size(); ++v)
+    {
+        for (uint32_t p = 0; p < m_net.ports[v].size(); ++p)
+        {
+            const Ptr<PfcNetDevice>& dev = m_net.ports[v][p];
+            PortSnapshot now;
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                now.txFrames[q] = dev->GetTxFrames(q);
+                if (dev->IsPaused(q))
+                {
+                    now.pausedMask |= static_cast<uint8_t>(1u << q);
+                }
+            }
+            const PortSnapshot& before = m_last[v][p];
+            for (uint8_t q = 0; q < 8; ++q)
+            {
+                const uint8_t bit = static_cast<uint8_t>(1u << q);
+                if ((now.pausedMask & bit) && (before.pausedMask & bit) &&
+                    now.txFrames[q] == before.txFrames[q])
+                {
+                    stuck[q][v].emplace_back(p, m_peer[v][p]);
+                    any = true;
+                }
+            }
+            m_last[v][p] = now;
+        }
+    }
+    if (!any)
+    {
+        return "";
+    }
+    for (uint8_t q = 0; q < 8; ++q)
+    {
+        std::string cycle = FindCycle(q, stuck[q]);
+        if (!cycle.empty())
+        {
+            return cycle;
+        }
+    }
+    return "";
+}
+
+std::string
+PfcDeadlockDetector::FindCycle(
+    uint8_t q,
+    const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& out) const
+{
+    // The graph's vertices are stuck ports (v, p). A stuck port's frames wait in its peer
+    // w's ingress, which drains only into w's other ports: (v, p) -> (w, p2) for each stuck
+    // port p2 of w that does not lead back to v (minimal routes never turn back on a link;
+    // two neighbours pausing each other's opposite directions are no cycle).
+    // Iterative DFS with colours; a back edge closes a cycle, read off the DFS stack.
+    struct Vertex
+    {
+        uint32_t node;
+        uint32_t port;
+    };
+    std::vector<Vertex> vertices;
+    std::vector<std::vector<uint32_t>> idOf(out.size()); // [node][k] -> vertex id
+    for (uint32_t v = 0; v < out.size(); ++v)
+    {
+        for (const auto& [port, peer] : out[v])
+        {
+            idOf[v].push_back(static_cast<uint32_t>(vertices.size()));
+            vertices.push_back({v, port});
+        }
+    }
+    auto successors = [&](uint32_t id) {
+        std::vector<uint32_t> next;
+        const Vertex& x = vertices[id];
+        const uint32_t w = m_peer[x.node][x.port];
+        for (size_t k = 0; k < out[w].size(); ++k)
+        {
+            if (out[w][k].second != x.node)
+            {
+                next.push_back(idOf[w][k]);
+            }
+        }
+        return next;
+    };
+    enum Colour : uint8_t
+    {
+        WHITE,
+        GREY,
+        BLACK
+    };
+    std::vector<Colour> colour(vertices.size(), WHITE);
+    struct Frame
+    {
+        uint32_t id;
+        std::vector<uint32_t> next;
+        size_t k;
+    };
+    for (uint32_t root = 0; root < vertices.size(); ++root)
+    {
+        if (colour[root] != WHITE)
+        {
+            continue;
+        }
+        std::vector<Frame> stack;
+        stack.push_back({root, successors(root), 0});
+        colour[root] = GREY;
+        while (!stack.empty())
+        {
+            Frame& f = stack.back();
+            if (f.k == f.next.size())
+            {
+                colour[f.id] = BLACK;
+                stack.pop_back();
+                continue;
+            }
+            const uint32_t y = f.next[f.k++];
+            if (colour[y] == GREY)
+            {
+                size_t start = 0;
+                while (stack[start].id != y)
+                {
+                    ++start;
+                }
+                std::string text = "priority " + std::to_string(q) + ": ";
+                for (size_t i = start; i < stack.size(); ++i)
+                {
+                    const Vertex& x = vertices[stack[i].id];
+                    text += m_net.names[x.node] + "/" + std::to_string(x.port) + " -> ";
+                }
+                const Vertex& first = vertices[y];
+                return text + m_net.names[first.node] + "/" + std::to_string(first.port);
+            }
+            if (colour[y] == WHITE)
+            {
+                colour[y] = GREY;
+                std::vector<uint32_t> next = successors(y);
+                stack.push_back({y, std::move(next), 0});
+            }
+        }
+    }
+    return "";
+}
+
+} // namespace ns3
