@@ -94,6 +94,17 @@ NetworkRecorder::OnMark(NetworkRecorder* self, Ptr<const Packet>, uint32_t, uint
     ++self->m_ecnMarks;
 }
 
+uint64_t
+NetworkRecorder::DropsOfPriority(uint8_t priority) const
+{
+    uint64_t n = 0;
+    for (const Port& p : m_ports)
+    {
+        n += priority < 8 ? p.drops[priority] : 0;
+    }
+    return n;
+}
+
 void
 NetworkRecorder::Fill(RunResult& result) const
 {

@@ -35,6 +35,8 @@ class NetworkRecorder
     uint64_t Drops() const { return m_drops; }
     /// \brief Frames marked CE.
     uint64_t EcnMarks() const { return m_ecnMarks; }
+    /// \brief Frames of one priority dropped by any MMU.
+    uint64_t DropsOfPriority(uint8_t priority) const;
 
     /// \brief Adds the network's counters (pfc rows, pause intervals, totals) to result.
     void Fill(RunResult& result) const;

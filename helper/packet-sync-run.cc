@@ -3,6 +3,7 @@
 #include "network-builder.h"
 #include "network-recorder.h"
 #include "pfc-deadlock-detector.h"
+#include "run-invariants.h"
 #include "roce-sync-transport.h"
 
 #include "ns3/boolean.h"
@@ -83,6 +84,51 @@ class Progress
     double m_lastPrint{0};
     bool m_printed{false};
     EventId m_next;
+};
+
+/**
+ * Ends the run: at the stall time if something is still unfinished, or a grace period after
+ * everything finished, so that the last ACKs land and the buffers drain (periodic timers,
+ * e.g. congestion control's, would otherwise keep the simulation alive). Only a run that
+ * ended by the grace period is "drained", and only then are the drain invariants checked.
+ */
+class RunGuard
+{
+  public:
+    RunGuard(Time stallAt, Time grace, std::function<bool()> unfinished)
+        : m_stallAt(stallAt),
+          m_grace(grace),
+          m_unfinished(std::move(unfinished))
+    {
+        Simulator::ScheduleNow(&RunGuard::Tick, this);
+    }
+
+    bool Drained() const { return m_drained; }
+
+  private:
+    void Tick()
+    {
+        if (!m_unfinished())
+        {
+            m_drained = true;
+            Simulator::Stop(m_grace);
+            return;
+        }
+        const Time now = Simulator::Now();
+        if (now >= m_stallAt)
+        {
+            Simulator::Stop();
+            return;
+        }
+        // A look every 100 us of simulated time: cheap, and the grace period starts at most
+        // that late after the last delivery (GST is measured at the delivery itself).
+        Simulator::Schedule(std::min(MicroSeconds(100), m_stallAt - now), &RunGuard::Tick, this);
+    }
+
+    Time m_stallAt;
+    Time m_grace;
+    std::function<bool()> m_unfinished;
+    bool m_drained{false};
 };
 
 } // namespace
@@ -193,6 +239,7 @@ PacketSyncRun::Run()
 
     const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));
     const uint64_t transfersPerIteration = m_plan ? m_plan->transfers.size() : 0;
+    std::unique_ptr<RunGuard> guard;
     {
         Progress progress(showProgress, [&]() -> std::pair<uint64_t, uint64_t> {
             uint64_t done = flowsDone;
@@ -203,9 +250,11 @@ PacketSyncRun::Run()
             }
             return {done, transfersPerIteration * o.iterations + m_flows.size()};
         });
-        // The run ends when everything finished (no events left) or at --stop after the
+        // The run ends a grace period after everything finished, or at --stop after the
         // last flow start: an unfinished job then is a stall (e.g. a PFC deadlock).
-        Simulator::Stop(Seconds(lastFlowStart + o.stopS));
+        guard = std::make_unique<RunGuard>(Seconds(lastFlowStart + o.stopS),
+                                           Seconds(2 * o.rtoS) + MilliSeconds(1),
+                                           unfinished);
         Simulator::Run();
     }
 
@@ -257,21 +306,29 @@ PacketSyncRun::Run()
     recorder.Fill(result);
     result.retransmits = transport.Retransmits();
     result.events = Simulator::GetEventCount();
-    if (o.pfc && result.drops > 0)
+    RunCounters counters;
+    counters.pfc = o.pfc;
+    counters.drained = guard->Drained();
+    counters.completed = result.completed;
+    counters.drops = recorder.Drops();
+    counters.dataDrops = recorder.Drops() - recorder.DropsOfPriority(transport.AckPriority());
+    counters.dataSent = transport.DataPacketsSent();
+    counters.dataArrived = transport.DataPacketsArrived();
+    std::vector<std::string> broken = RunInvariants::Check(net, counters);
+    if (deadlock && deadlock->Found())
     {
-        result.invariant = "drops with PFC on (" + std::to_string(result.drops) +
-                           " frames): the configuration is not lossless";
+        broken.push_back("PFC deadlock found at " +
+                         std::to_string(deadlock->FoundAt().GetSeconds()) +
+                         " s, a cycle of paused ports: " + deadlock->Cycle());
     }
-    else if (deadlock && deadlock->Found())
+    else if (!result.completed && !counters.drained)
     {
-        result.invariant = "PFC deadlock found at " +
-                           std::to_string(deadlock->FoundAt().GetSeconds()) +
-                           " s, a cycle of paused ports: " + deadlock->Cycle();
+        broken.push_back("stalled: not finished " + o.stopText +
+                         " of simulated time after the start (PFC deadlock?)");
     }
-    else if (!result.completed)
+    for (const std::string& b : broken)
     {
-        result.invariant = "stalled: not finished " + o.stopText +
-                           " of simulated time after the start (PFC deadlock?)";
+        result.invariant += (result.invariant.empty() ? "" : "; ") + b;
     }
     Simulator::Destroy();
     return result;

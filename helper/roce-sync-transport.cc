@@ -129,6 +129,36 @@ RoceSyncTransport::SendFlow(uint32_t srcHost,
     m_nics[srcHost]->PostSend(q, bytes, nullptr);
 }
 
+uint64_t
+RoceSyncTransport::DataPacketsSent() const
+{
+    uint64_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetDataPacketsSent();
+    }
+    return n;
+}
+
+uint64_t
+RoceSyncTransport::DataPacketsArrived() const
+{
+    uint64_t n = 0;
+    for (const auto& nic : m_nics)
+    {
+        n += nic->GetDataPacketsReceived() + nic->GetDataPacketsDiscarded();
+    }
+    return n;
+}
+
+uint8_t
+RoceSyncTransport::AckPriority() const
+{
+    UintegerValue v;
+    m_nics.front()->GetAttribute("AckPriority", v);
+    return static_cast<uint8_t>(v.Get());
+}
+
 Ptr<RoceNic>
 RoceSyncTransport::Nic(uint32_t host) const
 {

@@ -52,6 +52,12 @@ class RoceSyncTransport : public SyncTransport
 
     /// \brief Packets retransmitted by every NIC (go-back-N).
     uint64_t Retransmits() const;
+    /// \brief Data packets every NIC sent (retransmissions included).
+    uint64_t DataPacketsSent() const;
+    /// \brief Data packets that reached a NIC (accepted in order or discarded).
+    uint64_t DataPacketsArrived() const;
+    /// \brief PFC priority of the NICs' ACK/NACK/CNP frames.
+    uint8_t AckPriority() const;
 
     /// \brief The NIC of a host.
     Ptr<RoceNic> Nic(uint32_t host) const;

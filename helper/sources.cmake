@@ -9,6 +9,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
+    helper/run-invariants.cc
     helper/trace-event-writer.cc
 )
 set(PARAMSYNC_HELPER_HEADERS
@@ -22,6 +23,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/run-result.h
     helper/results-writer.h
     helper/roce-sync-transport.h
+    helper/run-invariants.h
     helper/trace-event-writer.h
 )
 set(PARAMSYNC_HELPER_TESTS
@@ -33,4 +35,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/algorithm-packet-run-test.cc
     test/driver-cli-test.cc
     test/driver-packet-test.cc
+    test/run-invariants-test.cc
 )
