@@ -5,6 +5,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace ns3
 {
@@ -139,7 +140,6 @@ DcqcnCongestionControl::Start(DataRate lineRate)
 void
 DcqcnCongestionControl::DoDispose()
 {
-    m_alphaEvent.Cancel();
     m_rateEvent.Cancel();
     CongestionControl::DoDispose();
 }
@@ -147,7 +147,7 @@ DcqcnCongestionControl::DoDispose()
 double
 DcqcnCongestionControl::GetAlpha() const
 {
-    return m_alpha;
+    return m_cut ? AlphaAfter(AlphaPeriodsDue(Simulator::Now())) : m_alpha;
 }
 
 uint64_t
@@ -156,10 +156,60 @@ DcqcnCongestionControl::GetTargetRateBps() const
     return m_targetBps;
 }
 
+uint64_t
+DcqcnCongestionControl::AlphaPeriodsDue(Time now) const
+{
+    // Period k (k >= 1) ends at m_lastCut + k * interval. A period ending exactly now has not
+    // been applied yet: with a per-period timer event, the CNP that arrives at that instant
+    // was scheduled by the channel a link delay (>= one period) earlier and ran first.
+    const int64_t step = m_alphaInterval.GetTimeStep();
+    const int64_t elapsed = (now - m_lastCut).GetTimeStep();
+    if (step <= 0 || elapsed <= 0)
+    {
+        return m_alphaPeriods;
+    }
+    const auto due = std::min(static_cast<uint64_t>((elapsed - 1) / step), m_lastAlphaPeriod);
+    return std::max(due, m_alphaPeriods);
+}
+
+double
+DcqcnCongestionControl::AlphaAfter(uint64_t due) const
+{
+    uint64_t decays = due - m_alphaPeriods;
+    if (decays > 0 && m_cnpSinceAlpha)
+    {
+        --decays; // a CNP (too early for a cut) arrived in the first pending period
+    }
+    // One multiplication per period rather than pow((1-g), n): the same rounding as the
+    // per-period update, so results do not depend on when alpha happens to be read.
+    double alpha = m_alpha;
+    for (uint64_t i = 0; i < decays; ++i)
+    {
+        alpha = (1.0 - m_g) * alpha;
+    }
+    return alpha;
+}
+
+void
+DcqcnCongestionControl::CatchUpAlpha()
+{
+    const uint64_t due = AlphaPeriodsDue(Simulator::Now());
+    if (due > m_alphaPeriods)
+    {
+        m_alpha = AlphaAfter(due);
+        m_alphaPeriods = due;
+        m_cnpSinceAlpha = false;
+    }
+}
+
 void
 DcqcnCongestionControl::OnCnpReceived()
 {
     Time now = Simulator::Now();
+    if (m_cut)
+    {
+        CatchUpAlpha();
+    }
     m_cnpSinceAlpha = true;
     if (m_cut && now - m_lastCut < m_decreaseInterval)
     {
@@ -174,39 +224,18 @@ DcqcnCongestionControl::OnCnpReceived()
     m_byteStage = 0;
     m_bytes = 0;
     SetRateBps(std::max<uint64_t>(cut, m_minRate.GetBitRate()));
-    m_alphaEvent.Cancel();
+    // A new grid of alpha periods starts at the cut.
+    m_cnpSinceAlpha = false;
+    m_alphaPeriods = 0;
+    m_lastAlphaPeriod = std::numeric_limits<uint64_t>::max();
     m_rateEvent.Cancel();
-    ScheduleTimers();
-}
-
-void
-DcqcnCongestionControl::ScheduleTimers()
-{
-    m_cnpSinceAlpha = false;
-    m_alphaEvent =
-        Simulator::Schedule(m_alphaInterval, &DcqcnCongestionControl::AlphaTimer, this);
     m_rateEvent = Simulator::Schedule(m_rpTimer, &DcqcnCongestionControl::RateTimer, this);
-}
-
-void
-DcqcnCongestionControl::AlphaTimer()
-{
-    if (!m_cnpSinceAlpha)
-    {
-        m_alpha = (1.0 - m_g) * m_alpha;
-    }
-    m_cnpSinceAlpha = false;
-    if (m_rateBps < m_lineBps)
-    {
-        m_alphaEvent =
-            Simulator::Schedule(m_alphaInterval, &DcqcnCongestionControl::AlphaTimer, this);
-    }
 }
 
 void
 DcqcnCongestionControl::RateTimer()
 {
-    Increase();
+    Increase(true);
     m_timerStage++;
     if (m_rateBps < m_lineBps)
     {
@@ -225,13 +254,13 @@ DcqcnCongestionControl::OnBytesSent(uint32_t bytes)
     if (m_bytes >= m_byteCounter)
     {
         m_bytes -= m_byteCounter;
-        Increase();
+        Increase(false);
         m_byteStage++;
     }
 }
 
 void
-DcqcnCongestionControl::Increase()
+DcqcnCongestionControl::Increase(bool byTimer)
 {
     uint32_t lo = std::min(m_timerStage, m_byteStage);
     uint32_t hi = std::max(m_timerStage, m_byteStage);
@@ -250,6 +279,20 @@ DcqcnCongestionControl::Increase()
     m_targetBps = std::min(m_targetBps, m_lineBps);
     // Rounded up: with a floor, Rc = (Rt + Rc) / 2 would stop 1 bit/s short of Rt forever.
     SetRateBps(std::min((m_targetBps + m_rateBps + 1) / 2, m_lineBps));
+    if (m_rateBps >= m_lineBps && m_lastAlphaPeriod == std::numeric_limits<uint64_t>::max())
+    {
+        // Alpha decays until the first period that ends with the rate back at line rate. A
+        // period ending right now saw the old rate unless the rate timer (scheduled a whole
+        // RpTimer earlier) raised it; a packet's event was scheduled less than a period ago.
+        const int64_t step = m_alphaInterval.GetTimeStep();
+        const int64_t elapsed = (Simulator::Now() - m_lastCut).GetTimeStep();
+        if (step > 0)
+        {
+            m_lastAlphaPeriod =
+                static_cast<uint64_t>(byTimer ? std::max<int64_t>(1, (elapsed + step - 1) / step)
+                                              : elapsed / step + 1);
+        }
+    }
 }
 
 } // namespace ns3

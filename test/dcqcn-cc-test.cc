@@ -82,6 +82,33 @@ TEST(DcqcnCc, ClimbsBackToLineRateWithoutCnp)
     EXPECT_FALSE(atLine.IsZero());
     EXPECT_GE(changes, 30u);
     EXPECT_EQ(atLine.GetMicroSeconds() % 10, 0);
+    // Alpha: 1 after the cut, then one decay per 1 us period up to and including the period
+    // that ends at atLine (the rate timer raising the rate there was scheduled 10 us ahead, so
+    // that period already sees line rate and is the last one): (1-g)^(atLine / 1 us), frozen
+    // from then on although the read is at 2 ms.
+    EXPECT_NEAR(cc->GetAlpha(), std::pow(1 - 1.0 / 256, atLine.GetMicroSeconds()), 1e-12);
+    Simulator::Destroy();
+}
+
+TEST(DcqcnCc, EarlyCnpSkipsOneAlphaDecay)
+{
+    Ptr<DcqcnCongestionControl> cc = CreateObject<DcqcnCongestionControl>();
+    cc->Start(DataRate("40Gbps"));
+    double alpha = -1;
+    uint64_t rate = 0;
+    Simulator::Schedule(Seconds(0), [&] { cc->OnCnpReceived(); });
+    // 2.5 us after the cut: within RateDecreaseInterval (4 us), no cut, but the period
+    // (2, 3] us had a CNP and does not decay alpha.
+    Simulator::Schedule(NanoSeconds(2500), [&] { cc->OnCnpReceived(); });
+    Simulator::Schedule(NanoSeconds(10500), [&] {
+        alpha = cc->GetAlpha();
+        rate = cc->GetRateBps();
+    });
+    Simulator::Stop(NanoSeconds(10600));
+    Simulator::Run();
+    // Alpha 1 after the cut; periods ending at 1..10 us decay except the one ending at 3 us.
+    EXPECT_NEAR(alpha, std::pow(1 - 1.0 / 256, 9), 1e-12);
+    EXPECT_EQ(rate, 20000000000ULL); // one cut only: 40G (1 - 1/2)
     Simulator::Destroy();
 }
 
