@@ -1,5 +1,7 @@
 #include "flow-list.h"
 
+#include "ns3/spec-string.h"
+
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -28,6 +30,7 @@ ToUint(const std::string& s, uint64_t& v)
 std::vector<FlowSpec>
 FlowList::Parse(const std::string& text, const std::string& file)
 {
+    CheckTextFile(text, file, "flow");
     std::istringstream in(text);
     std::string line;
     uint32_t lineNo = 0;

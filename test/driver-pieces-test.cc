@@ -135,6 +135,9 @@ TEST(FlowList, MalformedFilesNameFileAndLine)
         {"1\n1 2 3 100 0 0\n", "f:2:"},        // zero bytes
         {"1\n1 1 3 100 10 0\n", "f:2:"},       // src == dst
         {"1\n1 2 3 100 10 -1\n", "f:2:"},      // negative start
+        {"1\n1 2 3 100 10 nan\n", "f:2:"},     // NaN start
+        {"1\n1 2 3 100 1e30 0\n", "f:2:"},     // bytes not an integer
+        {"1\n1 2 3 \x01\x02 10 0\n", "f:2: binary data (control byte 1)"}, // binary
     };
     for (const auto& c : cases)
     {

@@ -67,6 +67,7 @@ ReadLines(const std::string& path)
     std::ostringstream buffer;
     buffer << in.rdbuf();
     std::string text = buffer.str();
+    CheckTextFile(text, path, "topology");
     std::vector<std::string> lines;
     size_t start = 0;
     while (start < text.size())
@@ -76,15 +77,6 @@ ReadLines(const std::string& path)
         if (!line.empty() && line.back() == '\r')
         {
             line.pop_back();
-        }
-        for (unsigned char c : line)
-        {
-            if ((c < 0x20 && c != '\t') || c == 0x7f)
-            {
-                throw std::invalid_argument(At(path, lines.size() + 1) +
-                                            "binary data (control byte " + std::to_string(c) +
-                                            "); allowed: a text topology file");
-            }
         }
         lines.push_back(line);
         if (end == std::string::npos)

@@ -299,4 +299,26 @@ SpecString::Finish() const
     }
 }
 
+void
+CheckTextFile(const std::string& text, const std::string& file, const std::string& kind)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < text.size(); ++i)
+    {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c == '\n')
+        {
+            ++line;
+            continue;
+        }
+        const bool crBeforeNewline = c == '\r' && (i + 1 == text.size() || text[i + 1] == '\n');
+        if (((c < 0x20 && c != '\t') || c == 0x7f) && !crBeforeNewline)
+        {
+            throw std::invalid_argument(file + ":" + std::to_string(line) +
+                                        ": binary data (control byte " + std::to_string(c) +
+                                        "); allowed: a text " + kind + " file");
+        }
+    }
+}
+
 } // namespace ns3

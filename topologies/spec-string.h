@@ -75,6 +75,15 @@ double ParseTime(const std::string& text, const std::string& what);
 /// \throws std::invalid_argument naming `what` when unparsable or not > 0
 uint64_t ParseBytes(const std::string& text, const std::string& what);
 
+/**
+ * \brief Checks that every line of a text input file is text: no control byte other than
+ * tab (and a CR before the newline). One check for every file parser (topology, model,
+ * flows), so that a binary file gets one clear line instead of its bytes echoed back.
+ * \throws std::invalid_argument "FILE:LINE: binary data (control byte N); allowed: a text
+ * KIND file"
+ */
+void CheckTextFile(const std::string& text, const std::string& file, const std::string& kind);
+
 } // namespace ns3
 
 #endif // PARAMSYNC_SPEC_STRING_H

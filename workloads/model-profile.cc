@@ -75,12 +75,7 @@ ModelProfile::BuiltInNames()
 ModelProfile
 ModelProfile::Parse(const std::string& text, const std::string& name, const std::string& file)
 {
-    if (text.find('\0') != std::string::npos)
-    {
-        throw std::invalid_argument("model profile " + file +
-                                    ": binary file (NUL byte); expected CSV text with header "
-                                    "tensor,params,bytes");
-    }
+    CheckTextFile(text, file, "CSV model profile");
     ModelProfile profile;
     profile.m_name = name;
     std::istringstream in(text);
