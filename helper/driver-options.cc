@@ -155,6 +155,7 @@ DriverOptions::DriverOptions()
       stopText("10s"),
       rtoText("auto"),
       deadlockCheckText("1ms"),
+      maxEventsText("2000000000"),
       progressText("auto")
 {
 }
@@ -229,6 +230,11 @@ DriverOptions::Register(CommandLine& cmd)
                  "to drain at --rate (a lossless queue may legitimately hold a packet that "
                  "long, and a timeout then only resends what is queued)",
                  rtoText);
+    cmd.AddValue("max-events",
+                 "event limit of one packet-level run: a run still unfinished after that many "
+                 "simulator events (a livelock, e.g. endless retransmissions) ends with exit 3; "
+                 "about 10 minutes of wall time at the default",
+                 maxEventsText);
     cmd.AddValue("deadlock-check",
                  "interval of the PFC deadlock detector (a cycle of ports paused and silent "
                  "since the previous look ends the run with exit 3 and names the cycle); 0: off",
@@ -319,6 +325,7 @@ DriverOptions::Validate()
             throw OptionError("--rto: " + rtoText + " is not allowed; allowed: a time > 0 or auto");
         }
     }
+    maxEvents = ParseUint(maxEventsText, "--max-events", 1, UINT64_MAX);
     if (deadlockCheckText == "0")
     {
         deadlockCheckS = 0;
@@ -394,6 +401,7 @@ DriverOptions::Used() const
             {"stop", stopText},
             {"rto", rtoText},
             {"deadlock-check", deadlockCheckText},
+            {"max-events", maxEventsText},
             {"progress", progressText}};
 }
 

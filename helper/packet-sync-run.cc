@@ -95,8 +95,9 @@ class Progress
 class RunGuard
 {
   public:
-    RunGuard(Time stallAt, Time grace, std::function<bool()> unfinished)
+    RunGuard(Time stallAt, uint64_t maxEvents, Time grace, std::function<bool()> unfinished)
         : m_stallAt(stallAt),
+          m_maxEvents(maxEvents),
           m_grace(grace),
           m_unfinished(std::move(unfinished))
     {
@@ -104,6 +105,8 @@ class RunGuard
     }
 
     bool Drained() const { return m_drained; }
+    /// \brief Whether the event limit ended the run.
+    bool OutOfEvents() const { return m_outOfEvents; }
 
   private:
     void Tick()
@@ -115,6 +118,12 @@ class RunGuard
             return;
         }
         const Time now = Simulator::Now();
+        if (Simulator::GetEventCount() >= m_maxEvents)
+        {
+            m_outOfEvents = true;
+            Simulator::Stop();
+            return;
+        }
         if (now >= m_stallAt)
         {
             Simulator::Stop();
@@ -126,6 +135,8 @@ class RunGuard
     }
 
     Time m_stallAt;
+    uint64_t m_maxEvents;
+    bool m_outOfEvents{false};
     Time m_grace;
     std::function<bool()> m_unfinished;
     bool m_drained{false};
@@ -253,6 +264,7 @@ PacketSyncRun::Run()
         // The run ends a grace period after everything finished, or at --stop after the
         // last flow start: an unfinished job then is a stall (e.g. a PFC deadlock).
         guard = std::make_unique<RunGuard>(Seconds(lastFlowStart + o.stopS),
+                                           o.maxEvents,
                                            Seconds(2 * o.rtoS) + MilliSeconds(1),
                                            unfinished);
         Simulator::Run();
@@ -320,6 +332,12 @@ PacketSyncRun::Run()
         broken.push_back("PFC deadlock found at " +
                          std::to_string(deadlock->FoundAt().GetSeconds()) +
                          " s, a cycle of paused ports: " + deadlock->Cycle());
+    }
+    else if (guard->OutOfEvents())
+    {
+        broken.push_back("event limit: not finished after --max-events=" + o.maxEventsText +
+                         " events (at " + std::to_string(Simulator::Now().GetSeconds()) +
+                         " s simulated; a livelock?)");
     }
     else if (!result.completed && !counters.drained)
     {

@@ -109,6 +109,11 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --out=" + Scratch() + "/no/such/dir",
          "--out"},
         {ok + "--topology=star:n=4 --algorithm=ring --topolgy=x", "--topolgy"},
+        {ok + "--topology=star:n=4 --algorithm=ring --max-events=0", "--max-events"},
+        {ok + "--topology=star:n=4 --algorithm=ring --deadlock-check=-1ms", "--deadlock-check"},
+        {ok + "--topology=star:n=4 --algorithm=ring --rto=0s", "--rto"},
+        {ok + "--topology=star:n=4 --algorithm=ring --stop=abc", "--stop"},
+        {ok + "--topology=star:n=4 --algorithm=ring --buffer=10", "--buffer"},
     };
     for (const auto& c : cases)
     {
@@ -172,7 +177,8 @@ TEST(DriverCli, HelpListsEveryOption)
     for (const char* opt : {"--topology", "--algorithm", "--model", "--rate", "--delay", "--mtu",
                             "--cc", "--pfc", "--iterations", "--seed", "--backend", "--flows",
                             "--out", "--format", "--trace", "--compute", "--overlap",
-                            "--straggler", "--slow-link", "--buffer"})
+                            "--straggler", "--slow-link", "--buffer", "--rto", "--stop",
+                            "--deadlock-check", "--max-events", "--progress", "--priority"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }

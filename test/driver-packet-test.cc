@@ -302,3 +302,15 @@ TEST(DriverPacket, APfcDeadlockOnACabledRingIsFoundAndNamed)
     EXPECT_EQ(fine.code, 0) << fine.err;
     EXPECT_GT(Field(fine.out, "gst_s"), 0) << fine.out;
 }
+
+TEST(DriverPacket, TheEventLimitEndsALongRunWithExit3AndTheReason)
+{
+    // A 10 MB ring on BCube(3,1) needs about 2.6e5 events (two per packet-hop, 1.3e5
+    // packet-hops); a limit of 5e4 must end it early, unfinished, with exit 3 and the
+    // reason, well before its GST (3.8 ms) in simulated time.
+    Outcome o = RunParamsync(Idle("bcube:n=3,k=1", "ring", "bytes:10MB") + " --max-events=50000");
+    EXPECT_EQ(o.code, 3) << o.err;
+    EXPECT_NE(o.err.find("event limit"), std::string::npos) << o.err;
+    EXPECT_LT(Field(o.out, "events"), 2 * 50000) << o.out;
+    EXPECT_EQ(Field(o.out, "gst_s"), -1) << o.out;
+}
