@@ -58,6 +58,8 @@ import threading
 import time
 
 RUN_FORMAT = 1  # version of the stored run record
+_UMASK = os.umask(0)
+os.umask(_UMASK)  # read once: files written through temporary names get the usual mode
 
 
 class SpecError(ValueError):
@@ -167,6 +169,7 @@ def write_atomic(path, text):
             f.write(text)
             f.flush()
             os.fsync(f.fileno())
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
@@ -287,7 +290,10 @@ class Sweep:
 
     def __init__(self, spec, paramsync="build/paramsync", results="results", name="spec"):
         self.experiment, self.points = expand(spec, name)
-        self.spec_name = name
+        # how to build the CSV after the emitted jobs ran (an experiment script sets its own)
+        self.collect_hint = shlex.join(["python3", os.path.abspath(__file__),
+                                        os.path.abspath(name), "--collect", "--results",
+                                        os.path.abspath(results)])
         self.paramsync = paramsync
         self.dir = os.path.join(results, self.experiment)
         self.runs_dir = os.path.join(self.dir, "runs")
@@ -365,6 +371,7 @@ class Sweep:
             w.writeheader()
             w.writerows(rows)
             tmp = f.name
+        os.chmod(tmp, 0o666 & ~_UMASK)
         os.replace(tmp, self.csv_path)
         return rows, failed
 
@@ -379,9 +386,7 @@ class Sweep:
     def emit(self, kind, path=None):
         """Writes a Slurm job-array script or a GNU parallel job file; returns its path."""
         os.makedirs(self.dir, exist_ok=True)
-        collect = shlex.join(["python3", os.path.abspath(__file__),
-                              os.path.abspath(self.spec_name), "--collect",
-                              "--results", os.path.abspath(os.path.dirname(self.dir))])
+        collect = self.collect_hint
         if kind == "parallel":
             path = path or os.path.join(self.dir, self.experiment + ".parallel")
             lines = [self._one_command(p) for p in self.points]
