@@ -35,7 +35,7 @@ class RoceSyncTransport : public SyncTransport
     ~RoceSyncTransport() override;
 
     /// \brief The job told of deliveries (may be null: flows only).
-    void SetJob(SyncJob* job) { m_job = job; }
+    void SetJob(MessageSink* job) { m_job = job; }
 
     uint32_t QueuePairs(uint32_t srcHost, uint32_t dstHost) const override;
     void Send(uint32_t srcHost,
@@ -70,7 +70,7 @@ class RoceSyncTransport : public SyncTransport
 
     const PfcNetwork& m_net;            //!< the network
     std::vector<Ptr<RoceNic>> m_nics;   //!< by host rank
-    SyncJob* m_job{nullptr};            //!< told of deliveries
+    MessageSink* m_job{nullptr};        //!< told of deliveries
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Ptr<QueuePair>> m_qps; //!< sync QPs
     std::map<std::pair<uint32_t, uint32_t>, std::function<void()>>
         m_flowDelivered; //!< (src host, QP number) of a flow -> its delivery callback

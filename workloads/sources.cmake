@@ -2,6 +2,7 @@
 set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-job.cc
     workloads/sync-application.cc
+    workloads/async-ps-job.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
     workloads/sync-plan.cc
@@ -21,6 +22,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
 set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
     workloads/sync-application.h
+    workloads/async-ps-job.h
     workloads/model-profile.h
     workloads/plan-checker.h
     workloads/sync-algorithm.h
@@ -38,6 +40,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/double-binary-tree-algorithm.h
 )
 set(PARAMSYNC_WORKLOADS_TESTS
+    test/async-ps-job-test.cc
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc

@@ -47,6 +47,19 @@ namespace ns3
 class SyncApplication;
 
 /**
+ * \brief Told when a message's last byte reached its destination host. Messages on one
+ * (src host, dst host, queue pair) arrive in posting order (RC semantics), so the sink
+ * knows which message it was from its own FIFO of posted messages.
+ */
+class MessageSink
+{
+  public:
+    virtual ~MessageSink() = default;
+    /// \brief A message from srcHost on queue pair qp reached dstHost.
+    virtual void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) = 0;
+};
+
+/**
  * \brief How a job moves a transfer's bytes between hosts.
  */
 class SyncTransport
@@ -60,7 +73,8 @@ class SyncTransport
     virtual uint32_t QueuePairs(uint32_t srcHost, uint32_t dstHost) const = 0;
     /**
      * \brief Posts a message of `bytes` from srcHost to dstHost on queue pair `qp`.
-     * Must call SyncJob::Delivered(srcHost, dstHost, qp) when its last byte reached dstHost
+     * Must call MessageSink::Delivered(srcHost, dstHost, qp) of the job when its last byte
+     * reached dstHost
      * and onSent when the sender sees it complete (acknowledged).
      */
     virtual void Send(uint32_t srcHost,
@@ -93,7 +107,7 @@ struct SyncTransferTimes
 /**
  * \brief Executes a SyncPlan for some iterations and records GST.
  */
-class SyncJob
+class SyncJob : public MessageSink
 {
   public:
     /**
@@ -115,7 +129,7 @@ class SyncJob
     void Start(Time at);
 
     /// \brief A message's last byte reached dstHost (called by the transport).
-    void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp);
+    void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
 
     /// \brief True when every iteration finished.
     bool Finished() const { return m_finishedIterations == m_config.iterations; }

@@ -1,0 +1,167 @@
+// AsyncPsJob (ASP / SSP against a versioned parameter server) over a fake transport that
+// delivers every message 100 us after it is posted (no bandwidth, no contention), so that
+// every time, version and delay can be derived by hand. Compute is 1 ms per iteration.
+#include "ns3/async-ps-job.h"
+#include "ns3/simulator.h"
+
+#include <gtest/gtest.h>
+
+using namespace ns3;
+
+namespace
+{
+
+class FixedLatencyTransport : public SyncTransport
+{
+  public:
+    explicit FixedLatencyTransport(MessageSink* sink)
+        : m_sink(sink)
+    {
+    }
+    uint32_t QueuePairs(uint32_t, uint32_t) const override { return 1; }
+    void Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
+    {
+        Simulator::Schedule(MicroSeconds(100), &MessageSink::Delivered, m_sink, src, dst, qp);
+    }
+
+  private:
+    MessageSink* m_sink;
+};
+
+struct JobOutcome
+{
+    std::vector<AppliedUpdate> updates;
+    std::vector<std::vector<Time>> ends;
+    std::vector<uint64_t> versions;
+    uint64_t serverBytes;
+    std::vector<Time> blocked;
+    bool finished;
+};
+
+JobOutcome
+RunJob(AsyncPsConfig c)
+{
+    AsyncPsJob job(c);
+    FixedLatencyTransport transport(&job);
+    job.SetTransport(&transport);
+    job.Start(Seconds(0));
+    Simulator::Run();
+    JobOutcome r{job.Updates(), job.IterationEnds(), job.ShardVersions(), job.ServerBytes(), {}, job.Finished()};
+    for (uint32_t w = 0; w < c.workers; ++w)
+    {
+        r.blocked.push_back(job.BlockedTime(w));
+    }
+    Simulator::Destroy();
+    return r;
+}
+
+AsyncPsConfig
+TwoWorkers()
+{
+    AsyncPsConfig c;
+    c.workers = 2;
+    c.servers = 1;
+    c.modelBytes = 1000;
+    c.iterations = 3;
+    c.compute = MilliSeconds(1);
+    return c;
+}
+
+std::vector<uint64_t>
+DelaysOf(const JobOutcome& r, uint32_t worker)
+{
+    std::vector<uint64_t> d;
+    for (const auto& u : r.updates)
+    {
+        if (u.worker == worker)
+        {
+            d.push_back(u.delay);
+        }
+    }
+    return d;
+}
+
+} // namespace
+
+TEST(AsyncPsJob, AspWithEqualWorkersHasDelayNMinus1AfterTheFirstUpdate)
+{
+    // Both push at 1.0 ms; the server applies w0 (computed on v0, server at v0: delay 0)
+    // then w1 (on v0, server at v1: delay 1); replies carry v1 and v2 back at 1.2 ms. From
+    // then on each worker computed on the version its reply carried and the other worker's
+    // update got in between: delay 1 = N - 1. Iterations end at 1.2, 2.4, 3.6 ms.
+    JobOutcome r = RunJob(TwoWorkers());
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 1, 1}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1, 1, 1}));
+    // Every update applied exactly once: N x iterations = 6 versions.
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{6}));
+    // Each update is pushed (1000 B) and answered with the model (1000 B): 6 x 2000 B.
+    EXPECT_EQ(r.serverBytes, 12000u);
+    for (uint32_t w = 0; w < 2; ++w)
+    {
+        ASSERT_EQ(r.ends[w].size(), 3u);
+        for (int k = 0; k < 3; ++k)
+        {
+            EXPECT_EQ(r.ends[w][k], MicroSeconds(1200 * (k + 1))) << w << " " << k;
+        }
+    }
+}
+
+TEST(AsyncPsJob, AspLetsAStragglerFallBehindAndItsUpdatesGoStale)
+{
+    // w1 computes 3 ms. w0 pushes at 1.0, 2.2, 3.4 ms (applied 1.1, 2.3, 3.5) and is done at
+    // 3.6 ms. w1's first update (computed on v0) lands at 3.1 ms after two of w0's: delay
+    // 2; w0's third (computed on v2, from its 2.4 ms reply) lands after w1's: delay 1; w1's
+    // second (on v3) at 6.3 ms after w0's third: delay 1; its last (on v5) at 9.5: delay 0.
+    AsyncPsConfig c = TwoWorkers();
+    c.straggler = 1;
+    c.stragglerFactor = 3;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 0, 1}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{2, 1, 0}));
+    EXPECT_EQ(r.ends[0].back(), MicroSeconds(3600));
+    EXPECT_EQ(r.ends[1].back(), MicroSeconds(9600));
+    EXPECT_EQ(r.blocked[0], Seconds(0)); // ASP never holds anyone
+}
+
+TEST(AsyncPsJob, SspWithBoundZeroHoldsTheFastWorkerForTheStraggler)
+{
+    // Bound 0 is bulk-synchronous: w0 finishes iteration 0 at 1.2 ms and waits for w1,
+    // which finishes at 3.2 ms (3 ms compute + 2 x 100 us); likewise iteration 1 (w0 done
+    // at 4.4, w1 at 6.4). So w0 is held 2.0 + 2.0 = 4.0 ms and ends at 7.6 ms, w1 at 9.6.
+    // Staleness never exceeds N - 1 = 1.
+    AsyncPsConfig c = TwoWorkers();
+    c.straggler = 1;
+    c.stragglerFactor = 3;
+    c.stalenessBound = 0;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.ends[0], (std::vector<Time>{MicroSeconds(1200), MicroSeconds(4400),
+                                            MicroSeconds(7600)}));
+    EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400),
+                                            MicroSeconds(9600)}));
+    EXPECT_EQ(r.blocked[0], MilliSeconds(4));
+    EXPECT_EQ(r.blocked[1], Seconds(0));
+    for (const auto& u : r.updates)
+    {
+        EXPECT_LE(u.delay, 1u);
+    }
+}
+
+TEST(AsyncPsJob, ShardsSplitTheModelAndEachTakesEveryUpdate)
+{
+    // 1001 bytes over 2 shards: 501 + 500. 3 workers x 2 iterations = 6 updates per shard,
+    // each pushed and answered: (501 + 500) x 2 x 6 = 12012 server bytes.
+    AsyncPsConfig c;
+    c.workers = 3;
+    c.servers = 2;
+    c.modelBytes = 1001;
+    c.iterations = 2;
+    c.compute = MilliSeconds(1);
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{6, 6}));
+    EXPECT_EQ(r.serverBytes, 12012u);
+    EXPECT_THROW(AsyncPsJob(AsyncPsConfig{}), std::invalid_argument); // 0 model bytes
+}

@@ -1,0 +1,161 @@
+#include "async-ps-job.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
+    : m_config(config)
+{
+    auto positive = [](uint64_t v, const char* what) {
+        if (v == 0)
+        {
+            throw std::invalid_argument(std::string("AsyncPsJob: ") + what + " must be > 0");
+        }
+    };
+    positive(config.workers, "workers");
+    positive(config.servers, "servers");
+    positive(config.modelBytes, "model bytes");
+    positive(config.iterations, "iterations");
+    if (config.modelBytes < config.servers)
+    {
+        throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.modelBytes) +
+                                    " model bytes cannot be split over " +
+                                    std::to_string(config.servers) + " servers");
+    }
+    const uint32_t n = config.workers;
+    m_version.assign(config.servers, 0);
+    m_seen.assign(n, std::vector<uint64_t>(config.servers, 0));
+    m_iteration.assign(n, 0);
+    m_finished.assign(n, 0);
+    m_repliesLeft.assign(n, 0);
+    m_waiting.assign(n, false);
+    m_waitSince.assign(n, Seconds(0));
+    m_blocked.assign(n, Seconds(0));
+    m_iterationEnds.assign(n, {});
+}
+
+uint64_t
+AsyncPsJob::ShardBytes(uint32_t s) const
+{
+    const uint64_t base = m_config.modelBytes / m_config.servers;
+    return base + (s < m_config.modelBytes % m_config.servers ? 1 : 0);
+}
+
+void
+AsyncPsJob::Start(Time at)
+{
+    NS_ABORT_MSG_IF(!m_transport, "AsyncPsJob has no transport");
+    for (uint32_t w = 0; w < m_config.workers; ++w)
+    {
+        Simulator::Schedule(at, &AsyncPsJob::TryStart, this, w);
+    }
+}
+
+uint32_t
+AsyncPsJob::SlowestFinished() const
+{
+    return *std::min_element(m_finished.begin(), m_finished.end());
+}
+
+void
+AsyncPsJob::TryStart(uint32_t w)
+{
+    const uint32_t k = m_finished[w]; // the iteration to start
+    const bool bounded = m_config.stalenessBound != AsyncPsConfig::kAsp;
+    if (bounded && k - SlowestFinished() > m_config.stalenessBound)
+    {
+        if (!m_waiting[w])
+        {
+            m_waiting[w] = true;
+            m_waitSince[w] = Simulator::Now();
+        }
+        return; // released when the slowest worker finishes an iteration
+    }
+    if (m_waiting[w])
+    {
+        m_waiting[w] = false;
+        m_blocked[w] += Simulator::Now() - m_waitSince[w];
+    }
+    m_iteration[w] = k;
+    const double factor =
+        static_cast<int64_t>(w) == m_config.straggler ? m_config.stragglerFactor : 1.0;
+    Simulator::Schedule(Seconds(m_config.compute.GetSeconds() * factor), &AsyncPsJob::Push, this, w);
+}
+
+void
+AsyncPsJob::Push(uint32_t w)
+{
+    m_repliesLeft[w] = m_config.servers;
+    for (uint32_t s = 0; s < m_config.servers; ++s)
+    {
+        Post(w, m_config.workers + s, Message{true, w, s, m_iteration[w], m_seen[w][s]});
+    }
+}
+
+void
+AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
+{
+    const uint64_t bytes = ShardBytes(m.shard);
+    m_serverBytes += bytes;
+    // One queue pair per host pair: RC keeps a worker's pushes to a shard in order.
+    m_inFlight[{srcHost, dstHost, 0}].push_back(m);
+    m_transport->Send(srcHost, dstHost, 0, bytes, nullptr);
+}
+
+void
+AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
+{
+    auto it = m_inFlight.find({srcHost, dstHost, qp});
+    NS_ABORT_MSG_IF(it == m_inFlight.end() || it->second.empty(),
+                    "AsyncPsJob: a message " << srcHost << "->" << dstHost << " qp " << qp
+                                             << " that was never posted");
+    const Message m = it->second.front();
+    it->second.pop_front();
+    if (m.push)
+    {
+        // The server applies the update now: its staleness is the number of updates the
+        // shard took since the version the worker computed on.
+        uint64_t& version = m_version[m.shard];
+        m_updates.push_back({m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
+        ++version;
+        Post(dstHost, m.worker, Message{false, m.worker, m.shard, m.iteration, version});
+        return;
+    }
+    const uint32_t w = m.worker;
+    m_seen[w][m.shard] = m.version;
+    if (--m_repliesLeft[w] > 0)
+    {
+        return;
+    }
+    m_iterationEnds[w].push_back(Simulator::Now());
+    const uint32_t slowestBefore = SlowestFinished();
+    ++m_finished[w];
+    if (m_finished[w] == m_config.iterations)
+    {
+        ++m_finishedWorkers;
+    }
+    else
+    {
+        TryStart(w);
+    }
+    if (SlowestFinished() > slowestBefore)
+    {
+        // The slowest moved on: workers held by the staleness bound may go.
+        for (uint32_t v = 0; v < m_config.workers; ++v)
+        {
+            if (m_waiting[v])
+            {
+                TryStart(v);
+            }
+        }
+    }
+}
+
+} // namespace ns3

@@ -1,0 +1,134 @@
+/*
+ * AsyncPsJob: asynchronous data-parallel training against a versioned parameter server —
+ * ASP (no barrier) and SSP (a staleness bound), the baselines that MLFabric (Mai et al.,
+ * "MLFabric: network-accelerated distributed machine learning", SoCC'20 — the seed of
+ * issue 9) is measured against. Bytes move over any SyncTransport, as for SyncJob.
+ *
+ * Model of one worker w (Li et al., OSDI'14 parameter server; Ho et al., NIPS'13 SSP):
+ *  - loop: compute (--compute, times the straggler factor for the straggler), then push
+ *    its update to every server shard s (W/S bytes, shards as equal byte ranges, the first
+ *    W mod S one byte longer) and, once a shard applied it, receive that shard's current
+ *    model back (W/S bytes: push and pull fused, as PS implementations do after an update);
+ *    the iteration ends when every shard's model arrived;
+ *  - SSP with bound B: iteration k may start only when k - (slowest worker's finished
+ *    iterations) <= B; ASP is B = infinity; B = 0 is bulk-synchronous.
+ * Server shard s keeps a version v_s, incremented by every applied update. The delay
+ * (staleness) of an update = v_s when it is applied - the version of s the worker computed
+ * on (the one its last pull returned). Every update is applied exactly once, on arrival.
+ *
+ * Hosts: workers are hosts 0..N-1, the S servers the last S hosts (dedicated).
+ */
+#ifndef PARAMSYNC_ASYNC_PS_JOB_H
+#define PARAMSYNC_ASYNC_PS_JOB_H
+
+#include "sync-job.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <limits>
+#include <map>
+#include <tuple>
+#include <vector>
+
+namespace ns3
+{
+
+/// \brief What one AsyncPsJob runs.
+struct AsyncPsConfig
+{
+    uint32_t workers{1};          //!< N
+    uint32_t servers{1};          //!< S (hosts N..N+S-1)
+    uint64_t modelBytes{0};       //!< W
+    uint32_t iterations{1};       //!< iterations per worker
+    Time compute{Seconds(0)};     //!< compute time per iteration
+    int64_t straggler{-1};        //!< worker that computes slower, -1 none
+    double stragglerFactor{1.0};  //!< its compute multiplier
+    /// SSP staleness bound B (iterations ahead of the slowest); kAsp for none.
+    uint32_t stalenessBound{kAsp};
+    /// \brief "No bound": ASP.
+    static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
+};
+
+/// \brief One applied update.
+struct AppliedUpdate
+{
+    uint32_t worker;    //!< who pushed it
+    uint32_t iteration; //!< the worker's iteration
+    uint32_t shard;     //!< server shard
+    uint64_t delay;     //!< staleness: shard version at apply - version computed on
+    Time applied;       //!< when the server applied it
+};
+
+/**
+ * \brief ASP / SSP training against a versioned, sharded parameter server.
+ */
+class AsyncPsJob : public MessageSink
+{
+  public:
+    /// \throws std::invalid_argument for zero workers/servers/bytes/iterations
+    explicit AsyncPsJob(const AsyncPsConfig& config);
+
+    /// \brief The transport (not owned; must outlive the run).
+    void SetTransport(SyncTransport* transport) { m_transport = transport; }
+    /// \brief Every worker starts its first iteration at `at`.
+    void Start(Time at);
+    void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
+
+    /// \brief Whether every worker finished every iteration.
+    bool Finished() const { return m_finishedWorkers == m_config.workers; }
+    /// \brief Every applied update, in apply order.
+    const std::vector<AppliedUpdate>& Updates() const { return m_updates; }
+    /// \brief Per worker, the end time of each finished iteration.
+    const std::vector<std::vector<Time>>& IterationEnds() const { return m_iterationEnds; }
+    /// \brief Per shard, its version (= updates applied to it).
+    const std::vector<uint64_t>& ShardVersions() const { return m_version; }
+    /// \brief Bytes pushed into the servers plus bytes pulled out of them.
+    uint64_t ServerBytes() const { return m_serverBytes; }
+    /// \brief Time a worker spent blocked by the staleness bound.
+    Time BlockedTime(uint32_t worker) const { return m_blocked[worker]; }
+    /// \brief Bytes of shard s.
+    uint64_t ShardBytes(uint32_t s) const;
+
+  private:
+    /// A message in flight: a push (worker -> server) or a pull reply (server -> worker).
+    struct Message
+    {
+        bool push;          //!< push (true) or pull reply
+        uint32_t worker;    //!< the worker
+        uint32_t shard;     //!< the shard
+        uint32_t iteration; //!< the worker's iteration
+        uint64_t version;   //!< push: version computed on; reply: version sent
+    };
+
+    /// \brief Worker w wants to start its next iteration (may be held by the bound).
+    void TryStart(uint32_t w);
+    /// \brief Worker w finished computing: push to every shard.
+    void Push(uint32_t w);
+    /// \brief Posts a message over the transport.
+    void Post(uint32_t srcHost, uint32_t dstHost, const Message& m);
+    /// \brief The slowest worker's finished iterations.
+    uint32_t SlowestFinished() const;
+
+    AsyncPsConfig m_config;                      //!< options
+    SyncTransport* m_transport{nullptr};         //!< moves bytes
+    std::vector<uint64_t> m_version;             //!< per shard
+    std::vector<std::vector<uint64_t>> m_seen;   //!< [worker][shard] version last pulled
+    std::vector<uint32_t> m_iteration;           //!< per worker: current iteration
+    std::vector<uint32_t> m_finished;            //!< per worker: finished iterations
+    std::vector<uint32_t> m_repliesLeft;         //!< per worker: pulls still due this iteration
+    std::vector<bool> m_waiting;                 //!< per worker: held by the bound
+    std::vector<Time> m_waitSince;               //!< per worker: since when
+    std::vector<Time> m_blocked;                 //!< per worker: total time held
+    std::vector<std::vector<Time>> m_iterationEnds; //!< per worker
+    std::vector<AppliedUpdate> m_updates;        //!< apply order
+    uint32_t m_finishedWorkers{0};               //!< workers done with every iteration
+    uint64_t m_serverBytes{0};                   //!< into + out of the servers
+    /// FIFO of posted messages per (src host, dst host, qp).
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<Message>> m_inFlight;
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_ASYNC_PS_JOB_H
