@@ -9,6 +9,8 @@
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
 
+#include <map>
+
 namespace ns3
 {
 
@@ -28,6 +30,28 @@ const std::vector<Ptr<PfcNetDevice>>&
 PfcNetwork::HostPorts(uint32_t rank) const
 {
     return ports.at(hostNode.at(rank));
+}
+
+std::vector<std::vector<uint32_t>>
+PfcNetwork::PeerNodes() const
+{
+    std::map<uint32_t, uint32_t> indexOfNodeId;
+    for (uint32_t v = 0; v < nodes.GetN(); ++v)
+    {
+        indexOfNodeId[nodes.Get(v)->GetId()] = v;
+    }
+    std::vector<std::vector<uint32_t>> peers(ports.size());
+    for (uint32_t v = 0; v < ports.size(); ++v)
+    {
+        for (const Ptr<PfcNetDevice>& dev : ports[v])
+        {
+            Ptr<PfcChannel> ch = dev->GetPfcChannel();
+            Ptr<PfcNetDevice> other =
+                ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+            peers[v].push_back(indexOfNodeId.at(other->GetNode()->GetId()));
+        }
+    }
+    return peers;
 }
 
 void

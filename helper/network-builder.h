@@ -50,6 +50,8 @@ struct PfcNetwork
     Ptr<PfcSwitch> HostSwitch(uint32_t rank) const;
     /// \brief The ports of a host, in port order.
     const std::vector<Ptr<PfcNetDevice>>& HostPorts(uint32_t rank) const;
+    /// \brief [node][port] -> node index at the other end of the port's link.
+    std::vector<std::vector<uint32_t>> PeerNodes() const;
     /**
      * \brief Where frames addressed to a host go: through its relay switch's local
      * delivery on a multi-port host, directly from its device on a single-port host.

@@ -4,11 +4,14 @@
 #include "ns3/pfc-switch.h"
 #include "ns3/simulator.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
 NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
-    : m_net(net)
+    : m_net(net),
+      m_peer(net.PeerNodes())
 {
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
@@ -72,6 +75,8 @@ NetworkRecorder::OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority
                                  priority,
                                  now - paused.GetSeconds(),
                                  now});
+    self->m_paused.push_back(
+        {p.node, self->m_peer[p.node][p.port], now - paused.GetSeconds(), now});
 }
 
 void
@@ -133,6 +138,7 @@ NetworkRecorder::Fill(RunResult& result) const
         }
     }
     result.pauses.insert(result.pauses.end(), m_intervals.begin(), m_intervals.end());
+    result.pfcPauseDepth = std::max(result.pfcPauseDepth, PauseSpread::Depth(m_paused));
 }
 
 } // namespace ns3

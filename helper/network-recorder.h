@@ -8,6 +8,7 @@
 #define PARAMSYNC_NETWORK_RECORDER_H
 
 #include "network-builder.h"
+#include "pause-spread.h"
 #include "run-result.h"
 
 #include "ns3/nstime.h"
@@ -68,6 +69,8 @@ class NetworkRecorder
     const PfcNetwork& m_net;                //!< the network
     std::vector<Port> m_ports;              //!< every port
     std::vector<PauseInterval> m_intervals; //!< ended pauses
+    std::vector<PausedEgress> m_paused;     //!< the same by node indices (pause spread)
+    std::vector<std::vector<uint32_t>> m_peer; //!< [node][port] -> node at the other end
     uint64_t m_pktHops{0};                  //!< data transmissions
     uint64_t m_pauseFrames{0};              //!< pauses sent
     uint64_t m_drops{0};                    //!< MMU drops

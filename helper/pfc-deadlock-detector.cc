@@ -1,10 +1,7 @@
 #include "pfc-deadlock-detector.h"
 
-#include "ns3/node.h"
-#include "ns3/pfc-channel.h"
 #include "ns3/simulator.h"
 
-#include <map>
 #include <stdexcept>
 
 namespace ns3
@@ -21,23 +18,11 @@ PfcDeadlockDetector::PfcDeadlockDetector(const PfcNetwork& net,
     {
         throw std::invalid_argument("PfcDeadlockDetector: the interval must be > 0");
     }
-    std::map<uint32_t, uint32_t> indexOfNodeId;
-    for (uint32_t v = 0; v < net.nodes.GetN(); ++v)
-    {
-        indexOfNodeId[net.nodes.Get(v)->GetId()] = v;
-    }
-    m_peer.resize(net.ports.size());
+    m_peer = net.PeerNodes();
     m_last.resize(net.ports.size());
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
         m_last[v].resize(net.ports[v].size());
-        for (const Ptr<PfcNetDevice>& dev : net.ports[v])
-        {
-            Ptr<PfcChannel> ch = dev->GetPfcChannel();
-            Ptr<PfcNetDevice> other = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1)
-                                                                 : ch->GetPfcDevice(0);
-            m_peer[v].push_back(indexOfNodeId.at(other->GetNode()->GetId()));
-        }
     }
 }
 

@@ -6,6 +6,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/network-recorder.cc
     helper/packet-sync-run.cc
     helper/paramsync-driver.cc
+    helper/pause-spread.cc
     helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
@@ -19,6 +20,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/network-recorder.h
     helper/packet-sync-run.h
     helper/paramsync-driver.h
+    helper/pause-spread.h
     helper/pfc-deadlock-detector.h
     helper/run-result.h
     helper/results-writer.h
@@ -36,4 +38,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/driver-cli-test.cc
     test/driver-packet-test.cc
     test/run-invariants-test.cc
+    test/pause-spread-test.cc
 )

@@ -314,3 +314,19 @@ TEST(DriverPacket, TheEventLimitEndsALongRunWithExit3AndTheReason)
     EXPECT_LT(Field(o.out, "events"), 2 * 50000) << o.out;
     EXPECT_EQ(Field(o.out, "gst_s"), -1) << o.out;
 }
+
+TEST(DriverPacket, PauseCascadeDepthOnStarAndFatTree)
+{
+    // A one-server PS incast. On star:n=9 only the switch pauses (hosts never do), and its
+    // own egress ports are never paused: every pause has depth 1. On fattree:k=4 the server
+    // (host 15, dedicated) sits under an edge switch; senders in other pods reach it over
+    // sender NIC -> edge -> aggregation -> core -> aggregation -> edge, so with buffers that
+    // fill (2 MB) the pauses cascade back over all 5 links upstream of the bottleneck: depth 5.
+    Outcome star = RunParamsync(Idle("star:n=9", "ps:servers=1", "bytes:20MB") + " --buffer=2MB");
+    ASSERT_EQ(star.code, 0) << star.err;
+    EXPECT_GT(Field(star.out, "pfc_pause_frames"), 0) << star.out;
+    EXPECT_EQ(Field(star.out, "pfc_pause_depth"), 1) << star.out;
+    Outcome fat = RunParamsync(Idle("fattree:k=4", "ps:servers=1", "bytes:20MB") + " --buffer=2MB");
+    ASSERT_EQ(fat.code, 0) << fat.err;
+    EXPECT_EQ(Field(fat.out, "pfc_pause_depth"), 5) << fat.out;
+}
