@@ -36,6 +36,8 @@ struct JobOutcome
     uint64_t serverBytes;
     std::vector<Time> blocked;
     bool finished;
+    uint64_t dropped{0};
+    std::vector<std::vector<std::pair<Time, Time>>> slots;
 };
 
 JobOutcome
@@ -51,6 +53,8 @@ RunJob(AsyncPsConfig c)
     {
         r.blocked.push_back(job.BlockedTime(w));
     }
+    r.dropped = job.Dropped();
+    r.slots = job.Slots();
     Simulator::Destroy();
     return r;
 }
@@ -164,4 +168,73 @@ TEST(AsyncPsJob, ShardsSplitTheModelAndEachTakesEveryUpdate)
     EXPECT_EQ(r.versions, (std::vector<uint64_t>{6, 6}));
     EXPECT_EQ(r.serverBytes, 12012u);
     EXPECT_THROW(AsyncPsJob(AsyncPsConfig{}), std::invalid_argument); // 0 model bytes
+}
+
+TEST(AsyncPsJob, MlfabricGivesEachPushItsOwnSlotOnTheServerLink)
+{
+    // Both workers push at 1.0 ms; the scheduler grants w0 (first request) and holds w1
+    // until w0's push arrived (1.1 ms), so w1's arrives at 1.2 ms (ASP: both at 1.1). The
+    // reserved slots [grant, arrival] never overlap. Replies: w0 1.2 ms, w1 1.3 ms; later
+    // w1's request always finds w0's slot taken and waits for its arrival: iterations end
+    // w0 at 1.2, 2.4, 3.6 ms and w1 at 1.3, 2.5, 3.7 ms; delays w0 0,1,1 and w1 1,1,1.
+    AsyncPsConfig c = TwoWorkers();
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.ends[0], (std::vector<Time>{MicroSeconds(1200), MicroSeconds(2400),
+                                            MicroSeconds(3600)}));
+    EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(1300), MicroSeconds(2500),
+                                            MicroSeconds(3700)}));
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 1, 1}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1, 1, 1}));
+    ASSERT_EQ(r.slots[0].size(), 6u);
+    for (size_t i = 1; i < r.slots[0].size(); ++i)
+    {
+        EXPECT_GE(r.slots[0][i].first, r.slots[0][i - 1].second) << i; // no overlap
+    }
+}
+
+TEST(AsyncPsJob, MlfabricGrantsTheShortestJobFirstWithinABatch)
+{
+    // Three workers push at 1.0 ms; w0's request finds the link free and is granted at
+    // once; w1 (20 Gb/s) and w2 (40 Gb/s) wait in the batch. At 1.1 ms the scheduler picks
+    // the shorter transfer, w2's (half the time of w1's for the same bytes), then w1 at
+    // 1.2 ms: applied in the order w0, w2, w1 (FIFO would be w0, w1, w2).
+    AsyncPsConfig c = TwoWorkers();
+    c.workers = 3;
+    c.iterations = 1;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.workerRateBps = {10e9, 20e9, 40e9};
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    ASSERT_EQ(r.updates.size(), 3u);
+    EXPECT_EQ(r.updates[0].worker, 0u);
+    EXPECT_EQ(r.updates[1].worker, 2u);
+    EXPECT_EQ(r.updates[2].worker, 1u);
+    EXPECT_EQ(r.updates[1].applied, MicroSeconds(1200));
+}
+
+TEST(AsyncPsJob, MlfabricDropsAnUpdateBeyondTheDelayBound)
+{
+    // The straggler (3 ms compute) with delay bound 1. w0's updates land at 1.1, 2.3 and
+    // 3.5 ms, each on the version its last reply carried: delay 0 each time. w1's first
+    // request (3.0 ms) was computed on v0 while the shard is at v2: delay 2 > 1, dropped;
+    // w1 sends a 64 B pull request and gets v2 back at 3.2 ms. Its next update (6.2 ms, on
+    // v2, shard at v3) has delay 1 and is applied; the last (9.4 ms, on v4, shard v4) 0.
+    // ASP on the same setup gave w1 a delay of 2. Server bytes: 5 applied updates x
+    // (1000 + 1000) + the pull request and its reply (64 + 1000) = 11064.
+    AsyncPsConfig c = TwoWorkers();
+    c.straggler = 1;
+    c.stragglerFactor = 3;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.delayBound = 1;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 0, 0}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1, 0}));
+    EXPECT_EQ(r.dropped, 1u);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
+    EXPECT_EQ(r.serverBytes, 11064u);
+    EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400),
+                                            MicroSeconds(9600)}));
 }

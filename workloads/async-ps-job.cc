@@ -39,6 +39,14 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     m_waitSince.assign(n, Seconds(0));
     m_blocked.assign(n, Seconds(0));
     m_iterationEnds.assign(n, {});
+    m_pending.assign(config.servers, {});
+    m_reserved.assign(config.servers, false);
+    m_slots.assign(config.servers, {});
+    if (!config.workerRateBps.empty() && config.workerRateBps.size() != n)
+    {
+        throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.workerRateBps.size()) +
+                                    " worker rates for " + std::to_string(n) + " workers");
+    }
 }
 
 uint64_t
@@ -95,14 +103,58 @@ AsyncPsJob::Push(uint32_t w)
     m_repliesLeft[w] = m_config.servers;
     for (uint32_t s = 0; s < m_config.servers; ++s)
     {
-        Post(w, m_config.workers + s, Message{true, w, s, m_iteration[w], m_seen[w][s]});
+        if (m_config.policy == AsyncPsConfig::PushPolicy::FAIR)
+        {
+            Post(w, m_config.workers + s, Message{Kind::PUSH, w, s, m_iteration[w], m_seen[w][s]});
+            continue;
+        }
+        m_pending[s].push_back({w, m_iteration[w], m_seen[w][s], Simulator::Now()});
+        Schedule(s);
+    }
+}
+
+void
+AsyncPsJob::Schedule(uint32_t s)
+{
+    std::deque<Request>& batch = m_pending[s];
+    while (!m_reserved[s] && !batch.empty())
+    {
+        // Shortest job first by network-aware completion time: the shard's bytes at the
+        // pushing worker's link rate (all shards' pushes of a worker are the same size).
+        auto rate = [&](uint32_t w) {
+            return m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[w];
+        };
+        auto best = batch.begin();
+        for (auto it = batch.begin(); it != batch.end(); ++it)
+        {
+            const double t = 1.0 / rate(it->worker);
+            const double tBest = 1.0 / rate(best->worker);
+            if (t < tBest || (t == tBest && it->at < best->at))
+            {
+                best = it;
+            }
+        }
+        const Request r = *best;
+        batch.erase(best);
+        const uint64_t delay = m_version[s] - r.version;
+        const uint32_t server = m_config.workers + s;
+        if (m_config.delayBound != AsyncPsConfig::kAsp && delay > m_config.delayBound)
+        {
+            // Too stale to be worth the link: drop it and let the worker fetch the model.
+            ++m_dropped;
+            Post(r.worker, server, Message{Kind::PULL_REQUEST, r.worker, s, r.iteration, 0});
+            continue;
+        }
+        m_reserved[s] = true;
+        m_slots[s].emplace_back(Simulator::Now(), Seconds(-1));
+        Post(r.worker, server, Message{Kind::PUSH, r.worker, s, r.iteration, r.version});
     }
 }
 
 void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
-    const uint64_t bytes = ShardBytes(m.shard);
+    const uint64_t bytes = m.kind == Kind::PULL_REQUEST ? kPullRequestBytes : ShardBytes(m.shard);
     m_serverBytes += bytes;
     // One queue pair per host pair: RC keeps a worker's pushes to a shard in order.
     m_inFlight[{srcHost, dstHost, 0}].push_back(m);
@@ -118,14 +170,25 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
                                              << " that was never posted");
     const Message m = it->second.front();
     it->second.pop_front();
-    if (m.push)
+    if (m.kind == Kind::PULL_REQUEST)
+    {
+        Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard]});
+        return;
+    }
+    if (m.kind == Kind::PUSH)
     {
         // The server applies the update now: its staleness is the number of updates the
         // shard took since the version the worker computed on.
         uint64_t& version = m_version[m.shard];
         m_updates.push_back({m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
         ++version;
-        Post(dstHost, m.worker, Message{false, m.worker, m.shard, m.iteration, version});
+        Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, version});
+        if (m_config.policy == AsyncPsConfig::PushPolicy::MLFABRIC)
+        {
+            m_slots[m.shard].back().second = Simulator::Now();
+            m_reserved[m.shard] = false;
+            Schedule(m.shard);
+        }
         return;
     }
     const uint32_t w = m.worker;

@@ -17,6 +17,19 @@
  * on (the one its last pull returned). Every update is applied exactly once, on arrival.
  *
  * Hosts: workers are hosts 0..N-1, the S servers the last S hosts (dedicated).
+ *
+ * Push policies:
+ *  - FAIR: every push is sent at once; pushes to one server share its link (plain ASP/SSP).
+ *  - MLFABRIC (an oracle scheduler, after MLFabric SoCC'20 §4): a push is a request to the
+ *    scheduler of its shard's server link. Requests that arrive while the link is reserved
+ *    form the next batch; when the link frees, the scheduler grants the request with the
+ *    shortest network-aware completion time (shard bytes / the pushing worker's link
+ *    rate; ties: the earliest request), so each push has the link to itself (a reserved,
+ *    non-overlapping slot instead of fair sharing). A request whose delay would exceed the
+ *    delay bound if granted now (shard version now - version computed on) is dropped: the
+ *    worker sends a small pull request instead and gets the current model back.
+ *    Not modelled yet: aggregation of deferred updates at an idle worker, the scheduler as
+ *    messages over the network, the bounded-divergence replica.
  */
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
@@ -47,6 +60,17 @@ struct AsyncPsConfig
     double stragglerFactor{1.0};  //!< its compute multiplier
     /// SSP staleness bound B (iterations ahead of the slowest); kAsp for none.
     uint32_t stalenessBound{kAsp};
+    /// \brief How pushes reach the servers.
+    enum class PushPolicy
+    {
+        FAIR,    //!< all at once, fair sharing
+        MLFABRIC //!< scheduled one at a time per server link, SJF, delay-bounded
+    };
+    PushPolicy policy{PushPolicy::FAIR}; //!< push policy
+    /// MLFABRIC: largest delay a granted update may have (kAsp: none).
+    uint32_t delayBound{kAsp};
+    /// MLFABRIC: each worker's link rate (bit/s) for SJF; empty: all equal.
+    std::vector<double> workerRateBps;
     /// \brief "No bound": ASP.
     static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
 };
@@ -90,17 +114,41 @@ class AsyncPsJob : public MessageSink
     Time BlockedTime(uint32_t worker) const { return m_blocked[worker]; }
     /// \brief Bytes of shard s.
     uint64_t ShardBytes(uint32_t s) const;
+    /// \brief MLFABRIC: updates dropped for their delay bound.
+    uint64_t Dropped() const { return m_dropped; }
+    /// \brief MLFABRIC: per shard, the [grant, arrival] slot of every granted push.
+    const std::vector<std::vector<std::pair<Time, Time>>>& Slots() const { return m_slots; }
+    /// \brief Bytes of a pull request (a dropped update's worker asks for the model).
+    static constexpr uint64_t kPullRequestBytes = 64;
 
   private:
-    /// A message in flight: a push (worker -> server) or a pull reply (server -> worker).
+    /// What a message is.
+    enum class Kind
+    {
+        PUSH,         //!< an update, worker -> server
+        PULL_REQUEST, //!< a dropped update's request for the model, worker -> server
+        REPLY         //!< the shard's model, server -> worker
+    };
+    /// A message in flight.
     struct Message
     {
-        bool push;          //!< push (true) or pull reply
+        Kind kind;          //!< what it is
         uint32_t worker;    //!< the worker
         uint32_t shard;     //!< the shard
         uint32_t iteration; //!< the worker's iteration
         uint64_t version;   //!< push: version computed on; reply: version sent
     };
+    /// An update waiting for the MLFABRIC scheduler.
+    struct Request
+    {
+        uint32_t worker;    //!< who
+        uint32_t iteration; //!< its iteration
+        uint64_t version;   //!< version computed on
+        Time at;            //!< when requested
+    };
+
+    /// \brief MLFABRIC: grants the next request of shard s if its link is free.
+    void Schedule(uint32_t s);
 
     /// \brief Worker w wants to start its next iteration (may be held by the bound).
     void TryStart(uint32_t w);
@@ -125,6 +173,10 @@ class AsyncPsJob : public MessageSink
     std::vector<AppliedUpdate> m_updates;        //!< apply order
     uint32_t m_finishedWorkers{0};               //!< workers done with every iteration
     uint64_t m_serverBytes{0};                   //!< into + out of the servers
+    std::vector<std::deque<Request>> m_pending;  //!< MLFABRIC: per shard, requests
+    std::vector<bool> m_reserved;                //!< MLFABRIC: per shard, link reserved
+    std::vector<std::vector<std::pair<Time, Time>>> m_slots; //!< MLFABRIC: per shard slots
+    uint64_t m_dropped{0};                       //!< MLFABRIC: dropped updates
     /// FIFO of posted messages per (src host, dst host, qp).
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<Message>> m_inFlight;
 };
