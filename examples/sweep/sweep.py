@@ -17,7 +17,9 @@ shares, and one or more grids of option values whose cartesian products are run:
 
 Keys are driver options without the leading "--" (see `build/paramsync --help`); a scalar is
 a one-value list; a grid's own "fixed" entry overrides the top-level one. Points that two
-grids share run once. `--format=json` is always added.
+grids share run once. `--format=json` is always added. "{outdir}" in a value stands for the
+run's own directory, results/<experiment>/out/<hash>/ (e.g. "out": "{outdir}" keeps every
+run's summary.json, transfers.csv and pfc.csv apart).
 
     examples/sweep/sweep.py SPEC [--paramsync build/paramsync] [--results results]
                             [--jobs N] [--retry-failed] [--timeout S]
@@ -154,10 +156,19 @@ def run_hash(options):
     return hashlib.sha1(canon.encode()).hexdigest()[:16]
 
 
-def command(paramsync, options):
-    """The driver command line of one grid point."""
-    return [paramsync] + [f"--{k}={v}" for k, v in options.items()] + ["--format=json",
-                                                                          "--progress=0"]
+OUTDIR = "{outdir}"  # in an option value: the run's own directory (see out_dir)
+
+
+def out_dir(runs_dir, options):
+    """results/<experiment>/out/<hash>: where a run's `--out={outdir}` files go."""
+    return os.path.join(os.path.dirname(os.path.abspath(runs_dir)), "out", run_hash(options))
+
+
+def command(paramsync, options, runs_dir="runs"):
+    """The driver command line of one grid point ({outdir} replaced by its out_dir)."""
+    d = out_dir(runs_dir, options)
+    return [paramsync] + [f"--{k}={v.replace(OUTDIR, d)}" for k, v in options.items()] + \
+        ["--format=json", "--progress=0"]
 
 
 def write_atomic(path, text):
@@ -179,7 +190,9 @@ def write_atomic(path, text):
 
 def run_point(paramsync, options, runs_dir, timeout=None):
     """Runs one grid point and stores its record; returns the record."""
-    cmd = command(paramsync, options)
+    cmd = command(paramsync, options, runs_dir)
+    if any(OUTDIR in v for v in options.values()):
+        os.makedirs(os.path.dirname(out_dir(runs_dir, options)), exist_ok=True)
     start = time.monotonic()
     rows, error = [], ""
     try:
@@ -317,7 +330,11 @@ class Sweep:
             raise SpecError(f"--paramsync: {self.paramsync} is not an executable file "
                             "(build it: cmake --build build)")
         jobs = jobs or os.cpu_count() or 1
-        todo = self.pending(retry_failed)
+        # Packet-level runs first (the driver's default backend): they take seconds to
+        # minutes where fluid runs take milliseconds. Long jobs first shortens the makespan
+        # (Graham's LPT rule) and keeps the estimate from promising too early an end.
+        todo = sorted(self.pending(retry_failed),
+                      key=lambda p: p.get("backend", "packet") == "fluid")
         progress = Progress(self.experiment, len(self.points), len(self.points) - len(todo),
                             stream)
         records = []
@@ -477,7 +494,7 @@ def main(argv=None):
         sweep = Sweep(load_spec(args.spec), args.paramsync, args.results, args.spec)
         if args.list:
             for p in sweep.points:
-                print(run_hash(p), shlex.join(command(sweep.paramsync, p)))
+                print(run_hash(p), shlex.join(command(sweep.paramsync, p, sweep.runs_dir)))
             return 0
         if args.emit:
             path, hint = sweep.emit(args.emit, args.emit_file)

@@ -157,6 +157,23 @@ class SweepTest(unittest.TestCase):
         self.assertTrue(rec["ok"])
         self.assertAlmostEqual(rec["rows"][0]["gst_s"], 12e6 / 10e9, delta=1e-9)
 
+    def test_outdir_placeholder_gives_each_run_its_own_out_directory(self):
+        spec = {"experiment": "outs",
+                "fixed": {"backend": "fluid", "model": "bytes:1MB", "topology": "star:n=4",
+                          "out": "{outdir}"},
+                "grid": {"algorithm": ["ring", "mesh"], "rate": "10Gbps"}}
+        s = sweep.Sweep(spec, PARAMSYNC, self.results)
+        with open(os.devnull, "w") as quiet:
+            self.assertEqual(len(s.run(jobs=2, stream=quiet)), 2)
+        for p in s.points:
+            summary = os.path.join(self.results, "outs", "out", sweep.run_hash(p),
+                                   "summary.json")
+            with open(summary) as f:
+                runs = json.load(f)["runs"]
+            self.assertEqual(len(runs), 1)
+            self.assertTrue(runs[0]["algorithm"].startswith(p["algorithm"]))
+            self.assertAlmostEqual(runs[0]["gst_s"], 12e6 / 10e9, delta=1e-9)  # docstring
+
     def test_bad_spec_is_one_line_and_exit_2(self):
         with open(self.spec_path, "w") as f:
             json.dump({"experiment": "tiny", "grids": [{"--topology": "star:n=4"}]}, f)
