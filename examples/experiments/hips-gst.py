@@ -2,7 +2,8 @@
 """Experiment hips-gst (issue 7 §1): HiPS (Geng et al., NetAI'18) against ring, mesh and PS.
 
     examples/experiments/hips-gst.py [--paramsync build/paramsync] [--results results]
-                                     [--jobs N] [--fluid-only] [--collect]
+                                     [--plots plots] [--jobs N] [--fluid-only]
+                                     [--collect]
                                      [--emit=slurm|parallel]
 
 Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable: a rerun skips
@@ -78,6 +79,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
+    ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
+                    help="directory for the figures")
     ap.add_argument("--jobs", type=int, default=os.cpu_count())
     ap.add_argument("--fluid-only", action="store_true",
                     help="leave out the packet-level subset (seconds instead of minutes)")
@@ -103,7 +106,7 @@ def main():
         print(f"{EXPERIMENT}: {e}", file=sys.stderr)
         return 2
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "hips-gst.py"),
-                    s.csv_path, os.path.join(ROOT, "plots")], check=True)
+                    s.csv_path, args.plots], check=True)
     return status
 
 

@@ -60,6 +60,7 @@ import threading
 import time
 
 RUN_FORMAT = 1  # version of the stored run record
+SLURM_MAX_TASKS = 1000  # array indices 0..999 stay below Slurm's default MaxArraySize
 _UMASK = os.umask(0)
 os.umask(_UMASK)  # read once: files written through temporary names get the usual mode
 
@@ -412,23 +413,31 @@ class Sweep:
         elif kind == "slurm":
             path = path or os.path.join(self.dir, self.experiment + ".slurm")
             n = len(self.points)
+            # Slurm's MaxArraySize (1001 by default) caps array indices: beyond 1000 points
+            # each task runs several, one after another.
+            per = -(-n // SLURM_MAX_TASKS)
+            tasks = -(-n // per)
             logs = os.path.abspath(os.path.join(self.dir, "slurm"))
             out = ["#!/bin/bash",
-                   f"# paramsync sweep '{self.experiment}': {n} grid points, one per array task.",
-                   "# Each task stores results/<experiment>/runs/<hash>.json like a local sweep;",
+                   f"# paramsync sweep '{self.experiment}': {n} grid points, {per} per array "
+                   f"task ({tasks} tasks).",
+                   "# Each point stores results/<experiment>/runs/<hash>.json like a local "
+                   "sweep (a point already stored is skipped, so resubmitting redoes the rest);",
                    f"# afterwards: {collect}",
-                   "# (Slurm's MaxArraySize, often 1001, caps --array; split larger grids.)",
                    f"#SBATCH --job-name=paramsync-{self.experiment}",
-                   f"#SBATCH --array=0-{n - 1}",
+                   f"#SBATCH --array=0-{tasks - 1}",
                    "#SBATCH --ntasks=1",
                    "#SBATCH --cpus-per-task=1",
                    f"#SBATCH --output={logs}/%A_%a.out",
-                   "set -eu",
+                   "rc=0",
                    'case "$SLURM_ARRAY_TASK_ID" in']
-            for i, p in enumerate(self.points):
-                out.append(f"    {i}) exec {self._one_command(p)} ;;")
-            out += ['    *) echo "no grid point $SLURM_ARRAY_TASK_ID (0..' + str(n - 1) +
-                    ')" >&2; exit 2 ;;', "esac"]
+            for t in range(tasks):
+                out.append(f"    {t})")
+                for p in self.points[t * per:(t + 1) * per]:
+                    out.append(f"        {self._one_command(p)} || rc=1")
+                out.append("        ;;")
+            out += [f'    *) echo "no array task $SLURM_ARRAY_TASK_ID (0..{tasks - 1})" >&2; '
+                    "exit 2 ;;", "esac", "exit $rc"]
             text = "\n".join(out) + "\n"
             os.makedirs(logs, exist_ok=True)
             hint = f"run: sbatch {path}"

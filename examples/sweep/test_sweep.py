@@ -147,7 +147,7 @@ class SweepTest(unittest.TestCase):
         self.assertEqual(len(jobs), TOTAL)
         for i, pt in enumerate(points):
             options = json.dumps(pt, separators=(",", ":"))
-            self.assertIn(f"    {i}) exec ", slurm)
+            self.assertIn(f"\n    {i})\n", slurm)  # one array task per point (<= 1000)
             self.assertEqual(sum(options in line for line in slurm.splitlines()), 1)
             self.assertEqual(sum(options in line for line in jobs), 1)
         # a job line run by hand stores the same record a local sweep would
@@ -173,6 +173,20 @@ class SweepTest(unittest.TestCase):
             self.assertEqual(len(runs), 1)
             self.assertTrue(runs[0]["algorithm"].startswith(p["algorithm"]))
             self.assertAlmostEqual(runs[0]["gst_s"], 12e6 / 10e9, delta=1e-9)  # docstring
+
+    def test_slurm_array_of_more_than_1000_points_runs_several_per_task(self):
+        # 2002 points > 1000: ceil(2002 / 1000) = 3 points a task, ceil(2002 / 3) = 668
+        # tasks (indices 0..667), the last one with 2002 - 667 x 3 = 1 point.
+        spec = {"experiment": "big", "grid": {"topology": "star:n=4",
+                                              "seed": list(range(1, 2003))}}
+        s = sweep.Sweep(spec, PARAMSYNC, self.results)
+        path, _ = s.emit("slurm")
+        with open(path) as f:
+            text = f.read()
+        self.assertIn("#SBATCH --array=0-667\n", text)
+        self.assertEqual(text.count("--one"), 2002)
+        self.assertIn('"seed":"2002"}\' || rc=1\n        ;;\n    *)', text)
+        self.assertEqual(text.count("\n        ;;"), 668)
 
     def test_bad_spec_is_one_line_and_exit_2(self):
         with open(self.spec_path, "w") as f:
