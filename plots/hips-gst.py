@@ -8,6 +8,7 @@ Writes
   plots/hips-gst-reduction.png  hips' GST reduction against each baseline, fluid and packet,
                                 beside the published bands (Geng et al., NetAI'18)
   plots/hips-gst-packet.png     packet-level GST beside the ideal GST, 40 Gb/s
+  plots/hips-gst-rate.png       packet-level reduction against the link rate (MNIST MLP)
   results/hips-gst/reduction.csv  the reductions (every model, rate and backend)
 and prints the reduction table (VGG-19, 40 Gb/s) in Markdown for the README.
 """
@@ -276,6 +277,53 @@ def fig_packet(runs, workers, dst, rate="40Gbps"):
     return True
 
 
+def fig_rate(red, workers, dst, model="mnist-mlp"):
+    """Packet-level reduction against link rate for a small model, fluid flat beside it."""
+    pk = [r for r in red if r["backend"] == "packet" and r["model"] == model]
+    topos = []
+    for r in pk:
+        if r["topology"] not in topos and r["topology"].split(":")[0] in BANDS:
+            topos.append(r["topology"])
+    rates = sorted({r["rate"] for r in pk}, key=lambda x: float(x.replace("Gbps", "")))
+    if len(rates) < 2 or not topos:
+        return False
+    gbps = lambda x: float(x.replace("Gbps", ""))  # noqa: E731
+    fig, axes = plt.subplots(1, len(topos), figsize=(4.4 * len(topos), 4.2), sharey=True,
+                             squeeze=False)
+    for ax, t in zip(axes[0], topos):
+        lo, hi = BANDS[t.split(":")[0]]
+        ax.axhspan(lo, hi, color="#ffdd88", alpha=0.5, label=f"published: {lo}-{hi} %")
+        for b in ("ring", "mesh", "ring-nics", "ps-1"):
+            pts = sorted((gbps(r["rate"]), r["reduction_pct"]) for r in pk
+                         if r["topology"] == t and r["baseline"] == b)
+            fl = [r["reduction_pct"] for r in red if r["backend"] == "fluid"
+                  and r["model"] == model and r["topology"] == t and r["baseline"] == b]
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            ax.plot(xs, ys, marker="o", color=STYLE[b][1], label=f"vs {STYLE[b][0]}")
+            if fl:
+                ax.axhline(fl[0], color=STYLE[b][1], linestyle="dotted", linewidth=1.2)
+        ax.set_xscale("log")
+        ax.set_xticks([gbps(r) for r in rates])
+        ax.set_xticklabels([r.replace("Gbps", "") for r in rates])
+        ax.set_xlabel("link rate (Gb/s)")
+        ax.set_title(f"{pretty(t)} (N={workers[t]})", fontsize=10)
+        ax.grid(alpha=0.3)
+    axes[0, 0].set_ylabel("HiPS' GST reduction (%)")
+    axes[0, 0].set_ylim(-4, 104)
+    h, lab = axes[0, 0].get_legend_handles_labels()
+    h2, lab2 = axes[0, -1].get_legend_handles_labels()
+    fig.legend(h + h2[:1], lab + lab2[:1], fontsize=8, ncol=6, loc="lower center")
+    fig.suptitle(f"HiPS' reduction with the {model_name(model)} (packet level, "
+                 "solid) against the rate: the reduction moves with latency; fluid (dotted) "
+                 "does not", fontsize=10)
+    fig.tight_layout(rect=(0, 0.07, 1, 1))
+    fig.savefig(dst, dpi=120)
+    plt.close(fig)
+    return True
+
+
 def markdown(red, topos, model="vgg19", rate="40Gbps"):
     cols = ["ring", "mesh", "ps-1", "ps-N", "ring-nics", "switch-ring"]
     head = ["topology", "N"] + [STYLE[c][0] for c in cols] + ["published"]
@@ -323,6 +371,8 @@ def main():
     made = ["hips-gst.png", "hips-gst-reduction.png"]
     if fig_packet(runs, workers, os.path.join(out, "hips-gst-packet.png")):
         made.append("hips-gst-packet.png")
+    if fig_rate(red, workers, os.path.join(out, "hips-gst-rate.png")):
+        made.append("hips-gst-rate.png")
     print(f"wrote {red_path} and " + ", ".join(os.path.join(out, m) for m in made))
     print("\nHiPS' GST reduction (%), VGG-19 at 40 Gb/s: fluid (packet level in brackets)\n")
     print(markdown(red, topos))

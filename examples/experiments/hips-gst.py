@@ -21,7 +21,8 @@ The grid:
     of the server-centric networks: BCube(4,1), torus 4x4) and on star:n=N (one non-blocking
     switch: the full-bisection bound a fat-tree of any size can at best reach);
   * packet level (ns-3, RoCEv2 + PFC, DCQCN off): BCube(3,1), tori 3x3 and 4x4 and
-    fattree:k=4 at 40 Gb/s with VGG-19 and the MNIST MLP, each beside its ideal GST.
+    fattree:k=4 at 40 Gb/s with VGG-19 and the MNIST MLP, each beside its ideal GST, and the
+    MNIST MLP on the three server-centric networks at 10, 25 and 100 Gb/s too.
 """
 import argparse
 import os
@@ -44,6 +45,7 @@ MODELS = ["vgg16", "vgg19", "mnist-mlp"]
 RATES = ["10Gbps", "25Gbps", "40Gbps", "100Gbps"]
 PACKET_TOPOLOGIES = [("bcube:n=3,k=1", 9), ("torus:dims=3x3", 9), ("torus:dims=4x4", 16)]
 PACKET_MODELS = ["vgg19", "mnist-mlp"]
+SMALL_MODEL_RATES = ["10Gbps", "25Gbps", "100Gbps"]  # MNIST MLP packet runs beside 40 Gb/s
 
 
 def algorithms(hosts):
@@ -70,6 +72,11 @@ def spec(fluid_only=False):
         for topo, _ in FAT_TREES:
             grids.append({"fixed": {"backend": "packet", "rate": "40Gbps"}, "topology": topo,
                           "algorithm": ["ring", "mesh"], "model": PACKET_MODELS})
+        # the small model at every rate: latency terms that do not scale with W/B
+        for topo, hosts in PACKET_TOPOLOGIES:
+            grids.append({"fixed": {"backend": "packet", "model": "mnist-mlp"},
+                          "topology": topo, "algorithm": algorithms(hosts),
+                          "rate": SMALL_MODEL_RATES})
     return {"experiment": EXPERIMENT, "fixed": {"delay": "1us", "mtu": "4096", "cc": "none",
                                                 "pfc": "1"},
             "grids": grids}
