@@ -169,7 +169,8 @@ DriverOptions::Register(CommandLine& cmd)
                  topology);
     cmd.AddValue("algorithm",
                  "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
-                 "dbtree, trees, ...) or 'all' for every algorithm that applies to the topology",
+                 "dbtree, trees), 'all' for every one that applies to the topology, or an "
+                 "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only)",
                  algorithm);
     cmd.AddValue("model",
                  "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE "

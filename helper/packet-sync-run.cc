@@ -10,6 +10,7 @@
 #include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/simulator.h"
+#include "ns3/async-ps-job.h"
 #include "ns3/sync-job.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
@@ -187,6 +188,57 @@ PacketSyncRun::SetPlan(const SyncPlan& plan, const std::vector<GradientTensor>& 
 }
 
 void
+PacketSyncRun::SetAsyncJob(const AsyncPsConfig& config)
+{
+    m_async = config;
+}
+
+void
+PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
+{
+    result.isAsync = true;
+    AsyncPsMetrics& a = result.async;
+    std::vector<uint64_t> delays;
+    for (const AppliedUpdate& u : job.Updates())
+    {
+        result.updates.push_back({u.worker, u.iteration, u.shard, u.delay, u.applied.GetSeconds()});
+        delays.push_back(u.delay);
+    }
+    a.updates = delays.size();
+    a.dropped = job.Dropped();
+    a.serverBytes = job.ServerBytes();
+    if (!delays.empty())
+    {
+        std::sort(delays.begin(), delays.end());
+        double sum = 0;
+        for (uint64_t d : delays)
+        {
+            sum += static_cast<double>(d);
+        }
+        a.delayMean = sum / static_cast<double>(delays.size());
+        // Nearest-rank 99th percentile.
+        const size_t rank = (delays.size() * 99 + 99) / 100;
+        a.delayP99 = delays[std::max<size_t>(rank, 1) - 1];
+        a.delayMax = delays.back();
+    }
+    double makespan = 0;
+    uint32_t iterations = 0;
+    for (uint32_t w = 0; w < job.IterationEnds().size(); ++w)
+    {
+        const auto& ends = job.IterationEnds()[w];
+        if (!ends.empty())
+        {
+            makespan = std::max(makespan, ends.back().GetSeconds());
+        }
+        iterations = std::max<uint32_t>(iterations, ends.size());
+        a.blockedS += job.BlockedTime(w).GetSeconds();
+    }
+    a.iterations = iterations;
+    a.makespanS = makespan;
+    a.updatesPerS = makespan > 0 ? static_cast<double>(a.updates) / makespan : 0;
+}
+
+void
 PacketSyncRun::SetFlows(const std::vector<FlowSpec>& flows,
                         const std::vector<uint32_t>& srcRank,
                         const std::vector<uint32_t>& dstRank)
@@ -223,6 +275,14 @@ PacketSyncRun::Run()
         job->InstallApplications([&net](uint32_t host) { return net.Host(host); });
         job->Start(Seconds(0));
     }
+    std::unique_ptr<AsyncPsJob> asyncJob;
+    if (m_async)
+    {
+        asyncJob = std::make_unique<AsyncPsJob>(*m_async);
+        asyncJob->SetTransport(&transport);
+        transport.SetJob(asyncJob.get());
+        asyncJob->Start(Seconds(0));
+    }
     std::vector<double> flowEnd(m_flows.size(), -1);
     uint64_t flowsDone = 0;
     double lastFlowStart = 0;
@@ -239,7 +299,8 @@ PacketSyncRun::Run()
     }
 
     auto unfinished = [&]() {
-        return (job && !job->Finished()) || flowsDone < m_flows.size();
+        return (job && !job->Finished()) || (asyncJob && !asyncJob->Finished()) ||
+               flowsDone < m_flows.size();
     };
     std::unique_ptr<PfcDeadlockDetector> deadlock;
     if (o.deadlockCheckS > 0)
@@ -304,6 +365,13 @@ PacketSyncRun::Run()
                                         tr.chunk,
                                         tr.phase});
         }
+    }
+    if (asyncJob)
+    {
+        result.workers = m_async->workers;
+        result.gradientBytes = m_async->modelBytes;
+        result.completed = asyncJob->Finished();
+        FillAsyncMetrics(*asyncJob, result);
     }
     for (size_t i = 0; i < m_flows.size(); ++i)
     {

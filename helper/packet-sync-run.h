@@ -12,9 +12,11 @@
 #include "network-builder.h"
 #include "run-result.h"
 
+#include "ns3/async-ps-job.h"
 #include "ns3/model-profile.h"
 #include "ns3/sync-plan.h"
 
+#include <optional>
 #include <vector>
 
 namespace ns3
@@ -32,6 +34,8 @@ class PacketSyncRun
     PacketSyncRun(const DriverOptions& options, const Topology& topology);
     /// \brief The sync job to run (optional when flows are set).
     void SetPlan(const SyncPlan& plan, const std::vector<GradientTensor>& tensors);
+    /// \brief An asynchronous PS job to run instead of a plan (asp / ssp / mlfabric).
+    void SetAsyncJob(const AsyncPsConfig& config);
     /// \brief Flows to replay; srcRank/dstRank are the host ranks of each flow's ends.
     void SetFlows(const std::vector<FlowSpec>& flows,
                   const std::vector<uint32_t>& srcRank,
@@ -47,10 +51,13 @@ class PacketSyncRun
   private:
     /// \brief The builder configured from the options.
     static NetworkBuilder MakeBuilder(const DriverOptions& options);
+    /// \brief An asynchronous job's delays, drops, bytes and makespan into result.
+    static void FillAsyncMetrics(const AsyncPsJob& job, RunResult& result);
 
     const DriverOptions& m_options;       //!< options
     const Topology& m_topology;           //!< topology
     const SyncPlan* m_plan{nullptr};      //!< plan, if any
+    std::optional<AsyncPsConfig> m_async; //!< asynchronous PS job, if any
     std::vector<GradientTensor> m_tensors; //!< its model's tensors
     std::vector<FlowSpec> m_flows;        //!< flows, if any
     std::vector<uint32_t> m_flowSrc;      //!< their source ranks

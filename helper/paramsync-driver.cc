@@ -4,6 +4,7 @@
 #include "results-writer.h"
 #include "trace-event-writer.h"
 
+#include "ns3/async-ps-spec.h"
 #include "ns3/command-line.h"
 #include "ns3/config-store.h"
 #include "ns3/config.h"
@@ -155,6 +156,11 @@ ParamsyncDriver::Prepare()
         PacketSyncRun::CheckConfiguration(o, *m_topology);
     }
 
+    if (AsyncPsSpec::IsAsyncName(o.algorithm.substr(0, o.algorithm.find(':'))))
+    {
+        PrepareAsync();
+        return;
+    }
     if (o.algorithm == "none")
     {
         if (m_flows.empty())
@@ -232,6 +238,91 @@ ParamsyncDriver::Prepare()
     }
 }
 
+void
+ParamsyncDriver::PrepareAsync()
+{
+    const DriverOptions& o = m_options;
+    const TopologyGraph& graph = m_topology->Graph();
+    AsyncPsSpec spec;
+    try
+    {
+        spec = AsyncPsSpec::Parse(o.algorithm, graph.HostCount());
+    }
+    catch (const std::exception& e)
+    {
+        throw AsOptionError("--algorithm", e);
+    }
+    if (o.backend != "packet")
+    {
+        throw OptionError("--backend: " + spec.canonical +
+                          " is an asynchronous training loop, simulated packet by packet only; "
+                          "allowed: --backend=packet");
+    }
+    try
+    {
+        m_model = std::make_unique<ModelProfile>(ModelProfile::Load(o.model, o.modelsDir));
+    }
+    catch (const std::exception& e)
+    {
+        throw AsOptionError("--model", e);
+    }
+    AsyncPsConfig& c = m_async.emplace();
+    c.servers = spec.servers;
+    c.workers = graph.HostCount() - spec.servers;
+    c.modelBytes = m_model->TotalBytes();
+    c.iterations = o.iterations;
+    c.compute = Seconds(o.computeS);
+    c.straggler = o.straggler;
+    c.stragglerFactor = o.stragglerFactor;
+    c.stalenessBound = spec.stalenessBound;
+    c.policy = spec.policy;
+    c.delayBound = spec.delayBound;
+    if (c.modelBytes < c.servers)
+    {
+        throw OptionError("--model: " + std::to_string(c.modelBytes) +
+                          " bytes cannot be sharded over " + std::to_string(c.servers) +
+                          " servers; allowed: at least one byte per server");
+    }
+    if (o.straggler >= 0 && static_cast<uint64_t>(o.straggler) >= c.workers)
+    {
+        throw OptionError("--straggler: " + std::to_string(o.straggler) +
+                          " is not a worker; allowed: 0.." + std::to_string(c.workers - 1) +
+                          " or -1");
+    }
+    // The scheduler's network-aware completion time uses each worker's fastest port (a
+    // --slow-link on a worker's cable makes it a network straggler).
+    for (uint32_t w = 0; w < c.workers; ++w)
+    {
+        const NodeIndex v = graph.HostNode(w);
+        double rate = 0;
+        for (uint32_t p = 0; p < graph.Ports(v).size(); ++p)
+        {
+            rate = std::max(rate, graph.Link(graph.LinkAt(v, p)).rateBps);
+        }
+        c.workerRateBps.push_back(rate);
+    }
+    m_asyncSpec = spec.canonical;
+}
+
+RunResult
+ParamsyncDriver::RunAsync()
+{
+    auto t0 = std::chrono::steady_clock::now();
+    PacketSyncRun run(m_options, *m_topology);
+    run.SetAsyncJob(*m_async);
+    if (!m_flows.empty())
+    {
+        run.SetFlows(m_flows, m_flowSrcRank, m_flowDstRank);
+    }
+    RunResult r = run.Run();
+    r.topology = m_topology->Spec();
+    r.algorithm = m_asyncSpec;
+    r.model = m_model->Name();
+    r.backend = "packet";
+    r.wallS = WallSince(t0);
+    return r;
+}
+
 double
 ParamsyncDriver::IdealGst(size_t i) const
 {
@@ -299,7 +390,7 @@ ParamsyncDriver::Print(const std::vector<RunResult>& runs) const
     }
     else
     {
-        std::cout << ResultsWriter::Table(runs);
+        std::cout << ResultsWriter::Table(runs) << ResultsWriter::AsyncTable(runs);
     }
     std::cout.flush();
 }
@@ -327,7 +418,11 @@ ParamsyncDriver::Main(int argc, char** argv)
     }
 
     std::vector<RunResult> runs;
-    if (m_plans.empty())
+    if (m_async)
+    {
+        runs.push_back(RunAsync());
+    }
+    else if (m_plans.empty())
     {
         runs.push_back(RunPacket(0));
     }

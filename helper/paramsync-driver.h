@@ -14,11 +14,13 @@
 #include "flow-list.h"
 #include "run-result.h"
 
+#include "ns3/async-ps-job.h"
 #include "ns3/model-profile.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,10 @@ class ParamsyncDriver
   private:
     /// \brief Builds everything a run needs from the options. \throws OptionError
     void Prepare();
+    /// \brief Prepare() for an asynchronous PS system (asp / ssp / mlfabric).
+    void PrepareAsync();
+    /// \brief Runs the asynchronous PS job packet by packet.
+    RunResult RunAsync();
     /// \brief Runs plan i on the fluid estimator only.
     RunResult RunFluid(size_t i);
     /// \brief Runs plan i (or the flows alone when there is no plan) packet by packet.
@@ -61,6 +67,8 @@ class ParamsyncDriver
     std::unique_ptr<ModelProfile> m_model;                //!< the model (none for flows alone)
     std::vector<std::unique_ptr<SyncAlgorithm>> m_algorithms; //!< the algorithms to run
     std::vector<SyncPlan> m_plans;                        //!< their plans (same order)
+    std::optional<AsyncPsConfig> m_async;                 //!< asynchronous PS job, if any
+    std::string m_asyncSpec;                              //!< its canonical spec
     std::vector<FlowSpec> m_flows;                        //!< --flows, node ids as in the file
     std::vector<uint32_t> m_flowSrcRank;                  //!< host rank of each flow's src
     std::vector<uint32_t> m_flowDstRank;                  //!< host rank of each flow's dst

@@ -1,5 +1,6 @@
 #include "results-writer.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -109,21 +110,79 @@ ResultsWriter::JsonLine(const RunResult& r)
     {
         os << (i ? "," : "") << Number(r.gstPerIterationS[i]);
     }
-    os << "]}";
+    os << "]";
+    if (r.isAsync)
+    {
+        const auto cells = AsyncRow(r);
+        const auto& names = AsyncColumns();
+        os << ",\"async\":{";
+        for (size_t i = 2; i < names.size(); ++i) // topology and algorithm are above
+        {
+            os << (i > 2 ? "," : "") << JsonString(names[i]) << ":" << cells[i];
+        }
+        os << "}";
+    }
+    os << "}";
     return os.str();
+}
+
+const std::vector<std::string>&
+ResultsWriter::AsyncColumns()
+{
+    static const std::vector<std::string> columns = {
+        "topology",  "algorithm", "iterations", "updates",      "dropped",
+        "delay_mean", "delay_p99", "delay_max", "server_bytes", "makespan_s",
+        "updates_per_s", "blocked_s"};
+    return columns;
+}
+
+std::vector<std::string>
+ResultsWriter::AsyncRow(const RunResult& r)
+{
+    const AsyncPsMetrics& a = r.async;
+    return {r.topology,
+            r.algorithm,
+            std::to_string(a.iterations),
+            std::to_string(a.updates),
+            std::to_string(a.dropped),
+            Number(a.delayMean),
+            std::to_string(a.delayP99),
+            std::to_string(a.delayMax),
+            std::to_string(a.serverBytes),
+            Number(a.makespanS),
+            Number(a.updatesPerS),
+            Number(a.blockedS)};
+}
+
+std::string
+ResultsWriter::AsyncTable(const std::vector<RunResult>& runs)
+{
+    std::vector<std::vector<std::string>> rows{AsyncColumns()};
+    for (const auto& r : runs)
+    {
+        if (r.isAsync)
+        {
+            rows.push_back(AsyncRow(r));
+        }
+    }
+    return rows.size() > 1 ? AlignedTable(rows, 2) : "";
 }
 
 std::string
 ResultsWriter::Table(const std::vector<RunResult>& runs)
 {
-    const auto& cols = Columns();
-    std::vector<std::vector<std::string>> rows;
-    rows.push_back(cols);
+    std::vector<std::vector<std::string>> rows{Columns()};
     for (const auto& r : runs)
     {
         rows.push_back(Row(r));
     }
-    std::vector<size_t> width(cols.size(), 0);
+    return AlignedTable(rows, 4);
+}
+
+std::string
+ResultsWriter::AlignedTable(const std::vector<std::vector<std::string>>& rows, size_t textColumns)
+{
+    std::vector<size_t> width(rows.front().size(), 0);
     for (const auto& row : rows)
     {
         for (size_t i = 0; i < row.size(); ++i)
@@ -137,7 +196,7 @@ ResultsWriter::Table(const std::vector<RunResult>& runs)
         for (size_t i = 0; i < row.size(); ++i)
         {
             // Names left-aligned, numbers right-aligned.
-            if (i < 4)
+            if (i < textColumns)
             {
                 os << std::left << std::setw(width[i]) << row[i];
             }
@@ -252,6 +311,20 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     WriteFileAtomically(dir + "/pfc.csv", pfc.str());
     WriteFileAtomically(dir + "/flows.csv", flows.str());
     WriteFileAtomically(dir + "/attributes.txt", attributes.str());
+    if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return r.isAsync; }))
+    {
+        std::ostringstream updates;
+        updates << "algorithm,worker,iteration,shard,delay,applied_s\n" << std::setprecision(12);
+        for (const auto& r : runs)
+        {
+            for (const auto& u : r.updates)
+            {
+                updates << r.algorithm << "," << u.worker << "," << u.iteration << "," << u.shard
+                        << "," << u.delay << "," << u.appliedS << "\n";
+            }
+        }
+        WriteFileAtomically(dir + "/updates.csv", updates.str());
+    }
     for (const auto& [name, content] : extraFiles)
     {
         WriteFileAtomically(dir + "/" + name, content);

@@ -35,9 +35,20 @@ class ResultsWriter
     /// \brief Aligned text table (header + one line per run).
     static std::string Table(const std::vector<RunResult>& runs);
 
+    /// \brief Columns of the asynchronous-PS table (and keys of a JSON line's "async").
+    static const std::vector<std::string>& AsyncColumns();
+    /// \brief The AsyncColumns() cells of an asynchronous PS run.
+    static std::vector<std::string> AsyncRow(const RunResult& run);
+    /// \brief Aligned table of the asynchronous PS runs ("" when there is none).
+    static std::string AsyncTable(const std::vector<RunResult>& runs);
+    /// \brief Rows aligned in columns: the first textColumns left, the rest right.
+    static std::string AlignedTable(const std::vector<std::vector<std::string>>& rows,
+                                    size_t textColumns);
+
     /**
-     * \brief Writes summary.json, transfers.csv, pfc.csv, flows.csv and attributes.txt
-     * into dir (created if missing; its parent must exist).
+     * \brief Writes summary.json, transfers.csv, pfc.csv, flows.csv, attributes.txt and,
+     * for asynchronous PS runs, updates.csv into dir (created if missing; its parent must
+     * exist).
      * \param used the options as used, (name, value), for reproduction
      * \param extraFiles further (file name, content) pairs, written before summary.json
      * \throws std::runtime_error naming the path when a file cannot be written

@@ -59,6 +59,31 @@ struct FlowRecord
     double endS;      //!< completion time, < 0 when it never completed
 };
 
+/// \brief One applied update of an asynchronous PS run (a row of updates.csv).
+struct UpdateRecord
+{
+    uint32_t worker;    //!< who pushed it
+    uint32_t iteration; //!< the worker's iteration
+    uint32_t shard;     //!< server shard
+    uint64_t delay;     //!< staleness when applied
+    double appliedS;    //!< when
+};
+
+/// \brief What an asynchronous PS run (asp / ssp / mlfabric) measures instead of GST.
+struct AsyncPsMetrics
+{
+    uint32_t iterations{0};  //!< per worker
+    uint64_t updates{0};     //!< applied
+    uint64_t dropped{0};     //!< dropped by the delay bound
+    double delayMean{0};     //!< mean staleness of applied updates
+    uint64_t delayP99{0};    //!< 99th percentile staleness
+    uint64_t delayMax{0};    //!< largest staleness
+    uint64_t serverBytes{0}; //!< bytes into and out of the servers
+    double makespanS{0};     //!< until the last worker finished its iterations
+    double updatesPerS{0};   //!< applied updates per second of makespan
+    double blockedS{0};      //!< total time workers were held by a staleness bound
+};
+
 /// \brief The measurements of one run.
 struct RunResult
 {
@@ -87,6 +112,9 @@ struct RunResult
     std::vector<PfcRecord> pfc;            //!< detail: pfc.csv
     std::vector<PauseInterval> pauses;     //!< detail: the trace's port tracks
     std::vector<FlowRecord> flows;         //!< detail: flows.csv
+    bool isAsync{false};                   //!< an asynchronous PS run (async is set)
+    AsyncPsMetrics async;                  //!< its metrics
+    std::vector<UpdateRecord> updates;     //!< detail: updates.csv
 };
 
 } // namespace ns3

@@ -114,6 +114,10 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --rto=0s", "--rto"},
         {ok + "--topology=star:n=4 --algorithm=ring --stop=abc", "--stop"},
         {ok + "--topology=star:n=4 --algorithm=ring --buffer=10", "--buffer"},
+        {ok + "--topology=star:n=4 --algorithm=asp", "--backend"}, // async: packet only
+        {"--topology=star:n=4 --algorithm=ssp:bound=x --model=bytes:1MB", "--algorithm"},
+        {"--topology=star:n=4 --algorithm=asp:servers=4 --model=bytes:1MB", "--algorithm"},
+        {"--topology=star:n=4 --algorithm=mlfabric:ratio=2 --model=bytes:1MB", "--algorithm"},
     };
     for (const auto& c : cases)
     {

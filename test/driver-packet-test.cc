@@ -330,3 +330,31 @@ TEST(DriverPacket, PauseCascadeDepthOnStarAndFatTree)
     ASSERT_EQ(fat.code, 0) << fat.err;
     EXPECT_EQ(Field(fat.out, "pfc_pause_depth"), 5) << fat.out;
 }
+
+TEST(DriverPacket, AsyncPsSystemsRunFromTheDriver)
+{
+    // 8 workers and one dedicated server on star:n=9, 4 MB model, 10 iterations of 1 ms
+    // compute, worker 0 three times slower. ASP pushes all at once: an 8:1 incast into the
+    // server's port, so PFC pauses. MLFabric reserves the server link for one push at a
+    // time (a push arrives at the line rate the server's port drains at), so the switch
+    // never needs to pause; with delay=2 no applied update is staler than 2 and the
+    // straggler's stale updates are dropped instead. Every run applies every non-dropped
+    // update: updates + dropped = 8 workers x 10 iterations.
+    const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms "
+                               "--straggler=0 --straggler-factor=3";
+    Outcome asp = RunParamsync(Idle("star:n=9", "asp", "bytes:4MB") + common);
+    Outcome mlf = RunParamsync(Idle("star:n=9", "mlfabric:delay=2", "bytes:4MB") + common);
+    ASSERT_EQ(asp.code, 0) << asp.err;
+    ASSERT_EQ(mlf.code, 0) << mlf.err;
+    EXPECT_GT(Field(asp.out, "pfc_pause_frames"), 0) << asp.out;
+    EXPECT_EQ(Field(mlf.out, "pfc_pause_frames"), 0) << mlf.out;
+    EXPECT_EQ(Field(asp.out, "updates") + Field(asp.out, "dropped"), 80) << asp.out;
+    EXPECT_EQ(Field(mlf.out, "updates") + Field(mlf.out, "dropped"), 80) << mlf.out;
+    EXPECT_GT(Field(asp.out, "delay_max"), 2) << asp.out;
+    EXPECT_LE(Field(mlf.out, "delay_max"), 2) << mlf.out;
+    EXPECT_GT(Field(mlf.out, "dropped"), 0) << mlf.out;
+    // Dropped updates never cross the server link: less server traffic than ASP's
+    // 80 x (4 MB in + 4 MB out) = 640 MB.
+    EXPECT_EQ(Field(asp.out, "server_bytes"), 640e6) << asp.out;
+    EXPECT_LT(Field(mlf.out, "server_bytes"), 640e6) << mlf.out;
+}

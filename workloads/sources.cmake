@@ -3,6 +3,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-job.cc
     workloads/sync-application.cc
     workloads/async-ps-job.cc
+    workloads/async-ps-spec.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
     workloads/sync-plan.cc
@@ -23,6 +24,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-job.h
     workloads/sync-application.h
     workloads/async-ps-job.h
+    workloads/async-ps-spec.h
     workloads/model-profile.h
     workloads/plan-checker.h
     workloads/sync-algorithm.h

@@ -1,0 +1,56 @@
+#include "async-ps-spec.h"
+
+#include "ns3/spec-string.h"
+
+#include <stdexcept>
+
+namespace ns3
+{
+
+bool
+AsyncPsSpec::IsAsyncName(const std::string& name)
+{
+    return name == "asp" || name == "ssp" || name == "mlfabric";
+}
+
+AsyncPsSpec
+AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
+{
+    SpecString s(spec, "--algorithm");
+    if (!IsAsyncName(s.Name()))
+    {
+        throw std::invalid_argument(s.Where() + "not an asynchronous PS system; allowed: asp, "
+                                                "ssp, mlfabric");
+    }
+    if (hosts < 2)
+    {
+        throw std::invalid_argument(s.Where() + "needs at least 2 hosts (a worker and a server)");
+    }
+    AsyncPsSpec r;
+    r.servers = static_cast<uint32_t>(s.GetUint("servers", 1, 1, hosts - 1));
+    std::string canonical = s.Name() + ":servers=" + std::to_string(r.servers);
+    if (s.Name() == "ssp")
+    {
+        r.stalenessBound = static_cast<uint32_t>(s.GetUint("bound", 3, 0, 1000000));
+        canonical += ",bound=" + std::to_string(r.stalenessBound);
+    }
+    if (s.Name() == "mlfabric")
+    {
+        r.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+        if (s.Has("delay"))
+        {
+            r.delayBound = static_cast<uint32_t>(s.GetUint("delay", 0, 0, 1000000));
+            canonical += ",delay=" + std::to_string(r.delayBound);
+        }
+        if (s.Has("bound"))
+        {
+            r.stalenessBound = static_cast<uint32_t>(s.GetUint("bound", 0, 0, 1000000));
+            canonical += ",bound=" + std::to_string(r.stalenessBound);
+        }
+    }
+    s.Finish();
+    r.canonical = canonical;
+    return r;
+}
+
+} // namespace ns3

@@ -1,0 +1,44 @@
+/*
+ * AsyncPsSpec: the --algorithm specs of the asynchronous parameter-server systems, which
+ * are not allreduce plans (no SyncPlan, no GST) but training loops (AsyncPsJob):
+ *
+ *   asp[:servers=1]                        plain asynchronous PS (no barrier, fair sharing)
+ *   ssp[:servers=1,bound=3]                stale-synchronous: at most `bound` iterations
+ *                                          ahead of the slowest worker
+ *   mlfabric[:servers=1,delay=N,bound=B]   MLFabric-style scheduled pushes (one reserved
+ *                                          slot per server link, SJF), updates with delay
+ *                                          > N dropped (default: none), optional SSP bound
+ *
+ * Servers are the last `servers` hosts (dedicated); the other hosts are workers.
+ */
+#ifndef PARAMSYNC_ASYNC_PS_SPEC_H
+#define PARAMSYNC_ASYNC_PS_SPEC_H
+
+#include "async-ps-job.h"
+
+#include <string>
+
+namespace ns3
+{
+
+/// \brief A parsed asynchronous-PS spec.
+struct AsyncPsSpec
+{
+    std::string canonical;  //!< the spec with every option, e.g. "ssp:servers=1,bound=3"
+    uint32_t servers{1};    //!< S
+    AsyncPsConfig::PushPolicy policy{AsyncPsConfig::PushPolicy::FAIR}; //!< push policy
+    uint32_t stalenessBound{AsyncPsConfig::kAsp}; //!< SSP bound
+    uint32_t delayBound{AsyncPsConfig::kAsp};     //!< MLFabric delay bound
+
+    /// \brief Whether an --algorithm name is an asynchronous PS system.
+    static bool IsAsyncName(const std::string& name);
+    /**
+     * \brief Parses an asp / ssp / mlfabric spec for a topology with `hosts` hosts.
+     * \throws std::invalid_argument naming --algorithm, the key and what is allowed
+     */
+    static AsyncPsSpec Parse(const std::string& spec, uint32_t hosts);
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_ASYNC_PS_SPEC_H
