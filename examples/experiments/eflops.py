@@ -91,6 +91,10 @@ def main():
     except sweep.SpecError as e:
         print(f"{EXPERIMENT}: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"\n{EXPERIMENT}: interrupted; finished runs are stored, rerun to resume",
+              file=sys.stderr)
+        return 1
     subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "eflops.py"),
                     s.csv_path, args.plots], check=True)
     return status

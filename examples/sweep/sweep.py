@@ -53,6 +53,7 @@ import itertools
 import json
 import os
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -218,6 +219,10 @@ def run_point(paramsync, options, runs_dir, timeout=None):
         code, error = "exec", f"cannot run {paramsync}: {e.strerror}"
     if isinstance(code, int) and code < 0:
         error = error or f"killed by signal {-code}"
+    # Killed from outside (Ctrl-C reaches the driver too; a batch system's time limit sends
+    # SIGTERM): the run did not fail, it was stopped. Store nothing, so a rerun redoes it.
+    stopped = isinstance(code, int) and -code in (signal.SIGINT, signal.SIGTERM,
+                                                  signal.SIGHUP)
     record = {
         "format": RUN_FORMAT,
         "run": run_hash(options),
@@ -229,7 +234,10 @@ def run_point(paramsync, options, runs_dir, timeout=None):
         "wall_s": round(time.monotonic() - start, 3),
         "finished": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         "rows": rows,
+        "stored": not stopped,
     }
+    if stopped:
+        return record
     os.makedirs(runs_dir, exist_ok=True)
     write_atomic(os.path.join(runs_dir, record["run"] + ".json"),
                  json.dumps(record, indent=1) + "\n")
@@ -271,8 +279,12 @@ class Progress:
 
     def step(self, record):
         with self.lock:
-            self.done += 1
             self.executed += 1
+            if not record["stored"]:
+                self.stream.write(("\n" if self.tty else "") +
+                                  f"[{self.name}] stopped, not stored: {record['command']}\n")
+                return
+            self.done += 1
             if not record["ok"]:
                 self.failed += 1
                 self.stream.write(("\n" if self.tty else "") +
@@ -340,13 +352,16 @@ class Sweep:
                             stream)
         records = []
         if todo:
-            with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+            pool = concurrent.futures.ThreadPoolExecutor(max_workers=jobs)
+            try:
                 futures = [pool.submit(run_point, self.paramsync, p, self.runs_dir, timeout)
                            for p in todo]
                 for fut in concurrent.futures.as_completed(futures):
                     rec = fut.result()
                     records.append(rec)
                     progress.step(rec)
+            finally:  # on Ctrl-C start nothing more; the running drivers got the signal too
+                pool.shutdown(wait=True, cancel_futures=True)
         return records
 
     def records(self):

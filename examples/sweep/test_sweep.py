@@ -121,6 +121,18 @@ class SweepTest(unittest.TestCase):
         with open(marker) as f:
             self.assertEqual(f.read(), "x\n")
 
+    def test_a_run_stopped_by_a_signal_is_not_stored_and_runs_again(self):
+        path = os.path.join(self.tmp.name, "stopped.sh")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\nkill -TERM $$\n")  # as a batch system's time limit does
+        os.chmod(path, 0o755)
+        s = sweep.Sweep(SPEC, path, self.results)
+        with open(os.devnull, "w") as quiet:
+            recs = s.run(jobs=2, stream=quiet)
+        self.assertEqual(len(recs), TOTAL)
+        self.assertTrue(all(not r["stored"] for r in recs))
+        self.assertEqual(len(s.pending()), TOTAL)  # nothing recorded: all run next time
+
     def test_interrupted_sweep_resumes_with_the_missing_points_only(self):
         s = sweep.Sweep(SPEC, PARAMSYNC, self.results)
         with open(os.devnull, "w") as quiet:
