@@ -395,7 +395,11 @@ class Sweep:
             for row in rec["rows"] or [{}]:
                 line = dict(base)
                 for k, v in row.items():
-                    line[named[k]] = ";".join(map(str, v)) if isinstance(v, list) else v
+                    if isinstance(v, list) and not any(isinstance(x, (list, dict)) for x in v):
+                        v = ";".join(map(str, v))
+                    elif isinstance(v, (list, dict)):
+                        v = json.dumps(v, separators=(",", ":"))  # nested: one JSON cell
+                    line[named[k]] = v
                 rows.append(line)
         os.makedirs(self.dir, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=self.dir, delete=False, newline="",
