@@ -150,6 +150,7 @@ DriverOptions::DriverOptions()
       stragglerFactorText("1"),
       slowLinkText("-1"),
       slowLinkFractionText("1"),
+      slowHostsText(""),
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
@@ -217,6 +218,10 @@ DriverOptions::Register(CommandLine& cmd)
                  slowLinkText);
     cmd.AddValue("slow-link-fraction", "rate fraction of the slow link, in (0, 1]",
                  slowLinkFractionText);
+    cmd.AddValue("slow-hosts",
+                 "comma-separated host ranks whose every link runs at --slow-link-fraction of "
+                 "its rate (network stragglers, e.g. 0,5); empty: none",
+                 slowHostsText);
     cmd.AddValue("buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)",
                  bufferText);
     cmd.AddValue("priority", "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
@@ -296,6 +301,14 @@ DriverOptions::Validate()
                    ? -1
                    : static_cast<int64_t>(ParseUint(slowLinkText, "--slow-link", 0, 1u << 30));
     slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0);
+    slowHosts.clear();
+    for (size_t start = 0; start < slowHostsText.size();)
+    {
+        const size_t comma = std::min(slowHostsText.find(',', start), slowHostsText.size());
+        slowHosts.push_back(static_cast<uint32_t>(
+            ParseUint(slowHostsText.substr(start, comma - start), "--slow-hosts", 0, 1u << 24)));
+        start = comma + 1;
+    }
     if (!(slowLinkFraction > 0))
     {
         throw OptionError("--slow-link-fraction: " + slowLinkFractionText +
@@ -397,6 +410,7 @@ DriverOptions::Used() const
             {"straggler-factor", stragglerFactorText},
             {"slow-link", slowLinkText},
             {"slow-link-fraction", slowLinkFractionText},
+            {"slow-hosts", slowHostsText},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},

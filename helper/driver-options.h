@@ -84,6 +84,7 @@ class DriverOptions
     std::string stragglerFactorText; //!< --straggler-factor
     std::string slowLinkText;   //!< --slow-link
     std::string slowLinkFractionText; //!< --slow-link-fraction
+    std::string slowHostsText;  //!< --slow-hosts
     std::string bufferText;     //!< --buffer
     std::string priorityText;   //!< --priority
     std::string stopText;       //!< --stop
@@ -105,6 +106,7 @@ class DriverOptions
     double stragglerFactor{1}; //!< its compute time multiplier (>= 1)
     int64_t slowLink{-1};     //!< topology link index running slower, -1 none
     double slowLinkFraction{1}; //!< its rate fraction (0, 1]
+    std::vector<uint32_t> slowHosts; //!< hosts whose every link runs at slowLinkFraction
     uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
     uint8_t priority{3};      //!< PFC priority of lane 0 data
     double stopS{0};          //!< simulated-time limit (deadlock guard), s

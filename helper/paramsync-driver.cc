@@ -107,6 +107,20 @@ ParamsyncDriver::Prepare()
         }
         graph.MutableLink(static_cast<LinkIndex>(o.slowLink)).rateBps *= o.slowLinkFraction;
     }
+    for (uint32_t host : o.slowHosts)
+    {
+        if (host >= graph.HostCount())
+        {
+            throw OptionError("--slow-hosts: " + std::to_string(host) + " is not a host of " +
+                              m_topology->Spec() + "; allowed: host ranks 0.." +
+                              std::to_string(graph.HostCount() - 1));
+        }
+        const NodeIndex v = graph.HostNode(host);
+        for (uint32_t p = 0; p < graph.Ports(v).size(); ++p)
+        {
+            graph.MutableLink(graph.LinkAt(v, p)).rateBps *= o.slowLinkFraction;
+        }
+    }
 
     if (!o.flows.empty())
     {
@@ -406,7 +420,19 @@ ParamsyncDriver::Main(int argc, char** argv)
                   "Exit codes: 0 ok, 2 bad input, 3 finished but an invariant failed.");
         m_options.Register(cmd);
         m_options.CheckArgumentNames(argc, argv);
-        cmd.Parse(argc, argv);
+        // "--name=" with nothing after '=' means "the default" (scripts build such lines);
+        // ns-3's CommandLine would reject it with its whole help and exit 1.
+        std::vector<char*> args;
+        for (int i = 0; i < argc; ++i)
+        {
+            const std::string arg = argv[i];
+            if (i > 0 && arg.size() > 1 && arg.back() == '=' && arg.find('=') == arg.size() - 1)
+            {
+                continue;
+            }
+            args.push_back(argv[i]);
+        }
+        cmd.Parse(static_cast<int>(args.size()), args.data());
         m_options.Validate();
         Prepare();
     }

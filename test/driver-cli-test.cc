@@ -115,6 +115,8 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --stop=abc", "--stop"},
         {ok + "--topology=star:n=4 --algorithm=ring --buffer=10", "--buffer"},
         {ok + "--topology=star:n=4 --algorithm=asp", "--backend"}, // async: packet only
+        {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=4", "--slow-hosts"},
+        {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=1,x", "--slow-hosts"},
         {"--topology=star:n=4 --algorithm=ssp:bound=x --model=bytes:1MB", "--algorithm"},
         {"--topology=star:n=4 --algorithm=asp:servers=4 --model=bytes:1MB", "--algorithm"},
         {"--topology=star:n=4 --algorithm=mlfabric:ratio=2 --model=bytes:1MB", "--algorithm"},
@@ -182,8 +184,19 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--cc", "--pfc", "--iterations", "--seed", "--backend", "--flows",
                             "--out", "--format", "--trace", "--compute", "--overlap",
                             "--straggler", "--slow-link", "--buffer", "--rto", "--stop",
-                            "--deadlock-check", "--max-events", "--progress", "--priority"})
+                            "--deadlock-check", "--max-events", "--progress", "--priority",
+                            "--slow-hosts"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }
+}
+
+TEST(DriverCli, AnEmptyValueMeansTheDefault)
+{
+    // Scripts write "--out=" when they have no directory; that must mean "no files", as if
+    // the option were absent, not ns-3's help text and exit 1.
+    Outcome o = RunParamsync("--backend=fluid --topology=star:n=4 --algorithm=ring "
+                             "--model=bytes:1MB --out= --slow-hosts= --format=json");
+    EXPECT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << o.out;
 }

@@ -28,6 +28,9 @@
  *    non-overlapping slot instead of fair sharing). A request whose delay would exceed the
  *    delay bound if granted now (shard version now - version computed on) is dropped: the
  *    worker sends a small pull request instead and gets the current model back.
+ *    SJF can starve a worker whose link is slower than the others' while they keep
+ *    requesting (measured: a half-rate worker among 10 reached delay 180); the delay bound
+ *    is what caps it, by dropping such updates.
  *    Not modelled yet: aggregation of deferred updates at an idle worker, the scheduler as
  *    messages over the network, the bounded-divergence replica.
  */
