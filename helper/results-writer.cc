@@ -57,6 +57,23 @@ ResultsWriter::Row(const RunResult& r)
 }
 
 std::string
+ResultsWriter::CsvField(const std::string& s)
+{
+    // RFC 4180: a field with a comma, quote or newline is quoted, quotes doubled (algorithm
+    // specs carry commas: "ring:order=natural,bidir=0").
+    if (s.find_first_of(",\"\n\r") == std::string::npos)
+    {
+        return s;
+    }
+    std::string out = "\"";
+    for (char c : s)
+    {
+        out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    }
+    return out + "\"";
+}
+
+std::string
 ResultsWriter::JsonString(const std::string& s)
 {
     std::string out = "\"";
@@ -275,19 +292,19 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     {
         for (const auto& t : r.transfers)
         {
-            transfers << r.algorithm << "," << t.iteration << "," << t.id << "," << t.src << ","
+            transfers << CsvField(r.algorithm) << "," << t.iteration << "," << t.id << "," << t.src << ","
                       << t.dst << "," << t.bytes << "," << t.startS << "," << t.endS << ","
                       << t.chunk << "," << t.phase << "\n";
         }
         for (const auto& p : r.pfc)
         {
-            pfc << r.algorithm << "," << p.node << "," << p.port << "," << p.priority << ","
+            pfc << CsvField(r.algorithm) << "," << p.node << "," << p.port << "," << p.priority << ","
                 << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << "," << p.drops
                 << "\n";
         }
         for (const auto& f : r.flows)
         {
-            flows << r.algorithm << "," << f.index << "," << f.src << "," << f.dst << ","
+            flows << CsvField(r.algorithm) << "," << f.index << "," << f.src << "," << f.dst << ","
                   << f.bytes << "," << f.startS << "," << f.endS << ","
                   << (f.endS >= 0 ? f.endS - f.startS : -1.0) << "\n";
         }
@@ -319,7 +336,7 @@ ResultsWriter::WriteDirectory(const std::string& dir,
         {
             for (const auto& u : r.updates)
             {
-                updates << r.algorithm << "," << u.worker << "," << u.iteration << "," << u.shard
+                updates << CsvField(r.algorithm) << "," << u.worker << "," << u.iteration << "," << u.shard
                         << "," << u.delay << "," << u.appliedS << "\n";
             }
         }

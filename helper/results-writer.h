@@ -32,6 +32,9 @@ class ResultsWriter
     /// \brief One JSON object (one line, no newline) with the Columns() of a run.
     static std::string JsonLine(const RunResult& run);
 
+    /// \brief A CSV field, quoted when it holds a comma, quote or newline (RFC 4180).
+    static std::string CsvField(const std::string& s);
+
     /// \brief Aligned text table (header + one line per run).
     static std::string Table(const std::vector<RunResult>& runs);
 

@@ -54,15 +54,9 @@ def bound(row):
 
 
 def read_transfers(path):
-    """transfers.csv rows; the algorithm column may hold unquoted commas, so split from the
-    right (the other nine columns are plain numbers)."""
-    out = []
-    with open(path) as f:
-        head = f.readline().strip().split(",")
-        for line in f:
-            parts = line.rstrip("\n").rsplit(",", len(head) - 1)
-            out.append(dict(zip(head, parts)))
-    return out
+    """transfers.csv rows (the algorithm spec is a quoted field: it holds commas)."""
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
 
 
 def steps(rows, results_dir):

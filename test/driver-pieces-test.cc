@@ -241,3 +241,11 @@ TEST(ResultsWriter, AFailedWriteNamesThePathAndLeavesNothing)
     EXPECT_EQ(content, "new");
     std::remove(file.c_str());
 }
+
+TEST(ResultsWriter, CsvFieldsWithCommasOrQuotesAreQuoted)
+{
+    // Algorithm specs carry commas; RFC 4180 quotes such fields and doubles inner quotes.
+    EXPECT_EQ(ResultsWriter::CsvField("ring"), "ring");
+    EXPECT_EQ(ResultsWriter::CsvField("ring:order=gray,bidir=1"), "\"ring:order=gray,bidir=1\"");
+    EXPECT_EQ(ResultsWriter::CsvField("a\"b"), "\"a\"\"b\"");
+}
