@@ -59,7 +59,6 @@ AsyncPsJob::ShardBytes(uint32_t s) const
 void
 AsyncPsJob::Start(Time at)
 {
-    NS_ABORT_MSG_IF(!m_transport, "AsyncPsJob has no transport");
     for (uint32_t w = 0; w < m_config.workers; ++w)
     {
         Simulator::Schedule(at, &AsyncPsJob::TryStart, this, w);
@@ -154,22 +153,14 @@ AsyncPsJob::Schedule(uint32_t s)
 void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
-    const uint64_t bytes = m.kind == Kind::PULL_REQUEST ? kPullRequestBytes : ShardBytes(m.shard);
-    m_serverBytes += bytes;
-    // One queue pair per host pair: RC keeps a worker's pushes to a shard in order.
-    m_inFlight[{srcHost, dstHost, 0}].push_back(m);
-    m_transport->Send(srcHost, dstHost, 0, bytes, nullptr);
+    // Every message has a server at one end: the mailbox's bytes are the servers' traffic.
+    m_mail.Post(srcHost, dstHost, m, m.kind == Kind::PULL_REQUEST ? kPullRequestBytes : ShardBytes(m.shard));
 }
 
 void
 AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
-    auto it = m_inFlight.find({srcHost, dstHost, qp});
-    NS_ABORT_MSG_IF(it == m_inFlight.end() || it->second.empty(),
-                    "AsyncPsJob: a message " << srcHost << "->" << dstHost << " qp " << qp
-                                             << " that was never posted");
-    const Message m = it->second.front();
-    it->second.pop_front();
+    const Message m = m_mail.Take(srcHost, dstHost, qp);
     if (m.kind == Kind::PULL_REQUEST)
     {
         Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard]});

@@ -37,6 +37,7 @@
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
 
+#include "message-mailbox.h"
 #include "sync-job.h"
 
 #include "ns3/nstime.h"
@@ -98,7 +99,7 @@ class AsyncPsJob : public MessageSink
     explicit AsyncPsJob(const AsyncPsConfig& config);
 
     /// \brief The transport (not owned; must outlive the run).
-    void SetTransport(SyncTransport* transport) { m_transport = transport; }
+    void SetTransport(SyncTransport* transport) { m_mail.SetTransport(transport); }
     /// \brief Every worker starts its first iteration at `at`.
     void Start(Time at);
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
@@ -112,7 +113,7 @@ class AsyncPsJob : public MessageSink
     /// \brief Per shard, its version (= updates applied to it).
     const std::vector<uint64_t>& ShardVersions() const { return m_version; }
     /// \brief Bytes pushed into the servers plus bytes pulled out of them.
-    uint64_t ServerBytes() const { return m_serverBytes; }
+    uint64_t ServerBytes() const { return m_mail.Bytes(); }
     /// \brief Time a worker spent blocked by the staleness bound.
     Time BlockedTime(uint32_t worker) const { return m_blocked[worker]; }
     /// \brief Bytes of shard s.
@@ -163,7 +164,6 @@ class AsyncPsJob : public MessageSink
     uint32_t SlowestFinished() const;
 
     AsyncPsConfig m_config;                      //!< options
-    SyncTransport* m_transport{nullptr};         //!< moves bytes
     std::vector<uint64_t> m_version;             //!< per shard
     std::vector<std::vector<uint64_t>> m_seen;   //!< [worker][shard] version last pulled
     std::vector<uint32_t> m_iteration;           //!< per worker: current iteration
@@ -175,13 +175,11 @@ class AsyncPsJob : public MessageSink
     std::vector<std::vector<Time>> m_iterationEnds; //!< per worker
     std::vector<AppliedUpdate> m_updates;        //!< apply order
     uint32_t m_finishedWorkers{0};               //!< workers done with every iteration
-    uint64_t m_serverBytes{0};                   //!< into + out of the servers
     std::vector<std::deque<Request>> m_pending;  //!< MLFABRIC: per shard, requests
     std::vector<bool> m_reserved;                //!< MLFABRIC: per shard, link reserved
     std::vector<std::vector<std::pair<Time, Time>>> m_slots; //!< MLFABRIC: per shard slots
     uint64_t m_dropped{0};                       //!< MLFABRIC: dropped updates
-    /// FIFO of posted messages per (src host, dst host, qp).
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<Message>> m_inFlight;
+    MessageMailbox<Message> m_mail;              //!< messages in flight (all via servers)
 };
 
 } // namespace ns3

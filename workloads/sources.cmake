@@ -25,6 +25,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-application.h
     workloads/async-ps-job.h
     workloads/async-ps-spec.h
+    workloads/message-mailbox.h
     workloads/model-profile.h
     workloads/plan-checker.h
     workloads/sync-algorithm.h
