@@ -4,6 +4,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-application.cc
     workloads/async-ps-job.cc
     workloads/async-ps-spec.cc
+    workloads/lapse-ps.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
     workloads/sync-plan.cc
@@ -26,6 +27,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/async-ps-job.h
     workloads/async-ps-spec.h
     workloads/message-mailbox.h
+    workloads/lapse-ps.h
     workloads/model-profile.h
     workloads/plan-checker.h
     workloads/sync-algorithm.h
@@ -44,6 +46,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/async-ps-job-test.cc
+    test/lapse-ps-test.cc
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc

@@ -1,0 +1,321 @@
+#include "lapse-ps.h"
+
+#include "ns3/abort.h"
+#include "ns3/simulator.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+LapsePs::LapsePs(const LapseConfig& config)
+    : m_config(config)
+{
+    if (config.nodes == 0 || config.keys == 0)
+    {
+        throw std::invalid_argument("LapsePs: nodes and keys must be > 0 (got " +
+                                    std::to_string(config.nodes) + " nodes, " +
+                                    std::to_string(config.keys) + " keys)");
+    }
+    const uint32_t n = config.nodes;
+    m_held.resize(n);
+    m_cache.resize(n);
+    m_queue.resize(n);
+    m_inFlight.resize(n);
+    m_localizeDone.resize(n);
+    m_seq.assign(n, 0);
+    m_owner.resize(config.keys);
+    for (uint64_t k = 0; k < config.keys; ++k)
+    {
+        m_owner[k] = Home(k);
+        Held& h = m_held[m_owner[k]][k];
+        h.present = true;
+    }
+}
+
+uint32_t
+LapsePs::Home(uint64_t key) const
+{
+    // Range partition: keys [i K / N, (i+1) K / N) live at node i.
+    return static_cast<uint32_t>(key * m_config.nodes / m_config.keys);
+}
+
+uint32_t
+LapsePs::Owner(uint64_t key) const
+{
+    return m_owner.at(key);
+}
+
+std::optional<double>
+LapsePs::Value(uint64_t key) const
+{
+    for (const auto& node : m_held)
+    {
+        auto it = node.find(key);
+        if (it != node.end() && it->second.present)
+        {
+            return it->second.value;
+        }
+    }
+    return std::nullopt;
+}
+
+const std::vector<LapseApplied>&
+LapsePs::AppliedLog(uint64_t key) const
+{
+    static const std::vector<LapseApplied> none;
+    auto it = m_log.find(key);
+    return it == m_log.end() ? none : it->second;
+}
+
+void
+LapsePs::Pull(uint32_t node, uint64_t key, std::function<void(double)> done)
+{
+    Issue(node, key, false, 0, std::move(done));
+}
+
+void
+LapsePs::Push(uint32_t node, uint64_t key, double delta, std::function<void()> done)
+{
+    Issue(node, key, true, delta, [done = std::move(done)](double) {
+        if (done)
+        {
+            done();
+        }
+    });
+}
+
+void
+LapsePs::Issue(uint32_t node, uint64_t key, bool push, double delta, std::function<void(double)> done)
+{
+    NS_ABORT_MSG_IF(node >= m_config.nodes || key >= m_config.keys,
+                    "LapsePs: node " << node << " key " << key << " out of range");
+    ++m_outstanding;
+    auto& queue = m_queue[node][key];
+    queue.push_back({Op{node, m_seq[node]++, push, delta}, std::move(done)});
+    if (queue.size() == 1)
+    {
+        SendNext(node, key);
+    }
+}
+
+void
+LapsePs::SendNext(uint32_t node, uint64_t key)
+{
+    auto& queue = m_queue[node][key];
+    if (queue.empty() || m_inFlight[node][key])
+    {
+        return;
+    }
+    auto held = m_held[node].find(key);
+    if (held != m_held[node].end())
+    {
+        if (!held->second.present)
+        {
+            return; // the value is on its way here: served locally when it arrives
+        }
+        ++m_local;
+        const double value = Apply(node, key, held->second, queue.front().op);
+        Complete(node, key, value);
+        return;
+    }
+    ++m_remote;
+    m_inFlight[node][key] = true;
+    uint32_t target = Home(key);
+    if (target == node)
+    {
+        target = m_owner[key]; // we are the home: we know the owner
+    }
+    if (m_config.locationCaches)
+    {
+        auto cached = m_cache[node].find(key);
+        if (cached != m_cache[node].end())
+        {
+            target = cached->second;
+        }
+    }
+    Message m{Kind::REQUEST, key, queue.front().op, 0, 0, 0};
+    Send(node, target, m);
+}
+
+void
+LapsePs::Complete(uint32_t node, uint64_t key, double value)
+{
+    auto& queue = m_queue[node][key];
+    NS_ABORT_MSG_IF(queue.empty(), "LapsePs: completion without an operation");
+    Pending p = std::move(queue.front());
+    queue.pop_front();
+    m_inFlight[node][key] = false;
+    --m_outstanding;
+    if (p.done)
+    {
+        p.done(value);
+    }
+    SendNext(node, key);
+}
+
+double
+LapsePs::Apply(uint32_t owner, uint64_t key, Held& held, const Op& op)
+{
+    if (op.push)
+    {
+        held.value += op.delta;
+    }
+    m_log[key].push_back({op.node, op.seq, op.push, op.push ? op.delta : held.value});
+    return held.value;
+}
+
+void
+LapsePs::Serve(uint32_t owner, uint64_t key, Held& held, const Message& m)
+{
+    const double value = Apply(owner, key, held, m.op);
+    Message r{Kind::RESPONSE, key, m.op, value, 0, owner};
+    Send(owner, m.op.node, r);
+}
+
+void
+LapsePs::Localize(uint32_t node, uint64_t key, std::function<void()> done)
+{
+    NS_ABORT_MSG_IF(node >= m_config.nodes || key >= m_config.keys,
+                    "LapsePs: node " << node << " key " << key << " out of range");
+    auto held = m_held[node].find(key);
+    if (held != m_held[node].end() && held->second.present)
+    {
+        if (done)
+        {
+            done();
+        }
+        return;
+    }
+    if (done)
+    {
+        m_localizeDone[node][key].push_back(std::move(done));
+    }
+    if (held != m_held[node].end())
+    {
+        return; // already on its way here
+    }
+    m_held[node][key]; // awaiting: requests that reach us now wait for the value
+    Message m{Kind::LOCALIZE, key, Op{}, 0, node, 0};
+    Send(node, Home(key), m);
+}
+
+void
+LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
+{
+    if (from == to)
+    {
+        // Same node: no network, handled as the next event.
+        Simulator::ScheduleNow(&LapsePs::Handle, this, to, m);
+        return;
+    }
+    const bool carriesValue = m.kind == Kind::TRANSFER ||
+                              (m.kind == Kind::REQUEST && m.op.push) ||
+                              (m.kind == Kind::RESPONSE && !m.op.push);
+    m_mail.Post(from, to, m, m_config.headerBytes + (carriesValue ? m_config.valueBytes : 0));
+}
+
+void
+LapsePs::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
+{
+    Message m = m_mail.Take(srcHost, dstHost, qp);
+    if (m_config.hostOverhead.IsStrictlyPositive())
+    {
+        Simulator::Schedule(m_config.hostOverhead, &LapsePs::Handle, this, dstHost, m);
+        return;
+    }
+    Handle(dstHost, m);
+}
+
+void
+LapsePs::Handle(uint32_t node, Message m)
+{
+    const uint64_t key = m.key;
+    auto held = m_held[node].find(key);
+    switch (m.kind)
+    {
+    case Kind::REQUEST:
+        if (held != m_held[node].end() && held->second.present)
+        {
+            Serve(node, key, held->second, m);
+        }
+        else if (held != m_held[node].end())
+        {
+            held->second.waiting.push_back(m); // served when the value arrives
+        }
+        else if (node == Home(key))
+        {
+            Send(node, m_owner[key], m); // the home knows the owner
+        }
+        else
+        {
+            Send(node, Home(key), m); // a stale guess: ask the home
+        }
+        return;
+    case Kind::RESPONSE:
+        if (m_config.locationCaches)
+        {
+            m_cache[node][key] = m.owner;
+        }
+        Complete(node, key, m.value);
+        return;
+    case Kind::LOCALIZE: {
+        const uint32_t old = m_owner[key];
+        NS_ABORT_MSG_IF(old == m.newOwner, "LapsePs: node " << old << " localizes key " << key
+                                                            << " it already owns");
+        m_owner[key] = m.newOwner;
+        Message h{Kind::HANDOVER, key, Op{}, 0, m.newOwner, 0};
+        Send(node, old, h);
+        return;
+    }
+    case Kind::HANDOVER:
+        NS_ABORT_MSG_IF(held == m_held[node].end(),
+                        "LapsePs: handover of key " << key << " at node " << node
+                                                    << ", which neither owns nor awaits it");
+        if (!held->second.present)
+        {
+            held->second.waiting.push_back(m); // our own transfer first, then hand on
+            return;
+        }
+        {
+            Message t{Kind::TRANSFER, key, Op{}, held->second.value, m.newOwner, 0};
+            m_held[node].erase(held);
+            if (m_config.locationCaches)
+            {
+                m_cache[node][key] = m.newOwner;
+            }
+            Send(node, m.newOwner, t);
+        }
+        return;
+    case Kind::TRANSFER:
+        Arrive(node, key, m.value);
+        return;
+    }
+}
+
+void
+LapsePs::Arrive(uint32_t node, uint64_t key, double value)
+{
+    Held& held = m_held[node][key];
+    held.present = true;
+    held.value = value;
+    std::deque<Message> waiting = std::move(held.waiting);
+    held.waiting.clear();
+    // Our own operations first (they are why we localized), then the localize callbacks,
+    // then the messages that waited here, in arrival order (a queued handover hands the key
+    // on; what waited behind it is forwarded, as Handle does for a key we no longer hold).
+    SendNext(node, key);
+    auto callbacks = std::move(m_localizeDone[node][key]);
+    m_localizeDone[node].erase(key);
+    for (auto& cb : callbacks)
+    {
+        cb();
+    }
+    for (const Message& m : waiting)
+    {
+        Handle(node, m);
+    }
+}
+
+} // namespace ns3

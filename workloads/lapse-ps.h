@@ -1,0 +1,182 @@
+/*
+ * LapsePs: a parameter server with dynamic parameter allocation, after Lapse (Renz-Wieland,
+ * Gemulla, Zeuch, Markl, "Dynamic Parameter Allocation in Parameter Servers", VLDB 2020),
+ * the protocol only: its messages move over any SyncTransport (RoCE packets in the driver),
+ * workloads call Pull / Push / Localize.
+ *
+ * Keys 0..K-1 are range-partitioned over the nodes: home(k) = k * N / K. Every key has one
+ * owner, initially its home, which holds its value; the home always knows the owner.
+ *  - An operation on a key the node owns is local (shared memory: no message, no delay).
+ *  - Otherwise a request goes to the node's cached owner of the key (with location caches)
+ *    or to the home; the home forwards it to the owner, a node that no longer owns the key
+ *    forwards it to the home. The owner applies it (pull reads, push adds) and answers the
+ *    requester directly (with caches, the answer also refreshes the requester's cache).
+ *  - Localize(k) at node n: n sends LOCALIZE to the home; the home records n as the owner
+ *    and sends HANDOVER to the old owner; the old owner sends TRANSFER with the value to n
+ *    (three messages). Operations that reach n for k before the value are queued there and
+ *    served, in arrival order, when it arrives; a HANDOVER that reaches a node still
+ *    waiting for the value is queued likewise, so back-to-back relocations chain.
+ *  - Per-key sequential consistency: every operation on a key is applied by its owner of
+ *    the moment in one order (ownership moves with the value), and a node keeps at most one
+ *    remote operation per key in flight (later ones wait, in program order), so each node's
+ *    operations on a key are applied in the order it issued them.
+ * Message sizes: a header (default 64 B) plus the value (pull answers, pushes, transfers).
+ * A per-message host overhead delays the handling of every message at its receiver.
+ */
+#ifndef PARAMSYNC_LAPSE_PS_H
+#define PARAMSYNC_LAPSE_PS_H
+
+#include "message-mailbox.h"
+#include "sync-job.h"
+
+#include "ns3/nstime.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <optional>
+#include <unordered_map>
+#include <vector>
+
+namespace ns3
+{
+
+/// \brief The shape of a Lapse parameter server.
+struct LapseConfig
+{
+    uint32_t nodes{1};          //!< N (hosts 0..N-1)
+    uint64_t keys{1};           //!< K
+    uint32_t valueBytes{100};   //!< bytes of one key's value on the wire
+    uint32_t headerBytes{64};   //!< bytes of every message besides the value
+    Time hostOverhead{Seconds(0)}; //!< handling time of each message at its receiver
+    bool locationCaches{false}; //!< nodes remember where a key was last found
+};
+
+/// \brief One operation as the owner applied it (the key's linearization).
+struct LapseApplied
+{
+    uint32_t node;   //!< who issued it
+    uint64_t seq;    //!< its issue number at that node
+    bool push;       //!< push (true) or pull
+    double value;    //!< push: the delta; pull: the value read
+};
+
+/**
+ * \brief Dynamic-allocation parameter server over a SyncTransport.
+ */
+class LapsePs : public MessageSink
+{
+  public:
+    /// \throws std::invalid_argument for zero nodes or keys
+    explicit LapsePs(const LapseConfig& config);
+
+    /// \brief The transport (not owned; must outlive the run).
+    void SetTransport(SyncTransport* transport) { m_mail.SetTransport(transport); }
+
+    /// \brief Node reads key; done gets the value.
+    void Pull(uint32_t node, uint64_t key, std::function<void(double)> done);
+    /// \brief Node adds delta to key; done when applied.
+    void Push(uint32_t node, uint64_t key, double delta, std::function<void()> done);
+    /// \brief Node becomes the owner of key; done when its value arrived.
+    void Localize(uint32_t node, uint64_t key, std::function<void()> done);
+
+    void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
+
+    /// \brief The home node of a key.
+    uint32_t Home(uint64_t key) const;
+    /// \brief The owner of a key according to its home.
+    uint32_t Owner(uint64_t key) const;
+    /// \brief The current value of a key at its owner (nullopt while in transfer).
+    std::optional<double> Value(uint64_t key) const;
+    /// \brief Every applied operation on a key, in apply order.
+    const std::vector<LapseApplied>& AppliedLog(uint64_t key) const;
+    /// \brief Operations served locally (no message).
+    uint64_t LocalAccesses() const { return m_local; }
+    /// \brief Operations that needed the network.
+    uint64_t RemoteAccesses() const { return m_remote; }
+    /// \brief Messages sent.
+    uint64_t Messages() const { return m_mail.Messages(); }
+    /// \brief Bytes sent.
+    uint64_t Bytes() const { return m_mail.Bytes(); }
+    /// \brief Operations issued but not completed.
+    uint64_t Outstanding() const { return m_outstanding; }
+
+  private:
+    enum class Kind
+    {
+        REQUEST,  //!< a pull or push on its way to the owner
+        RESPONSE, //!< the owner's answer to the requester
+        LOCALIZE, //!< new owner -> home
+        HANDOVER, //!< home -> old owner
+        TRANSFER  //!< old owner -> new owner, with the value
+    };
+    /// An operation of a node on a key.
+    struct Op
+    {
+        uint32_t node;  //!< issuer
+        uint64_t seq;   //!< its issue number at the issuer
+        bool push;      //!< push or pull
+        double delta;   //!< push: the delta
+    };
+    /// A protocol message.
+    struct Message
+    {
+        Kind kind;
+        uint64_t key;
+        Op op;              //!< REQUEST / RESPONSE: the operation
+        double value;       //!< RESPONSE: value read; TRANSFER: the value
+        uint32_t newOwner;  //!< LOCALIZE / HANDOVER: the node that wants the key
+        uint32_t owner;     //!< RESPONSE: who served it (for location caches)
+    };
+    /// What a node knows of a key it owns or awaits.
+    struct Held
+    {
+        bool present{false};           //!< the value is here
+        double value{0};               //!< the value
+        std::deque<Message> waiting;   //!< requests / handovers queued until it arrives
+    };
+    /// A node's operation waiting for its turn on a key, and its completion.
+    struct Pending
+    {
+        Op op;
+        std::function<void(double)> done;
+    };
+
+    /// \brief Starts or queues a node's operation on a key.
+    void Issue(uint32_t node, uint64_t key, bool push, double delta, std::function<void(double)> done);
+    /// \brief Sends the node's next queued remote operation on a key, if none is in flight.
+    void SendNext(uint32_t node, uint64_t key);
+    /// \brief Handles a message at a node (after the host overhead).
+    void Handle(uint32_t node, Message m);
+    /// \brief Applies op at its owner and answers; returns the value read / after the push.
+    double Apply(uint32_t owner, uint64_t key, Held& held, const Op& op);
+    /// \brief The owner node serves a request (local or remote requester).
+    void Serve(uint32_t owner, uint64_t key, Held& held, const Message& m);
+    /// \brief The value of key arrived at node: serve what waited for it.
+    void Arrive(uint32_t node, uint64_t key, double value);
+    /// \brief Completes a node's operation on a key (local or answered).
+    void Complete(uint32_t node, uint64_t key, double value);
+    /// \brief Sends a message (header + value bytes as the kind needs).
+    void Send(uint32_t from, uint32_t to, const Message& m);
+
+    LapseConfig m_config;                                        //!< shape
+    MessageMailbox<Message> m_mail;                              //!< messages in flight
+    std::vector<std::unordered_map<uint64_t, Held>> m_held;      //!< [node] keys owned/awaited
+    std::vector<uint32_t> m_owner;                               //!< by key: owner per home
+    std::vector<std::unordered_map<uint64_t, uint32_t>> m_cache; //!< [node] key -> owner guess
+    /// [node] key -> operations in program order; the front one is in flight if remote.
+    std::vector<std::unordered_map<uint64_t, std::deque<Pending>>> m_queue;
+    std::vector<std::unordered_map<uint64_t, bool>> m_inFlight;  //!< [node] key -> remote op out
+    std::vector<std::unordered_map<uint64_t, std::vector<std::function<void()>>>>
+        m_localizeDone;                                          //!< [node] key -> callbacks
+    std::vector<uint64_t> m_seq;                                 //!< [node] next op number
+    std::map<uint64_t, std::vector<LapseApplied>> m_log;         //!< by key: apply order
+    uint64_t m_local{0};                                         //!< local accesses
+    uint64_t m_remote{0};                                        //!< remote accesses
+    uint64_t m_outstanding{0};                                   //!< ops not completed
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_LAPSE_PS_H
