@@ -6,6 +6,11 @@
  * stderr naming the option, and nothing written); 3 the runs finished but an invariant
  * failed (drops with PFC on, a stall / deadlock, a plan the checker rejects) — results
  * are still written.
+ *
+ * With --backend=fluid an algorithm that has a round form (RoundPlan: ring, hips) runs in
+ * that form when its explicit plan would be too large to build (kRoundFormAbove): the
+ * checker cannot run on it; the round generators are proven against the explicit plans by
+ * test/round-plan-test.cc.
  */
 #ifndef PARAMSYNC_PARAMSYNC_DRIVER_H
 #define PARAMSYNC_PARAMSYNC_DRIVER_H
@@ -19,6 +24,7 @@
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -39,6 +45,12 @@ class ParamsyncDriver
     static constexpr int kExitBadInput = 2;
     /// \brief Exit code: finished, but an invariant failed (results written).
     static constexpr int kExitInvariant = 3;
+    /// \brief Fluid runs use the round form when the explicit plan's transfers times its
+    /// workers exceed this: each transfer holds an N-bit contributor set, which the
+    /// compiler and the checker build and combine, so this bounds the explicit plan's
+    /// 16 MiB of sets and its seconds of checking (ring over 1,024 hosts: 2.1 M transfers,
+    /// 6 s and 0.9 GB measured; hips on a 32x32 torus: 0.5 M transfers, 13 s).
+    static constexpr uint64_t kRoundFormAbove = uint64_t{1} << 27;
 
     ParamsyncDriver();
     ~ParamsyncDriver();
@@ -69,6 +81,9 @@ class ParamsyncDriver
     std::vector<SyncPlan> m_plans;                        //!< their plans (same order)
     std::optional<AsyncPsConfig> m_async;                 //!< asynchronous PS job, if any
     std::string m_asyncSpec;                              //!< its canonical spec
+    /// \brief Per plan: its round form when the fluid run uses it (m_plans[i] then holds
+    /// only the plan's name, sizes and hosts, no transfers).
+    std::vector<std::optional<RoundPlan>> m_roundPlans;
     std::vector<FlowSpec> m_flows;                        //!< --flows, node ids as in the file
     std::vector<uint32_t> m_flowSrcRank;                  //!< host rank of each flow's src
     std::vector<uint32_t> m_flowDstRank;                  //!< host rank of each flow's dst

@@ -162,6 +162,33 @@ TEST(DriverCli, FluidRunPrintsOneRowPerAlgorithmAndWritesFiles)
     EXPECT_NE(Slurp(trace).find("\"traceEvents\""), std::string::npos);
 }
 
+TEST(DriverCli, FluidRunsElevenThousandServersInRoundForm)
+{
+    // 11,664 servers: the explicit ring plan would hold 272 M transfers; the fluid backend
+    // runs the round form (RoundPlan). Ring on fattree:k=36: 2 (N-1) steps of the largest
+    // chunk ceil(1e8 / 11,664) = 8,574 B at 40 Gb/s: 23,326 x 8,574 x 8 / 40e9 = 40.0 ms.
+    // HiPS on the 108x108 torus: 2 x 107 steps of ceil(25e6 / 108) = 231,482 B and 2 x 107
+    // of ceil(231,482 / 108) = 2,144 B: 214 x 233,626 x 8 / 40e9 = 9.999 ms. (The JSON
+    // prints 6 significant digits.)
+    struct Case
+    {
+        const char* args;
+        double gst;
+    };
+    for (const Case& c :
+         {Case{"--topology=fattree:k=36 --algorithm=ring", 23326.0 * 8574 * 8 / 40e9},
+          Case{"--topology=torus:dims=108x108 --algorithm=hips", 214.0 * 233626 * 8 / 40e9}})
+    {
+        Outcome o = RunParamsync(std::string("--backend=fluid --model=bytes:100MB --format=json ") +
+                                 c.args);
+        ASSERT_EQ(o.code, 0) << c.args << "\n" << o.err;
+        EXPECT_EQ(o.err, "");
+        EXPECT_EQ(Field(o.out, "workers"), 11664);
+        EXPECT_NEAR(Field(o.out, "gst_s"), c.gst, 1e-5 * c.gst) << c.args;
+        EXPECT_NEAR(Field(o.out, "ideal_gst_s"), c.gst, 1e-5 * c.gst) << c.args;
+    }
+}
+
 TEST(DriverCli, AllRunsEveryApplicableAlgorithm)
 {
     Outcome o = RunParamsync("--backend=fluid --topology=bcube:n=3,k=1 --algorithm=all "

@@ -35,6 +35,13 @@ SubChunk(const ByteRange& r, uint32_t g, uint32_t i)
     return {begin, begin + base + (i < extra ? 1 : 0)};
 }
 
+/// \brief Whether a group exchanges as a ring (else by direct exchange).
+bool
+UsesRing(const HostGroup& group, GroupExchange exchange)
+{
+    return exchange == GroupExchange::Ring || (exchange == GroupExchange::AsGrouped && group.ring);
+}
+
 /// \brief Per-host state of one flow while its stages are laid out.
 struct HostState
 {
@@ -114,13 +121,6 @@ class FlowBuilder
     }
 
   private:
-    static bool
-    UsesRing(const HostGroup& group, GroupExchange exchange)
-    {
-        return exchange == GroupExchange::Ring ||
-               (exchange == GroupExchange::AsGrouped && group.ring);
-    }
-
     /// \brief The range every member works on. Throws unless the members hold the same range
     /// and disjoint contributions (else the groups are not a product of coordinates).
     ByteRange
@@ -333,16 +333,14 @@ class FlowBuilder
     std::vector<HostState> m_hosts;
 };
 
-} // namespace
-
+/// \brief Throws unless every dimension partitions the workers 0..n-1 into non-empty
+/// groups and there are flows to lay out.
 void
-AddHierarchicalAllreduce(SyncPlan& plan,
-                         const std::vector<HostDimension>& dims,
-                         const std::vector<HierarchicalFlow>& flows,
-                         GroupExchange exchange,
-                         const std::string& who)
+ValidateDimensions(uint32_t n,
+                   const std::vector<HostDimension>& dims,
+                   const std::vector<HierarchicalFlow>& flows,
+                   const std::string& who)
 {
-    const uint32_t n = plan.workers;
     for (size_t d = 0; d < dims.size(); ++d)
     {
         std::vector<uint32_t> seen(n, 0);
@@ -378,15 +376,10 @@ AddHierarchicalAllreduce(SyncPlan& plan,
     {
         throw std::invalid_argument(who + ": no flows to lay out");
     }
-    // Laid out on a copy so that a throw (groups not a product) leaves `plan` untouched.
-    SyncPlan work = plan;
-    const ByteRange whole{0, plan.gradientBytes};
-    const uint32_t f = static_cast<uint32_t>(flows.size());
-    for (uint32_t i = 0; i < f; ++i)
+    for (size_t i = 0; i < flows.size(); ++i)
     {
-        const HierarchicalFlow& flow = flows[i];
         std::vector<bool> used(dims.size(), false);
-        for (uint32_t d : flow.dimOrder)
+        for (uint32_t d : flows[i].dimOrder)
         {
             if (d >= dims.size() || used[d])
             {
@@ -396,6 +389,26 @@ AddHierarchicalAllreduce(SyncPlan& plan,
             }
             used[d] = true;
         }
+    }
+}
+
+} // namespace
+
+void
+AddHierarchicalAllreduce(SyncPlan& plan,
+                         const std::vector<HostDimension>& dims,
+                         const std::vector<HierarchicalFlow>& flows,
+                         GroupExchange exchange,
+                         const std::string& who)
+{
+    ValidateDimensions(plan.workers, dims, flows, who);
+    // Laid out on a copy so that a throw (groups not a product) leaves `plan` untouched.
+    SyncPlan work = plan;
+    const ByteRange whole{0, plan.gradientBytes};
+    const uint32_t f = static_cast<uint32_t>(flows.size());
+    for (uint32_t i = 0; i < f; ++i)
+    {
+        const HierarchicalFlow& flow = flows[i];
         const ByteRange part = SubChunk(whole, f, i);
         if (part.end == part.begin)
         {
@@ -413,6 +426,103 @@ AddHierarchicalAllreduce(SyncPlan& plan,
         }
     }
     plan = std::move(work);
+}
+
+bool
+AddHierarchicalRounds(RoundPlan& plan,
+                      const std::vector<HostDimension>& dims,
+                      const std::vector<HierarchicalFlow>& flows,
+                      GroupExchange exchange,
+                      const std::string& who)
+{
+    ValidateDimensions(plan.workers, dims, flows, who);
+    const size_t stages = flows.front().dimOrder.size();
+    // Stage s: the size and exchange of every group any flow works in (they must agree).
+    std::vector<uint32_t> size(stages, 0);
+    std::vector<bool> ring(stages, false);
+    for (const HierarchicalFlow& flow : flows)
+    {
+        if (flow.dimOrder.size() != stages)
+        {
+            return false;
+        }
+        for (size_t s = 0; s < stages; ++s)
+        {
+            for (const HostGroup& group : dims[flow.dimOrder[s]])
+            {
+                const auto g = static_cast<uint32_t>(group.members.size());
+                if (size[s] == 0)
+                {
+                    size[s] = g;
+                    ring[s] = UsesRing(group, exchange);
+                }
+                if (g != size[s] || UsesRing(group, exchange) != ring[s])
+                {
+                    return false;
+                }
+            }
+        }
+    }
+    // Range sizes: parts of W, then sub-chunks stage by stage (SubChunk's first pieces are
+    // one byte longer: the largest is the ceiling, the smallest the floor).
+    const uint64_t parts = flows.size();
+    uint64_t smallest = plan.gradientBytes / parts;
+    uint64_t largest = (plan.gradientBytes + parts - 1) / parts;
+    std::vector<uint64_t> bytes(stages);
+    for (size_t s = 0; s < stages; ++s)
+    {
+        smallest /= size[s];
+        largest = (largest + size[s] - 1) / size[s];
+        bytes[s] = largest;
+    }
+    if (smallest == 0)
+    {
+        return false;
+    }
+    // The flows of one step of stage s, every part at once: ring successors, or every
+    // ordered pair of a group.
+    auto stepFlows = [&](size_t s) {
+        std::vector<RoundFlow> out;
+        for (const HierarchicalFlow& flow : flows)
+        {
+            for (const HostGroup& group : dims[flow.dimOrder[s]])
+            {
+                const std::vector<HostRank>& m = group.members;
+                const size_t g = m.size();
+                for (size_t i = 0; i < g && g > 1; ++i)
+                {
+                    if (ring[s])
+                    {
+                        out.emplace_back(flow.reverse ? m[g - 1 - i] : m[i],
+                                         flow.reverse ? m[(2 * g - 2 - i) % g] : m[(i + 1) % g]);
+                        continue;
+                    }
+                    for (size_t j = 0; j < g; ++j)
+                    {
+                        if (j != i)
+                        {
+                            out.emplace_back(m[i], m[j]);
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    };
+    RoundPlan work = plan;
+    for (size_t s = 0; s < stages; ++s)
+    {
+        work.Append({stepFlows(s), bytes[s], ring[s] ? size[s] - 1u : 1u, uint32_t(s)});
+    }
+    for (size_t s = stages; s-- > 0;)
+    {
+        work.Append({stepFlows(s),
+                     bytes[s],
+                     ring[s] ? size[s] - 1u : 1u,
+                     uint32_t(2 * stages - 1 - s)});
+    }
+    plan = std::move(work);
+    return true;
 }
 
 HipsAlgorithm::HipsAlgorithm(const std::string& spec)
@@ -443,29 +553,11 @@ HipsAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
     return true;
 }
 
-SyncPlan
-HipsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
+std::vector<HierarchicalFlow>
+HipsAlgorithm::Flows(const std::vector<HostDimension>& dims) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
-    const std::vector<HostDimension> dims = topology.Dimensions();
-    const uint32_t n = topology.Graph().HostCount();
-    SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
     const uint32_t d = static_cast<uint32_t>(dims.size());
-    const GroupExchange exchange = m_stage == "mesh"   ? GroupExchange::Direct
-                                   : m_stage == "ring" ? GroupExchange::Ring
-                                                       : GroupExchange::AsGrouped;
+    const GroupExchange exchange = Exchange();
     // Directions matter only where a stage runs as a ring.
     bool anyRing = exchange == GroupExchange::Ring;
     for (const HostDimension& dim : dims)
@@ -490,7 +582,63 @@ HipsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
             flows.push_back(flow);
         }
     }
-    AddHierarchicalAllreduce(plan, dims, flows, exchange, "--algorithm '" + Spec() + "'");
+    return flows;
+}
+
+GroupExchange
+HipsAlgorithm::Exchange() const
+{
+    return m_stage == "mesh"   ? GroupExchange::Direct
+           : m_stage == "ring" ? GroupExchange::Ring
+                               : GroupExchange::AsGrouped;
+}
+
+SyncPlan
+HipsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
+{
+    std::string why;
+    if (!AppliesTo(topology, why))
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
+    }
+    const std::vector<HostDimension> dims = topology.Dimensions();
+    const uint32_t n = topology.Graph().HostCount();
+    SyncPlan plan;
+    plan.algorithm = Spec();
+    plan.gradientBytes = model.TotalBytes();
+    plan.workers = n;
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        plan.hostOf.push_back(p);
+    }
+    AddHierarchicalAllreduce(plan, dims, Flows(dims), Exchange(), "--algorithm '" + Spec() + "'");
+    return plan;
+}
+
+std::optional<RoundPlan>
+HipsAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model) const
+{
+    std::string why;
+    if (!AppliesTo(topology, why))
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
+    }
+    const std::vector<HostDimension> dims = topology.Dimensions();
+    const uint32_t n = topology.Graph().HostCount();
+    RoundPlan plan;
+    plan.algorithm = Spec();
+    plan.gradientBytes = model.TotalBytes();
+    plan.workers = n;
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        plan.hostOf.push_back(p);
+    }
+    if (!AddHierarchicalRounds(plan, dims, Flows(dims), Exchange(), "--algorithm '" + Spec() + "'"))
+    {
+        return std::nullopt;
+    }
     return plan;
 }
 

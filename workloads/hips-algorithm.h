@@ -81,6 +81,24 @@ void AddHierarchicalAllreduce(SyncPlan& plan,
                               const std::string& who);
 
 /**
+ * \brief Round form of AddHierarchicalAllreduce (same dims, flows and exchange), appended
+ * to `plan`: for every stage, one round holding every flow's groups at once (a ring step,
+ * repeated g-1 times, or one direct exchange), reduce-scatter stages then all-gather stages
+ * in reverse; every flow carries the largest sub-chunk of its stage. The flows run in
+ * lockstep, so they must be aligned: at every stage all groups they work in have the same
+ * size and exchange. Returns false, leaving `plan` unchanged, when they are not (e.g.
+ * rotated levels of a torus with unequal sides) or when some sub-chunk would be empty (the
+ * explicit plan then skips transfers). The product-of-coordinates check of the explicit
+ * engine is not repeated: its tests prove the topologies' dimensions.
+ * \throws std::invalid_argument as AddHierarchicalAllreduce for malformed dims or flows
+ */
+bool AddHierarchicalRounds(RoundPlan& plan,
+                           const std::vector<HostDimension>& dims,
+                           const std::vector<HierarchicalFlow>& flows,
+                           GroupExchange exchange,
+                           const std::string& who);
+
+/**
  * \brief HiPS. Options: rotate=1|0 (default 1), bidir=1|0 (default 1),
  * stage=auto|mesh|ring (default auto).
  *
@@ -129,8 +147,17 @@ class HipsAlgorithm : public SyncAlgorithm
     std::string Spec() const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
+    /// \brief Round form (AddHierarchicalRounds); std::nullopt where the parts are not
+    /// aligned (rotate=1 on dimensions of different sizes) or a sub-chunk would be empty.
+    std::optional<RoundPlan> CompileRounds(const Topology& topology,
+                                           const ModelProfile& model) const override;
 
   private:
+    /// \brief The flows (parts) of the options on dimensions `dims`.
+    std::vector<HierarchicalFlow> Flows(const std::vector<HostDimension>& dims) const;
+    /// \brief The group exchange of the stage option.
+    GroupExchange Exchange() const;
+
     bool m_rotate;
     bool m_bidir;
     std::string m_stage; //!< "auto", "mesh" or "ring"

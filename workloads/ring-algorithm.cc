@@ -350,4 +350,51 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
     return plan;
 }
 
+std::optional<RoundPlan>
+RingAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model) const
+{
+    const uint32_t n = topology.Graph().HostCount();
+    std::vector<std::vector<HostRank>> orders = RingOrders(topology);
+    RoundPlan plan;
+    plan.algorithm = Spec();
+    plan.gradientBytes = model.TotalBytes();
+    plan.workers = n;
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        plan.hostOf.push_back(p);
+    }
+    const uint64_t rings = orders.size();
+    // Smallest and largest segment over every ring and chunk (SplitOffsets: ceil and floor
+    // at every split).
+    const uint64_t smallest = plan.gradientBytes / rings / n / m_segments;
+    if (smallest == 0)
+    {
+        return std::nullopt;
+    }
+    auto ceilDiv = [](uint64_t a, uint64_t b) { return (a + b - 1) / b; };
+    const uint64_t largest = ceilDiv(ceilDiv(ceilDiv(plan.gradientBytes, rings), n), m_segments);
+    if (n < 2)
+    {
+        return plan;
+    }
+    SyncRound step;
+    step.bytes = largest;
+    step.repeat = n - 1;
+    for (const std::vector<HostRank>& order : orders)
+    {
+        for (uint32_t i = 0; i < n; ++i)
+        {
+            for (uint32_t s = 0; s < m_segments; ++s)
+            {
+                step.flows.emplace_back(order[i], order[(i + 1) % n]);
+            }
+        }
+    }
+    step.phase = 0;
+    plan.Append(step);
+    step.phase = n - 1;
+    plan.Append(std::move(step));
+    return plan;
+}
+
 } // namespace ns3

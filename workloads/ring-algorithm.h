@@ -66,6 +66,15 @@ class RingAlgorithm : public SyncAlgorithm
     std::string Spec() const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
+    /**
+     * \brief Round form: every ring's positions send to their successors together, one
+     * flow per segment, each step; n-1 reduce-scatter rounds (phase 0) then n-1 all-gather
+     * rounds (phase n-1), every flow carrying the largest segment. Same transfers and,
+     * when R n K divides W, the same bytes as Compile(). std::nullopt when some segment
+     * would be empty (W < R n K), as Compile() then skips transfers.
+     */
+    std::optional<RoundPlan> CompileRounds(const Topology& topology,
+                                           const ModelProfile& model) const override;
 
     /**
      * \brief The rank order of every ring the options give on this topology (rings in

@@ -14,6 +14,8 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/arborescence-packing.cc
     workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
+    workloads/round-plan.cc
+    workloads/round-fluid-estimator.cc
     workloads/hips-algorithm.cc
     workloads/ps-algorithm.cc
     workloads/hdrm-algorithm.cc
@@ -37,6 +39,8 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/arborescence-packing.h
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
+    workloads/round-plan.h
+    workloads/round-fluid-estimator.h
     workloads/hips-algorithm.h
     workloads/ps-algorithm.h
     workloads/hdrm-algorithm.h
@@ -53,6 +57,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/ring-algorithm-test.cc
     test/tree-packing-algorithm-test.cc
     test/fluid-estimator-test.cc
+    test/round-plan-test.cc
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc
     test/hdrm-algorithm-test.cc

@@ -46,6 +46,13 @@ Registry()
 
 } // namespace
 
+std::optional<RoundPlan>
+SyncAlgorithm::CompileRounds(const Topology& /* topology */,
+                             const ModelProfile& /* model */) const
+{
+    return std::nullopt;
+}
+
 std::unique_ptr<SyncAlgorithm>
 MakeSyncAlgorithm(const std::string& spec)
 {

@@ -7,9 +7,11 @@
 #define PARAMSYNC_SYNC_ALGORITHM_H
 
 #include "model-profile.h"
+#include "round-plan.h"
 #include "sync-plan.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -41,6 +43,15 @@ class SyncAlgorithm
      * \throws std::invalid_argument when the topology / model cannot be served, naming why
      */
     virtual SyncPlan Compile(const Topology& topology, const ModelProfile& model) const = 0;
+
+    /**
+     * \brief The plan in compact round form (RoundPlan), for fluid runs too large for the
+     * explicit plan. Step-synchronous algorithms provide it; the default has none.
+     * \return std::nullopt when this algorithm, with these options, has no round form on
+     * this topology \throws std::invalid_argument as Compile()
+     */
+    virtual std::optional<RoundPlan> CompileRounds(const Topology& topology,
+                                                   const ModelProfile& model) const;
 };
 
 /**
