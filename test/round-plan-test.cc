@@ -136,11 +136,11 @@ TEST(RoundFluidEstimator, RoundsAddUpAndRepeatsSolveOnce)
 
 TEST(RoundForm, RingMatchesExplicitPlan)
 {
-    for (const char* topology : {"fattree:k=4", "fattree:k=8", "torus:dims=4x4",
-                                 "torus:dims=6x6", "bcube:n=3,k=1"})
+    for (const char* topology :
+         {"fattree:k=4", "fattree:k=8", "torus:dims=4x4", "torus:dims=6x6", "bcube:n=3,k=1"})
     {
-        for (const char* algorithm : {"ring", "ring:bidir=1", "ring:segments=4",
-                                      "ring:order=topo,nics=all"})
+        for (const char* algorithm :
+             {"ring", "ring:bidir=1", "ring:segments=4", "ring:order=topo,nics=all"})
         {
             ExpectRoundFormMatches(topology, algorithm, kExact);
         }
@@ -154,8 +154,8 @@ TEST(RoundForm, HipsMatchesExplicitPlan)
     for (const char* topology : {"torus:dims=4x4", "torus:dims=6x6", "torus:dims=3x3x3",
                                  "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=3,k=2", "star:n=6"})
     {
-        for (const char* algorithm : {"hips", "hips:bidir=0", "hips:rotate=0",
-                                      "hips:stage=mesh", "hips:stage=ring"})
+        for (const char* algorithm :
+             {"hips", "hips:bidir=0", "hips:rotate=0", "hips:stage=mesh", "hips:stage=ring"})
         {
             ExpectRoundFormMatches(topology, algorithm, kExact);
         }
@@ -164,7 +164,7 @@ TEST(RoundForm, HipsMatchesExplicitPlan)
     ExpectRoundFormMatches("torus:dims=4x6", "hips:rotate=0", kExact);
 }
 
-TEST(RoundForm, HipsWithoutLockstepHasNoRoundForm)
+TEST(RoundForm, NoRoundFormWhereItWouldDiffer)
 {
     // On a 4x6 torus with rotated dimensions, part 0 spends 3 ring steps in its first stage
     // and part 2 spends 5: the parts are not in lockstep, so no round form (the explicit
@@ -178,8 +178,10 @@ TEST(RoundForm, HipsWithoutLockstepHasNoRoundForm)
     EXPECT_TRUE(MakeSyncAlgorithm("hips")->CompileRounds(*square, Model("bytes:64")).has_value());
     // Ring: R N K = 1 x 16 x 4 = 64 B at least on fattree:k=4 with 4 segments.
     auto fat = MakeTopology("fattree:k=4", kB, 1e-6);
-    EXPECT_FALSE(MakeSyncAlgorithm("ring:segments=4")->CompileRounds(*fat, Model("bytes:63")).has_value());
-    EXPECT_TRUE(MakeSyncAlgorithm("ring:segments=4")->CompileRounds(*fat, Model("bytes:64")).has_value());
+    EXPECT_FALSE(
+        MakeSyncAlgorithm("ring:segments=4")->CompileRounds(*fat, Model("bytes:63")).has_value());
+    EXPECT_TRUE(
+        MakeSyncAlgorithm("ring:segments=4")->CompileRounds(*fat, Model("bytes:64")).has_value());
     // Algorithms without a round form say so.
     EXPECT_FALSE(MakeSyncAlgorithm("ps")->CompileRounds(*fat, Model(kExact)).has_value());
 }
@@ -206,7 +208,8 @@ TEST(RoundForm, UnevenSplitsStayWithinOneBytePerStep)
         auto algo = MakeSyncAlgorithm(c.algorithm);
         const ModelProfile m = Model("bytes:100000007");
         const FluidResult e = FluidEstimator().Estimate(*topo, algo->Compile(*topo, m));
-        const RoundFluidResult r = RoundFluidEstimator().Estimate(*topo, *algo->CompileRounds(*topo, m));
+        const RoundFluidResult r =
+            RoundFluidEstimator().Estimate(*topo, *algo->CompileRounds(*topo, m));
         EXPECT_NEAR(r.gstS, e.gstS, c.steps * 1.2e-9);
     }
 }

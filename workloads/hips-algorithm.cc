@@ -510,16 +510,16 @@ AddHierarchicalRounds(RoundPlan& plan,
         return out;
     };
     RoundPlan work = plan;
+    // Phases as the explicit plan labels its stages: reduce-scatter s, all-gather 2S-1-s.
     for (size_t s = 0; s < stages; ++s)
     {
-        work.Append({stepFlows(s), bytes[s], ring[s] ? size[s] - 1u : 1u, uint32_t(s)});
+        const uint64_t steps = ring[s] ? size[s] - 1 : 1;
+        work.Append({stepFlows(s), bytes[s], steps, static_cast<uint32_t>(s)});
     }
     for (size_t s = stages; s-- > 0;)
     {
-        work.Append({stepFlows(s),
-                     bytes[s],
-                     ring[s] ? size[s] - 1u : 1u,
-                     uint32_t(2 * stages - 1 - s)});
+        const uint64_t steps = ring[s] ? size[s] - 1 : 1;
+        work.Append({stepFlows(s), bytes[s], steps, static_cast<uint32_t>(2 * stages - 1 - s)});
     }
     plan = std::move(work);
     return true;

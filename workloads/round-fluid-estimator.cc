@@ -42,8 +42,16 @@ RoundFluidEstimator::Estimate(const Topology& topology, const RoundPlan& plan) c
             step.transfers.reserve(round.flows.size());
             for (const RoundFlow& f : round.flows)
             {
-                step.Add({0, f.first, f.second, 0, round.bytes, TransferOp::Copy,
-                          ContributorSet(), {}, 0, round.phase});
+                step.Add({0,
+                          f.first,
+                          f.second,
+                          0,
+                          round.bytes,
+                          TransferOp::Copy,
+                          ContributorSet(),
+                          {},
+                          0,
+                          round.phase});
             }
             FluidResult r = estimator.Estimate(topology, step);
             result.roundS.push_back(r.gstS);

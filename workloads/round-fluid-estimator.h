@@ -26,12 +26,12 @@ class Topology;
  */
 struct RoundFluidResult
 {
-    double gstS{0};                //!< sum over rounds of duration x repeat (s)
-    std::vector<double> roundS;    //!< per round of the plan: the duration of one repetition
+    double gstS{0};             //!< sum over rounds of duration x repeat (s)
+    std::vector<double> roundS; //!< per round of the plan: the duration of one repetition
     /// \brief Payload bytes per directed link (FluidResult::DirectedIndex), summed over
     /// every repetition of every round.
     std::vector<double> linkBytes;
-    uint64_t solves{0};            //!< distinct rounds solved
+    uint64_t solves{0}; //!< distinct rounds solved
 };
 
 /**

@@ -55,11 +55,11 @@ struct SyncRound
  */
 struct RoundPlan
 {
-    std::string algorithm;           //!< as SyncPlan::algorithm
-    uint64_t gradientBytes{0};       //!< as SyncPlan::gradientBytes
-    uint32_t workers{0};             //!< as SyncPlan::workers
-    std::vector<uint32_t> hostOf;    //!< as SyncPlan::hostOf
-    std::vector<SyncRound> rounds;   //!< in execution order
+    std::string algorithm;         //!< as SyncPlan::algorithm
+    uint64_t gradientBytes{0};     //!< as SyncPlan::gradientBytes
+    uint32_t workers{0};           //!< as SyncPlan::workers
+    std::vector<uint32_t> hostOf;  //!< as SyncPlan::hostOf
+    std::vector<SyncRound> rounds; //!< in execution order
 
     /// \brief Appends a round, or adds its repeats to the last round when that one has the
     /// same flows, bytes and phase. Rounds without flows or bytes are dropped.
