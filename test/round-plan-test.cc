@@ -164,6 +164,17 @@ TEST(RoundForm, HipsMatchesExplicitPlan)
     ExpectRoundFormMatches("torus:dims=4x6", "hips:rotate=0", kExact);
 }
 
+TEST(RoundForm, TwoDRingMatchesExplicitPlan)
+{
+    // Level sizes: fat-tree k=4 2 x 8, k=8 4 x 32, BCube(3,1) 3 x 3, tori 4 x 4 and 4 x 6,
+    // bigraph s=4,m=4 4 x 8: W is divisible by each product.
+    for (const char* topology : {"fattree:k=4", "fattree:k=8", "bcube:n=3,k=1",
+                                 "torus:dims=4x4", "torus:dims=4x6", "bigraph:s=4,m=4"})
+    {
+        ExpectRoundFormMatches(topology, "2d-ring", kExact);
+    }
+}
+
 TEST(RoundForm, NoRoundFormWhereItWouldDiffer)
 {
     // On a 4x6 torus with rotated dimensions, part 0 spends 3 ring steps in its first stage

@@ -111,13 +111,7 @@ TwoDRingAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 SyncPlan
 TwoDRingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
-    std::string why;
-    std::vector<HostDimension> levels = Levels(topology, why);
-    if (levels.empty())
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
+    std::vector<HostDimension> levels = CheckedLevels(topology);
     const uint32_t n = topology.Graph().HostCount();
     SyncPlan plan;
     plan.algorithm = Spec();
@@ -133,6 +127,43 @@ TwoDRingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) 
                              GroupExchange::Ring,
                              "--algorithm '" + Spec() + "'");
     return plan;
+}
+
+std::optional<RoundPlan>
+TwoDRingAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model) const
+{
+    std::vector<HostDimension> levels = CheckedLevels(topology);
+    const uint32_t n = topology.Graph().HostCount();
+    RoundPlan plan;
+    plan.algorithm = Spec();
+    plan.gradientBytes = model.TotalBytes();
+    plan.workers = n;
+    for (uint32_t p = 0; p < n; ++p)
+    {
+        plan.hostOf.push_back(p);
+    }
+    if (!AddHierarchicalRounds(plan,
+                               levels,
+                               {HierarchicalFlow{{0, 1}, false}},
+                               GroupExchange::Ring,
+                               "--algorithm '" + Spec() + "'"))
+    {
+        return std::nullopt;
+    }
+    return plan;
+}
+
+std::vector<HostDimension>
+TwoDRingAlgorithm::CheckedLevels(const Topology& topology) const
+{
+    std::string why;
+    std::vector<HostDimension> levels = Levels(topology, why);
+    if (levels.empty())
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
+    }
+    return levels;
 }
 
 } // namespace ns3

@@ -48,10 +48,18 @@ class TwoDRingAlgorithm : public SyncAlgorithm
     std::string Spec() const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
+    /// \brief Round form (AddHierarchicalRounds, one flow); std::nullopt when the groups of
+    /// a level differ in size or a sub-chunk would be empty.
+    std::optional<RoundPlan> CompileRounds(const Topology& topology,
+                                           const ModelProfile& model) const override;
 
     /// \brief The two levels of groups 2d-ring uses on a topology (empty with `why` set when
     /// it does not apply).
     static std::vector<HostDimension> Levels(const Topology& topology, std::string& why);
+
+  private:
+    /// \brief Levels(), \throws std::invalid_argument naming why when it does not apply
+    std::vector<HostDimension> CheckedLevels(const Topology& topology) const;
 };
 
 } // namespace ns3
