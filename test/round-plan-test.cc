@@ -168,8 +168,8 @@ TEST(RoundForm, TwoDRingMatchesExplicitPlan)
 {
     // Level sizes: fat-tree k=4 2 x 8, k=8 4 x 32, BCube(3,1) 3 x 3, tori 4 x 4 and 4 x 6,
     // bigraph s=4,m=4 4 x 8: W is divisible by each product.
-    for (const char* topology : {"fattree:k=4", "fattree:k=8", "bcube:n=3,k=1",
-                                 "torus:dims=4x4", "torus:dims=4x6", "bigraph:s=4,m=4"})
+    for (const char* topology : {"fattree:k=4", "fattree:k=8", "bcube:n=3,k=1", "torus:dims=4x4",
+                                 "torus:dims=4x6", "bigraph:s=4,m=4"})
     {
         ExpectRoundFormMatches(topology, "2d-ring", kExact);
     }
