@@ -147,6 +147,10 @@ TEST(RoundForm, RingMatchesExplicitPlan)
     }
     ExpectRoundFormMatches("torus:dims=6x6", "ring:order=snake,nics=all,bidir=1", kExact);
     ExpectRoundFormMatches("bcube:n=3,k=1", "ring:order=gray,nics=all", kExact);
+    // Rings that share a host port at some hops (BCube(4,2): the Gray code's carries; a
+    // non-square torus: snake row ends) still agree: every step loads the ports alike.
+    ExpectRoundFormMatches("bcube:n=4,k=2", "ring:order=gray,nics=all", kExact);
+    ExpectRoundFormMatches("torus:dims=4x6", "ring:order=snake,nics=all", kExact);
 }
 
 TEST(RoundForm, HipsMatchesExplicitPlan)
