@@ -1,6 +1,7 @@
 // LapsePs (dynamic parameter allocation) over a fake transport that delivers every message
 // 100 us after it is posted: message counts and times derived by hand, then a randomized
 // run with concurrent relocations checked against a sequential reference.
+#include "ns3/lapse-mf-workload.h"
 #include "ns3/lapse-ps.h"
 #include "ns3/simulator.h"
 
@@ -218,4 +219,66 @@ TEST_F(LapsePsTest, ConcurrentRelocationsKeepPerKeySequentialConsistency)
             }
         }
     }
+}
+
+namespace
+{
+
+struct MfOutcome
+{
+    std::vector<Time> epochEnds;
+    uint64_t local;
+    uint64_t remote;
+    uint64_t messages;
+};
+
+MfOutcome
+RunMf(bool dynamic)
+{
+    // 2 nodes x 1 worker, 4 keys in 2 column blocks: block 0 = keys 0,1 (home node 0),
+    // block 1 = keys 2,3 (home node 1); 10 SGD steps per block of 1 us compute each.
+    LapsePs ps(Config(2, 4));
+    FixedLatencyTransport transport(&ps);
+    ps.SetTransport(&transport);
+    LapseMfConfig c;
+    c.stepsPerBlock = 10;
+    c.stepTime = MicroSeconds(1);
+    c.dynamic = dynamic;
+    LapseMfWorkload mf(ps, 2, 4, c);
+    mf.Start(Seconds(0));
+    Simulator::Run();
+    EXPECT_TRUE(mf.Finished());
+    EXPECT_EQ(ps.Outstanding(), 0u);
+    MfOutcome o{mf.EpochEnds(), ps.LocalAccesses(), ps.RemoteAccesses(), ps.Messages()};
+    Simulator::Destroy();
+    return o;
+}
+
+} // namespace
+
+TEST(LapseMfWorkload, ClassicAllocationGoesRemoteForEveryOtherBlock)
+{
+    // Sub-epoch 0: each worker's block lives on its own node: 10 steps x (local pull, 1 us,
+    // local push) = 10 us. Sub-epoch 1: the blocks swap, every pull and push is a 200 us
+    // round trip: 10 x (200 + 1 + 200) = 4010 us. Epoch: 4020 us; 40 local, 40 remote.
+    MfOutcome o = RunMf(false);
+    ASSERT_EQ(o.epochEnds.size(), 1u);
+    EXPECT_EQ(o.epochEnds[0], MicroSeconds(4020));
+    EXPECT_EQ(o.local, 40u);
+    EXPECT_EQ(o.remote, 40u);
+    EXPECT_EQ(o.messages, 80u);
+}
+
+TEST(LapseMfWorkload, DynamicAllocationRelocatesTheNextBlockAndStaysLocal)
+{
+    // Sub-epoch 0 as above (10 us). Each worker then localizes its next block's 2 keys:
+    // LOCALIZE to the home (which owns them: the handover is local) and TRANSFER back,
+    // arriving at 10 + 200 = 210 us; its steps wait for them, then run locally: 210 + 10 =
+    // 220 us. All 80 accesses local; 2 workers x 2 keys x 2 messages = 8 messages.
+    MfOutcome o = RunMf(true);
+    ASSERT_EQ(o.epochEnds.size(), 1u);
+    EXPECT_EQ(o.epochEnds[0], MicroSeconds(220));
+    EXPECT_EQ(o.local, 80u);
+    EXPECT_EQ(o.remote, 0u);
+    EXPECT_EQ(o.messages, 8u);
 }

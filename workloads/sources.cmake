@@ -5,6 +5,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/async-ps-job.cc
     workloads/async-ps-spec.cc
     workloads/lapse-ps.cc
+    workloads/lapse-mf-workload.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
     workloads/sync-plan.cc
@@ -30,6 +31,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/async-ps-spec.h
     workloads/message-mailbox.h
     workloads/lapse-ps.h
+    workloads/lapse-mf-workload.h
     workloads/model-profile.h
     workloads/plan-checker.h
     workloads/sync-algorithm.h
