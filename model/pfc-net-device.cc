@@ -115,6 +115,7 @@ PfcNetDevice::DoDispose()
     {
         q.clear();
     }
+    m_queueMask = 0;
     m_puller = TxPuller();
     m_relayPuller = TxPuller();
     m_frameRx = FrameReceiveCallback();
@@ -136,6 +137,7 @@ PfcNetDevice::Enqueue(Ptr<Packet> frame, uint8_t priority)
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
     m_queues[priority].push_back(frame);
     m_queuedBytes[priority] += frame->GetSize();
+    m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
     m_enqueueTrace(frame, priority);
     TryTransmit();
 }
@@ -302,22 +304,41 @@ PfcNetDevice::TryTransmit()
             TransmitStart(f, kControl);
             break;
         }
+        // Priorities that may have a frame: an idle port with nothing anywhere costs one test.
+        uint8_t ready = m_queueMask;
+        if (!m_puller.IsNull())
+        {
+            ready |= m_txBacklog;
+        }
+        if (!m_relayPuller.IsNull())
+        {
+            ready |= m_relayBacklog;
+        }
+        if (m_pfcEnabled)
+        {
+            ready &= static_cast<uint8_t>(~m_pausedMask);
+        }
         bool sent = false;
-        for (uint8_t k = 0; k < kPfcPriorities && !sent; ++k)
+        for (uint8_t k = 0; k < kPfcPriorities && !sent && ready; ++k)
         {
             uint8_t p = (m_scheduling == STRICT_PRIORITY)
                             ? static_cast<uint8_t>(kPfcPriorities - 1 - k)
                             : static_cast<uint8_t>((m_rrNext + k) % kPfcPriorities);
-            if (m_pfcEnabled && m_paused[p])
+            if (((ready >> p) & 1) == 0)
             {
                 continue;
             }
+            ready = static_cast<uint8_t>(ready & ~(1u << p));
             Ptr<Packet> f;
             if (!m_queues[p].empty())
             {
                 f = m_queues[p].front();
                 m_queues[p].pop_front();
                 m_queuedBytes[p] -= f->GetSize();
+                if (m_queues[p].empty())
+                {
+                    m_queueMask = static_cast<uint8_t>(m_queueMask & ~(1u << p));
+                }
             }
             else
             {
@@ -341,7 +362,7 @@ PfcNetDevice::TryTransmit()
 Ptr<Packet>
 PfcNetDevice::PullFrom(uint8_t p)
 {
-    bool hasLocal = !m_puller.IsNull();
+    bool hasLocal = ((m_txBacklog >> p) & 1) && !m_puller.IsNull();
     bool hasRelay = ((m_relayBacklog >> p) & 1) && !m_relayPuller.IsNull();
     if (hasLocal != hasRelay)
     {
@@ -456,6 +477,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
         if (!m_paused[p])
         {
             m_paused[p] = true;
+            m_pausedMask = static_cast<uint8_t>(m_pausedMask | (1u << p));
             m_pauseStart[p] = Simulator::Now();
         }
         // A new pause replaces what is left of the previous one.
@@ -483,6 +505,7 @@ PfcNetDevice::EndPause(uint8_t priority)
     Time paused = Simulator::Now() - m_pauseStart[priority];
     m_pausedTime[priority] += paused;
     m_paused[priority] = false;
+    m_pausedMask = static_cast<uint8_t>(m_pausedMask & ~(1u << priority));
     m_pauseTimer[priority].Cancel();
     m_resumeTrace(priority, paused);
 }

@@ -111,6 +111,17 @@ class PfcNetDevice : public NetDevice
         m_relayBacklog = static_cast<uint8_t>(backlog ? (m_relayBacklog | (1u << priority))
                                                       : (m_relayBacklog & ~(1u << priority)));
     }
+    /**
+     * \brief The TxPuller has (true) or has no (false) frame of a priority. Every priority is
+     * backlogged until the owner says otherwise, so a puller that never reports is asked for
+     * every priority; one that does (the NIC) saves a callback per idle priority and scan.
+     */
+    void
+    SetTxBacklog(uint8_t priority, bool backlog)
+    {
+        m_txBacklog = static_cast<uint8_t>(backlog ? (m_txBacklog | (1u << priority))
+                                                   : (m_txBacklog & ~(1u << priority)));
+    }
     /// \brief Try to transmit now if idle.
     void Wake();
     /// \brief Where received data frames go.
@@ -241,6 +252,9 @@ class PfcNetDevice : public NetDevice
     TxPuller m_relayPuller;                          //!< relay frame source (PfcSwitch)
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
     uint8_t m_relayBacklog{0};                       //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};                       //!< priorities the TxPuller may have
+    uint8_t m_queueMask{0};                          //!< priorities with queued frames
+    uint8_t m_pausedMask{0};                         //!< priorities the peer paused
     FrameReceiveCallback m_frameRx;                  //!< data frame sink
     NetDevice::ReceiveCallback m_rxCallback;         //!< NetDevice interface (unused by paramsync)
     Ptr<PcapFileWrapper> m_pcap;                     //!< optional capture

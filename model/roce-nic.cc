@@ -168,6 +168,10 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev)
     port.dev = dev;
     m_ports.push_back(port);
     dev->SetTxPuller(MakeCallback(&RoceNic::Pull, this, index));
+    for (uint8_t p = 0; p < kPfcPriorities; ++p)
+    {
+        dev->SetTxBacklog(p, false); // until a QP of p becomes active
+    }
 }
 
 uint32_t
@@ -338,6 +342,10 @@ RoceNic::Activate(QueuePair* qp)
     {
         qp->m_active = true;
         port.active.push_back(qp);
+        if (port.activeCount[qp->m_priority]++ == 0)
+        {
+            port.dev->SetTxBacklog(qp->m_priority, true);
+        }
     }
     if (qp->m_nextSendTime > Simulator::Now())
     {
@@ -399,6 +407,10 @@ RoceNic::Pull(uint32_t portIndex, Ptr<PfcNetDevice> /* dev */, uint8_t p)
             // Leaves the round robin until PostSend, a NACK or a timeout gives it packets.
             qp->m_active = false;
             port.active.erase(port.active.begin() + static_cast<std::ptrdiff_t>(i));
+            if (--port.activeCount[qp->m_priority] == 0)
+            {
+                port.dev->SetTxBacklog(qp->m_priority, false);
+            }
             continue;
         }
         ++scanned;

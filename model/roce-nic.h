@@ -48,6 +48,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -183,6 +184,7 @@ class RoceNic : public Object
         std::vector<QueuePair*> active; //!< QPs with data to send (round robin)
         std::size_t rr{0};              //!< next index to look at
         uint8_t dataMask{0};            //!< priorities of its QPs' data
+        std::array<uint32_t, kPfcPriorities> activeCount{}; //!< active QPs per priority
         EventId wake;                   //!< pending pacing wake-up
     };
 

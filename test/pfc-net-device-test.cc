@@ -284,6 +284,24 @@ TEST_F(PfcNetDeviceTest, PullerFillsTheLineBackToBack)
     EXPECT_EQ(s.calls, 3 * 4 + 8);
 }
 
+TEST_F(PfcNetDeviceTest, PullerIsAskedOnlyForBackloggedPriorities)
+{
+    auto l = MakeLink();
+    PullState s;
+    l->a->SetTxPuller(MakeBoundCallback(&Pull, &s));
+    for (uint8_t p = 0; p < 8; ++p)
+    {
+        l->a->SetTxBacklog(p, p == 4);
+    }
+    Simulator::Schedule(NanoSeconds(500), &PfcNetDevice::Wake, l->a);
+    Simulator::Run();
+    // Same three frames as above, but only priority 4 is ever asked: one call per frame,
+    // then one that finds nothing (3 + 1 calls, not 3 x 4 + 8).
+    ASSERT_EQ(l->aTx.size(), 3u);
+    EXPECT_EQ(l->aTx[2].first, 2672);
+    EXPECT_EQ(s.calls, 4);
+}
+
 TEST_F(PfcNetDeviceTest, PfcDisabledCountsPausesButIgnoresThem)
 {
     auto l = MakeLink();
