@@ -36,20 +36,30 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime)
+PfcChannel::TransmitStart(Ptr<Packet> frame, const PfcNetDevice* src, Time txTime)
 {
     if (m_nDevices < 2)
     {
         return false;
     }
-    Ptr<PfcNetDevice> dst = (m_ends[0] == src) ? m_ends[1] : m_ends[0];
+    const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
+    PfcNetDevice* dst = PeekPointer(m_ends[end]);
+    // The node id is the event context; looking it up through the device's node for every
+    // frame touched two cold objects per hop in large topologies.
+    uint32_t context = m_context[end];
+    if (context == kNoContext)
+    {
+        Ptr<Node> node = dst->GetNode();
+        context = node ? node->GetId() : 0;
+        if (node)
+        {
+            m_context[end] = context;
+        }
+    }
     // The frame changes hands: the sender keeps no reference after TransmitComplete, so the
-    // receiver may rewrite it in place without a copy.
-    Simulator::ScheduleWithContext(dst->GetNode() ? dst->GetNode()->GetId() : 0,
-                                   txTime + m_delay,
-                                   &PfcNetDevice::Receive,
-                                   dst,
-                                   frame);
+    // receiver may rewrite it in place without a copy. A raw device pointer is safe: the
+    // channel holds both ends until the simulation is destroyed with its pending events.
+    Simulator::ScheduleWithContext(context, txTime + m_delay, &PfcNetDevice::Receive, dst, frame);
     return true;
 }
 

@@ -31,7 +31,7 @@ class PfcChannel : public Channel
      * \brief Start sending a frame from src; the peer receives it after txTime + Delay.
      * \return false if the channel has no peer for src.
      */
-    bool TransmitStart(Ptr<Packet> frame, Ptr<PfcNetDevice> src, Time txTime);
+    bool TransmitStart(Ptr<Packet> frame, const PfcNetDevice* src, Time txTime);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
@@ -44,6 +44,9 @@ class PfcChannel : public Channel
     Time m_delay;                //!< propagation delay
     Ptr<PfcNetDevice> m_ends[2]; //!< the two devices
     std::size_t m_nDevices{0};   //!< attached devices
+    uint32_t m_context[2]{kNoContext, kNoContext}; //!< node id of each end, once known
+    /// \brief Context not looked up yet.
+    static constexpr uint32_t kNoContext = 0xffffffff;
 };
 
 } // namespace ns3

@@ -420,12 +420,16 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
     {
         m_pcap->Write(Simulator::Now(), frame);
     }
-    if (IsPfcFrame(frame))
+    // One read of the first 18 bytes decides PFC or data and the priority.
+    uint8_t head[18];
+    const uint32_t n = frame->CopyData(head, sizeof(head));
+    const uint16_t type = n >= 14 ? static_cast<uint16_t>((head[12] << 8) | head[13]) : 0;
+    if (type == PfcHeader::kEtherType)
     {
         ReceivePfc(frame);
         return;
     }
-    uint8_t priority = ReadFramePriority(frame);
+    const uint8_t priority = n < 18 ? 0 : FramePriorityFromHead(head);
     m_rxTrace(frame, priority);
     if (!m_frameRx.IsNull())
     {

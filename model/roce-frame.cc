@@ -229,6 +229,21 @@ ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info)
 }
 
 uint8_t
+FramePriorityFromHead(const uint8_t* head)
+{
+    uint16_t type = Be16(head + 12);
+    if (type == 0x8100)
+    {
+        return head[14] >> 5;
+    }
+    if (type == 0x0800)
+    {
+        return head[15] >> 5; // DSCP >> 3 = TOS >> 5
+    }
+    return 0;
+}
+
+uint8_t
 ReadFramePriority(Ptr<const Packet> frame)
 {
     uint8_t b[18];
@@ -236,16 +251,7 @@ ReadFramePriority(Ptr<const Packet> frame)
     {
         return 0;
     }
-    uint16_t type = Be16(b + 12);
-    if (type == 0x8100)
-    {
-        return b[14] >> 5;
-    }
-    if (type == 0x0800)
-    {
-        return b[15] >> 5; // DSCP >> 3 = TOS >> 5
-    }
-    return 0;
+    return FramePriorityFromHead(b);
 }
 
 bool

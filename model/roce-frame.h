@@ -97,6 +97,9 @@ bool ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info);
  */
 uint8_t ReadFramePriority(Ptr<const Packet> frame);
 
+/// \brief ReadFramePriority on the frame's first 18 bytes, already copied out.
+uint8_t FramePriorityFromHead(const uint8_t* head);
+
 /**
  * \brief Set the CE codepoint of a RoCEv2 frame in place (ECN marking at a switch egress),
  * keeping the IPv4 checksum valid. \return false if the frame is not ECN capable.
