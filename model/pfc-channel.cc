@@ -36,7 +36,10 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(Ptr<Packet> frame, const PfcNetDevice* src, Time txTime)
+PfcChannel::TransmitStart(Ptr<Packet> frame,
+                          const PfcNetDevice* src,
+                          Time txTime,
+                          const RoceFrameInfo* info)
 {
     if (m_nDevices < 2)
     {
@@ -59,7 +62,24 @@ PfcChannel::TransmitStart(Ptr<Packet> frame, const PfcNetDevice* src, Time txTim
     // The frame changes hands: the sender keeps no reference after TransmitComplete, so the
     // receiver may rewrite it in place without a copy. A raw device pointer is safe: the
     // channel holds both ends until the simulation is destroyed with its pending events.
-    Simulator::ScheduleWithContext(context, txTime + m_delay, &PfcNetDevice::Receive, dst, frame);
+    if (info)
+    {
+        // The parsed header rides in the event: the receiver need not read the frame's bytes.
+        Simulator::ScheduleWithContext(context,
+                                       txTime + m_delay,
+                                       &PfcNetDevice::ReceiveRoce,
+                                       dst,
+                                       frame,
+                                       *info);
+    }
+    else
+    {
+        Simulator::ScheduleWithContext(context,
+                                       txTime + m_delay,
+                                       &PfcNetDevice::Receive,
+                                       dst,
+                                       frame);
+    }
     return true;
 }
 

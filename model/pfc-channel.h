@@ -13,6 +13,7 @@ namespace ns3
 {
 
 class PfcNetDevice;
+struct RoceFrameInfo;
 
 /**
  * \brief Full-duplex link: each direction delivers a frame to the peer at the end of its
@@ -31,7 +32,10 @@ class PfcChannel : public Channel
      * \brief Start sending a frame from src; the peer receives it after txTime + Delay.
      * \return false if the channel has no peer for src.
      */
-    bool TransmitStart(Ptr<Packet> frame, const PfcNetDevice* src, Time txTime);
+    bool TransmitStart(Ptr<Packet> frame,
+                       const PfcNetDevice* src,
+                       Time txTime,
+                       const RoceFrameInfo* info = nullptr);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

@@ -135,7 +135,18 @@ void
 PfcNetDevice::Enqueue(Ptr<Packet> frame, uint8_t priority)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
-    m_queues[priority].push_back(frame);
+    m_queues[priority].push_back({frame, RoceFrameInfo(), false});
+    m_queuedBytes[priority] += frame->GetSize();
+    m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
+    m_enqueueTrace(frame, priority);
+    TryTransmit();
+}
+
+void
+PfcNetDevice::EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo& info)
+{
+    NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
+    m_queues[priority].push_back({frame, info, true});
     m_queuedBytes[priority] += frame->GetSize();
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
     m_enqueueTrace(frame, priority);
@@ -301,7 +312,7 @@ PfcNetDevice::TryTransmit()
         {
             Ptr<Packet> f = m_control.front();
             m_control.pop_front();
-            TransmitStart(f, kControl);
+            TransmitStart(f, kControl, nullptr);
             break;
         }
         // Priorities that may have a frame: an idle port with nothing anywhere costs one test.
@@ -332,7 +343,10 @@ PfcNetDevice::TryTransmit()
             Ptr<Packet> f;
             if (!m_queues[p].empty())
             {
-                f = m_queues[p].front();
+                TxFrame& head = m_queues[p].front();
+                f = std::move(head.frame);
+                m_pulledInfo = head.info;
+                m_pulledInfoSet = head.known;
                 m_queues[p].pop_front();
                 m_queuedBytes[p] -= f->GetSize();
                 if (m_queues[p].empty())
@@ -347,7 +361,7 @@ PfcNetDevice::TryTransmit()
             if (f)
             {
                 m_rrNext = static_cast<uint8_t>((p + 1) % kPfcPriorities);
-                TransmitStart(f, p);
+                TransmitStart(f, p, m_pulledInfoSet ? &m_pulledInfo : nullptr);
                 sent = true;
             }
         }
@@ -362,6 +376,7 @@ PfcNetDevice::TryTransmit()
 Ptr<Packet>
 PfcNetDevice::PullFrom(uint8_t p)
 {
+    m_pulledInfoSet = false;
     bool hasLocal = ((m_txBacklog >> p) & 1) && !m_puller.IsNull();
     bool hasRelay = ((m_relayBacklog >> p) & 1) && !m_relayPuller.IsNull();
     if (hasLocal != hasRelay)
@@ -384,7 +399,7 @@ PfcNetDevice::PullFrom(uint8_t p)
 }
 
 void
-PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
+PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info)
 {
     NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
     m_txState = BUSY;
@@ -401,7 +416,7 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority)
     }
     Time txTime = SerializationTime(frame->GetSize() + kFramingBytes);
     Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
-    m_channel->TransmitStart(frame, this, txTime);
+    m_channel->TransmitStart(frame, this, txTime, info);
 }
 
 void
@@ -429,11 +444,29 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         ReceivePfc(frame);
         return;
     }
-    const uint8_t priority = n < 18 ? 0 : FramePriorityFromHead(head);
+    Deliver(frame, n < 18 ? 0 : FramePriorityFromHead(head), nullptr);
+}
+
+void
+PfcNetDevice::ReceiveRoce(Ptr<Packet> frame, RoceFrameInfo info)
+{
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame);
+    }
+    Deliver(frame, info.priority, &info);
+}
+
+void
+PfcNetDevice::Deliver(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info)
+{
     m_rxTrace(frame, priority);
     if (!m_frameRx.IsNull())
     {
+        const RoceFrameInfo* outer = m_rxInfo;
+        m_rxInfo = info;
         m_frameRx(this, frame, priority);
+        m_rxInfo = outer;
     }
     else if (!m_rxCallback.IsNull())
     {

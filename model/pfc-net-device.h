@@ -23,6 +23,12 @@
  *    7..0; RoundRobin scans the priorities cyclically starting after the last one served.
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
  *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
+ *  - Parse once (DESIGN §7): whoever makes or forwards a RoCE frame may hand its parsed header
+ *    (RoceFrameInfo) along: EnqueueRoce(frame, p, info), or SetPulledFrameInfo from a TxPuller.
+ *    The header then travels with the frame in the channel's event, and the receiving owner
+ *    reads it with GetRxInfo() instead of parsing the frame's bytes again at every hop (in a
+ *    large topology that first read of the bytes is a cache miss per hop). Frames without
+ *    it are parsed as before.
  *  - PFC frames we send leave ahead of all data (after the frame in progress) and are never
  *    paused.
  *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate, exact in the
@@ -35,6 +41,7 @@
 #define PARAMSYNC_PFC_NET_DEVICE_H
 
 #include "pfc-channel.h"
+#include "roce-frame.h"
 
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
@@ -93,6 +100,27 @@ class PfcNetDevice : public NetDevice
 
     /// \brief Queue a frame on an egress priority; never drops.
     void Enqueue(Ptr<Packet> frame, uint8_t priority);
+    /// \brief Queue a RoCE frame whose header is known (info as ReadRoceFrame would give it).
+    void EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo& info);
+    /**
+     * \brief Called by a TxPuller just before it returns a RoCE frame: its parsed header (as
+     * ReadRoceFrame would give it), carried to the peer with the frame.
+     */
+    void
+    SetPulledFrameInfo(const RoceFrameInfo& info)
+    {
+        m_pulledInfo = info;
+        m_pulledInfoSet = true;
+    }
+    /**
+     * \brief While a frame is being delivered to the FrameReceiveCallback: its parsed RoCE
+     * header if the sender handed one along, else nullptr (then parse the frame).
+     */
+    const RoceFrameInfo*
+    GetRxInfo() const
+    {
+        return m_rxInfo;
+    }
     /// \brief Bytes waiting in the egress queue of a priority (not counting a TxPuller's).
     uint64_t QueuedBytes(uint8_t priority) const;
     /// \brief Whether the peer paused this priority of our egress.
@@ -158,6 +186,8 @@ class PfcNetDevice : public NetDevice
 
     /// \brief Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> frame);
+    /// \brief Called by the channel when a RoCE frame with a known header has fully arrived.
+    void ReceiveRoce(Ptr<Packet> frame, RoceFrameInfo info);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -202,10 +232,21 @@ class PfcNetDevice : public NetDevice
 
     /// \brief Pick the next frame and start it, if idle and one is eligible.
     void TryTransmit();
-    /// \brief A frame of priority p from the on-demand sources, or nullptr.
+    /// A queued frame and, when known, its parsed header.
+    struct TxFrame
+    {
+        Ptr<Packet> frame;  //!< the frame
+        RoceFrameInfo info; //!< its header, if known
+        bool known{false};  //!< info is valid
+    };
+
+    /// \brief A frame of priority p from the on-demand sources, or nullptr (sets m_pulledInfo*).
     Ptr<Packet> PullFrom(uint8_t p);
-    /// \brief Start serializing a frame of the given priority (kPfcPriorities for PFC).
-    void TransmitStart(Ptr<Packet> frame, uint8_t priority);
+    /// \brief Start serializing a frame of the given priority (kPfcPriorities for PFC); info:
+    /// its parsed header or nullptr.
+    void TransmitStart(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info);
+    /// \brief Hand a received data frame to the owner (info: its header, or nullptr).
+    void Deliver(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization.
     void TransmitComplete();
     /// \brief Apply a received PFC frame.
@@ -236,7 +277,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_txCarry{0};                      //!< fraction of a time step (x rate) carried over
 
     std::deque<Ptr<Packet>> m_control; //!< PFC frames to send (ahead of all)
-    std::array<std::deque<Ptr<Packet>>, kPfcPriorities> m_queues; //!< data queues
+    std::array<std::deque<TxFrame>, kPfcPriorities> m_queues; //!< data queues
     std::array<uint64_t, kPfcPriorities> m_queuedBytes{};         //!< bytes per queue
 
     std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
@@ -255,6 +296,9 @@ class PfcNetDevice : public NetDevice
     uint8_t m_txBacklog{0xff};                       //!< priorities the TxPuller may have
     uint8_t m_queueMask{0};                          //!< priorities with queued frames
     uint8_t m_pausedMask{0};                         //!< priorities the peer paused
+    RoceFrameInfo m_pulledInfo;                      //!< header of the frame just pulled
+    bool m_pulledInfoSet{false};                     //!< the puller set it
+    const RoceFrameInfo* m_rxInfo{nullptr};          //!< header of the frame being delivered
     FrameReceiveCallback m_frameRx;                  //!< data frame sink
     NetDevice::ReceiveCallback m_rxCallback;         //!< NetDevice interface (unused by paramsync)
     Ptr<PcapFileWrapper> m_pcap;                     //!< optional capture

@@ -274,7 +274,12 @@ PfcSwitch::Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, ui
         Initialize();
     }
     RoceFrameInfo info;
-    if (!ReadRoceFrame(frame, info))
+    const RoceFrameInfo* known = dev->GetRxInfo();
+    if (known)
+    {
+        info = *known;
+    }
+    else if (!ReadRoceFrame(frame, info))
     {
         // Only RoCEv2 is switched; anything else is counted as a drop of its class.
         m_dropTrace(frame, inPort, priority);
@@ -304,13 +309,14 @@ PfcSwitch::Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, ui
     if (outPriority != priority)
     {
         SetRoceFramePriority(frame, outPriority);
+        info.priority = outPriority;
     }
     PortState& out = m_ports[route->port];
     if (out.egress[outPriority].empty())
     {
         out.device->SetRelayBacklog(outPriority, true);
     }
-    out.egress[outPriority].push_back({frame, inPort, priority, info.ecnCapable && !info.ecnCe});
+    out.egress[outPriority].push_back({frame, info, inPort, priority});
     out.egressBytes[outPriority] += bytes;
     out.device->Wake();
 }
@@ -336,7 +342,7 @@ PfcSwitch::Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority)
     st.egressBytes[priority] -= bytes;
     m_mmu->Release(item.inPort, item.inPriority, bytes);
     CheckPause(item.inPort, item.inPriority);
-    if (m_ecnEnabled && item.ecnCapable && queue > st.kminBytes)
+    if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > st.kminBytes)
     {
         bool mark = queue > st.kmaxBytes;
         if (!mark)
@@ -348,11 +354,13 @@ PfcSwitch::Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority)
         if (mark)
         {
             MarkRoceFrameCe(item.frame);
+            item.info.ecnCe = true;
             ++m_ecnMarks;
             m_markTrace(item.frame, port, priority);
         }
     }
     ++m_forwarded;
+    st.device->SetPulledFrameInfo(item.info);
     return item.frame;
 }
 

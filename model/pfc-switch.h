@@ -2,8 +2,9 @@
  * Shared-buffer PFC switch, aggregated to a plain ns3::Node (DESIGN §3). Also used by
  * relaying hosts (BCube/Torus servers) with SetLocalDelivery.
  *
- * Per frame and hop: the ingress device hands the frame with its priority; ReadRoceFrame
- * decodes it once (fixed offsets, no Tag); the ForwardingTable picks (port, lane); the MMU
+ * Per frame and hop: the ingress device hands the frame with its priority and, when the
+ * previous hop handed it along, its parsed header (PfcNetDevice::GetRxInfo; else ReadRoceFrame
+ * decodes the bytes once: fixed offsets, no Tag); the ForwardingTable picks (port, lane); the MMU
  * admits it on (ingress port, priority) or drops it (counted, Drop trace); the frame waits
  * in the switch's own egress FIFO of (egress port, egress priority) with its ingress port;
  * the egress device pulls it (TxPuller) when that priority may send, at which moment its
@@ -114,9 +115,9 @@ class PfcSwitch : public Object
     struct Queued
     {
         Ptr<Packet> frame;  //!< the frame
+        RoceFrameInfo info; //!< its header (kept in step with CE marking and lane changes)
         uint32_t inPort;    //!< ingress port (MMU release)
         uint8_t inPriority; //!< ingress priority (MMU release)
-        bool ecnCapable;    //!< ECT and not yet CE (read once at ingress)
     };
     /// Per-port state.
     struct PortState

@@ -164,6 +164,27 @@ BuildRoceFrame(const RoceFrameInfo& info)
     return p;
 }
 
+RoceFrameInfo
+RoceFrameInfoAsParsed(const RoceFrameInfo& info)
+{
+    RoceFrameInfo r = info;
+    r.srcHost &= 0xffffff;
+    r.dstHost &= 0xffffff;
+    r.destQp &= 0xffffff;
+    r.psn &= 0xffffff;
+    r.ecnCapable = info.ecnCe || info.ecnCapable;
+    if (RoceHasAeth(info.opcode))
+    {
+        r.aethMsn &= 0xffffff;
+    }
+    else
+    {
+        r.aethSyndrome = 0;
+        r.aethMsn = 0;
+    }
+    return r;
+}
+
 bool
 ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info)
 {

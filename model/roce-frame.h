@@ -86,6 +86,14 @@ RoceHasAeth(uint8_t opcode)
 Ptr<Packet> BuildRoceFrame(const RoceFrameInfo& info);
 
 /**
+ * \brief What ReadRoceFrame returns for the frame BuildRoceFrame(info) makes: the header a
+ * frame's maker hands along with it (PfcNetDevice carries it to the next hop) so that nobody
+ * parses the bytes. CE implies ECN-capable, AETH fields are 0 without an AETH, 24-bit fields
+ * are masked.
+ */
+RoceFrameInfo RoceFrameInfoAsParsed(const RoceFrameInfo& info);
+
+/**
  * \brief Decode a frame built by BuildRoceFrame from fixed offsets (one CopyData, no Tag).
  * \return false when it is not a RoCEv2 frame (e.g. a PFC frame); info is then unspecified.
  */

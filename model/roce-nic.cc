@@ -430,7 +430,10 @@ RoceNic::Pull(uint32_t portIndex, Ptr<PfcNetDevice> /* dev */, uint8_t p)
             continue;
         }
         port.rr = i + 1;
-        return MakeDataFrame(qp);
+        RoceFrameInfo info;
+        Ptr<Packet> frame = MakeDataFrame(qp, info);
+        port.dev->SetPulledFrameInfo(info);
+        return frame;
     }
     if (waiting)
     {
@@ -440,7 +443,7 @@ RoceNic::Pull(uint32_t portIndex, Ptr<PfcNetDevice> /* dev */, uint8_t p)
 }
 
 Ptr<Packet>
-RoceNic::MakeDataFrame(QueuePair* qp)
+RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info)
 {
     const QueuePair::Message& m = qp->m_messages[qp->m_txMsg];
     const uint64_t psn = qp->m_nextPsn;
@@ -448,7 +451,7 @@ RoceNic::MakeDataFrame(QueuePair* qp)
     const bool first = psn == m.firstPsn;
     const bool last = psn + 1 == m.endPsn;
 
-    RoceFrameInfo info;
+    info = RoceFrameInfo();
     info.srcHost = m_hostRank;
     info.dstHost = qp->m_dstHost;
     info.udpSrcPort = qp->m_udpSrcPort;
@@ -461,6 +464,7 @@ RoceNic::MakeDataFrame(QueuePair* qp)
                         : (last ? RoceOpcode::kSendLast : RoceOpcode::kSendMiddle);
     info.vlan = m_vlan;
     Ptr<Packet> frame = BuildRoceFrame(info);
+    info = RoceFrameInfoAsParsed(info);
 
     ++qp->m_packetsSent;
     ++m_dataSent;
@@ -536,10 +540,19 @@ RoceNic::RtoExpired(QueuePair* qp)
 }
 
 void
-RoceNic::Receive(Ptr<PfcNetDevice> /* dev */, Ptr<Packet> frame, uint8_t /* priority */)
+RoceNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t /* priority */)
 {
     RoceFrameInfo info;
-    if (!ReadRoceFrame(frame, info) || info.dstHost != m_hostRank)
+    const RoceFrameInfo* known = dev->GetRxInfo();
+    if (known)
+    {
+        info = *known;
+    }
+    else if (!ReadRoceFrame(frame, info))
+    {
+        return;
+    }
+    if (info.dstHost != m_hostRank)
     {
         return;
     }
@@ -673,7 +686,7 @@ RoceNic::SendControl(
         NS_ABORT_MSG_IF(!route, "RoceNic: no route back to host " << peer);
         port = route->port;
     }
-    m_ports[port].dev->Enqueue(BuildRoceFrame(info), m_ackPriority);
+    m_ports[port].dev->EnqueueRoce(BuildRoceFrame(info), m_ackPriority, RoceFrameInfoAsParsed(info));
 }
 
 void

@@ -190,8 +190,9 @@ class RoceNic : public Object
 
     /// \brief The device asks for a frame of priority p on port index `port`.
     Ptr<Packet> Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t p);
-    /// \brief Build the data frame of the QP's next PSN and advance the send state.
-    Ptr<Packet> MakeDataFrame(QueuePair* qp);
+    /// \brief Build the data frame of the QP's next PSN (info: its header, as parsed) and
+    /// advance the send state.
+    Ptr<Packet> MakeDataFrame(QueuePair* qp, RoceFrameInfo& info);
     /// \brief Put a QP in its port's round-robin list (if it has data) and wake the port.
     void Activate(QueuePair* qp);
     /// \brief Wake a port at time t (keeps an earlier pending wake-up).

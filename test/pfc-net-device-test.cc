@@ -302,6 +302,37 @@ TEST_F(PfcNetDeviceTest, PullerIsAskedOnlyForBackloggedPriorities)
     EXPECT_EQ(s.calls, 4);
 }
 
+std::vector<int64_t> g_rxPsn; // PSN handed along with each received frame, -1: none
+
+void
+OnRxInfo(Ptr<PfcNetDevice> dev, Ptr<Packet>, uint8_t)
+{
+    const RoceFrameInfo* info = dev->GetRxInfo();
+    g_rxPsn.push_back(info ? int64_t(info->psn) : -1);
+}
+
+TEST_F(PfcNetDeviceTest, HeaderHandedAlongReachesTheReceiver)
+{
+    auto l = MakeLink();
+    g_rxPsn.clear();
+    l->b->SetFrameReceiveCallback(MakeCallback(&OnRxInfo));
+    RoceFrameInfo info;
+    info.priority = 3;
+    info.psn = 42;
+    info.payloadBytes = 1000;
+    Ptr<Packet> known = BuildRoceFrame(info);
+    l->a->EnqueueRoce(known, 3, RoceFrameInfoAsParsed(info));
+    l->a->Enqueue(Frame(3), 3);
+    Simulator::Run();
+    // The first frame's header rides with it; the second (plain Enqueue) has none, and the
+    // receiver parses it (GetRxInfo is nullptr).
+    ASSERT_EQ(g_rxPsn.size(), 2u);
+    EXPECT_EQ(g_rxPsn[0], 42);
+    EXPECT_EQ(g_rxPsn[1], -1);
+    // Outside a delivery there is no header.
+    EXPECT_EQ(l->b->GetRxInfo(), nullptr);
+}
+
 TEST_F(PfcNetDeviceTest, PfcDisabledCountsPausesButIgnoresThem)
 {
     auto l = MakeLink();

@@ -156,6 +156,60 @@ TEST(RoceHeaderTest, ReadRoceFrameRoundTrip)
     EXPECT_FALSE(out.ackRequest);
 }
 
+namespace
+{
+void
+ExpectSameInfo(const RoceFrameInfo& a, const RoceFrameInfo& b)
+{
+    EXPECT_EQ(a.srcHost, b.srcHost);
+    EXPECT_EQ(a.dstHost, b.dstHost);
+    EXPECT_EQ(a.udpSrcPort, b.udpSrcPort);
+    EXPECT_EQ(a.priority, b.priority);
+    EXPECT_EQ(a.ecnCapable, b.ecnCapable);
+    EXPECT_EQ(a.ecnCe, b.ecnCe);
+    EXPECT_EQ(a.opcode, b.opcode);
+    EXPECT_EQ(a.destQp, b.destQp);
+    EXPECT_EQ(a.psn, b.psn);
+    EXPECT_EQ(a.ackRequest, b.ackRequest);
+    EXPECT_EQ(a.aethSyndrome, b.aethSyndrome);
+    EXPECT_EQ(a.aethMsn, b.aethMsn);
+    EXPECT_EQ(a.payloadBytes, b.payloadBytes);
+    EXPECT_EQ(a.vlan, b.vlan);
+}
+} // namespace
+
+TEST(RoceHeaderTest, HeaderHandedAlongEqualsTheParsedOne)
+{
+    // The header a frame's maker hands along must be exactly what parsing the bytes gives,
+    // or forwarding would depend on whether the previous hop handed it along.
+    std::vector<RoceFrameInfo> cases;
+    cases.push_back(DataInfo());
+    RoceFrameInfo cnp = DataInfo();
+    cnp.opcode = RoceOpcode::kCnp; // no AETH: its MSN is not on the wire and reads back 0
+    cnp.payloadBytes = 16;
+    cnp.ecnCapable = false;
+    cnp.aethMsn = 7;
+    cases.push_back(cnp);
+    RoceFrameInfo ack = cnp;
+    ack.opcode = RoceOpcode::kAck;
+    ack.payloadBytes = 0; // padded to 64 B; the payload still reads 0
+    ack.aethSyndrome = 0x60;
+    ack.aethMsn = 0x1abcdef; // 25 bits: the wire keeps 24
+    ack.psn = 0x1000005;
+    ack.vlan = false;
+    cases.push_back(ack);
+    RoceFrameInfo ce = DataInfo();
+    ce.ecnCapable = false; // CE on the wire (11) also reads as ECN-capable
+    ce.ecnCe = true;
+    cases.push_back(ce);
+    for (const auto& in : cases)
+    {
+        RoceFrameInfo parsed;
+        ASSERT_TRUE(ReadRoceFrame(BuildRoceFrame(in), parsed));
+        ExpectSameInfo(RoceFrameInfoAsParsed(in), parsed);
+    }
+}
+
 TEST(RoceHeaderTest, HeaderClassesRoundTrip)
 {
     RoceFrameHeader h;
