@@ -171,7 +171,8 @@ DriverOptions::Register(CommandLine& cmd)
     cmd.AddValue("algorithm",
                  "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
                  "dbtree, trees), 'all' for every one that applies to the topology, or an "
-                 "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only)",
+                 "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only), or "
+                 "lapse:mode=dynamic|classic (matrix factorization on a Lapse PS; packet only)",
                  algorithm);
     cmd.AddValue("model",
                  "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE "

@@ -3,6 +3,7 @@
 #include "network-builder.h"
 #include "network-recorder.h"
 #include "pfc-deadlock-detector.h"
+#include "results-writer.h"
 #include "run-invariants.h"
 #include "roce-sync-transport.h"
 
@@ -196,17 +197,15 @@ PacketSyncRun::SetAsyncJob(const AsyncPsConfig& config)
 void
 PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
 {
-    result.isAsync = true;
-    AsyncPsMetrics& a = result.async;
     std::vector<uint64_t> delays;
     for (const AppliedUpdate& u : job.Updates())
     {
         result.updates.push_back({u.worker, u.iteration, u.shard, u.delay, u.applied.GetSeconds()});
         delays.push_back(u.delay);
     }
-    a.updates = delays.size();
-    a.dropped = job.Dropped();
-    a.serverBytes = job.ServerBytes();
+    double delayMean = 0;
+    uint64_t delayP99 = 0;
+    uint64_t delayMax = 0;
     if (!delays.empty())
     {
         std::sort(delays.begin(), delays.end());
@@ -215,14 +214,15 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         {
             sum += static_cast<double>(d);
         }
-        a.delayMean = sum / static_cast<double>(delays.size());
+        delayMean = sum / static_cast<double>(delays.size());
         // Nearest-rank 99th percentile.
         const size_t rank = (delays.size() * 99 + 99) / 100;
-        a.delayP99 = delays[std::max<size_t>(rank, 1) - 1];
-        a.delayMax = delays.back();
+        delayP99 = delays[std::max<size_t>(rank, 1) - 1];
+        delayMax = delays.back();
     }
     double makespan = 0;
-    uint32_t iterations = 0;
+    size_t iterations = 0;
+    double blocked = 0;
     for (uint32_t w = 0; w < job.IterationEnds().size(); ++w)
     {
         const auto& ends = job.IterationEnds()[w];
@@ -230,12 +230,48 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         {
             makespan = std::max(makespan, ends.back().GetSeconds());
         }
-        iterations = std::max<uint32_t>(iterations, ends.size());
-        a.blockedS += job.BlockedTime(w).GetSeconds();
+        iterations = std::max(iterations, ends.size());
+        blocked += job.BlockedTime(w).GetSeconds();
     }
-    a.iterations = iterations;
-    a.makespanS = makespan;
-    a.updatesPerS = makespan > 0 ? static_cast<double>(a.updates) / makespan : 0;
+    auto n = [](double v) { return ResultsWriter::Number(v); };
+    result.systemKind = "async";
+    result.systemMetrics = {
+        {"iterations", std::to_string(iterations)},
+        {"updates", std::to_string(delays.size())},
+        {"dropped", std::to_string(job.Dropped())},
+        {"delay_mean", n(delayMean)},
+        {"delay_p99", std::to_string(delayP99)},
+        {"delay_max", std::to_string(delayMax)},
+        {"server_bytes", std::to_string(job.ServerBytes())},
+        {"makespan_s", n(makespan)},
+        {"updates_per_s", n(makespan > 0 ? static_cast<double>(delays.size()) / makespan : 0)},
+        {"blocked_s", n(blocked)}};
+}
+
+void
+PacketSyncRun::SetLapse(const LapseSpec& spec)
+{
+    m_lapse = spec;
+}
+
+void
+PacketSyncRun::FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, RunResult& result)
+{
+    const auto& ends = mf.EpochEnds();
+    const double last = ends.empty() ? 0 : ends.back().GetSeconds();
+    const uint64_t accesses = ps.LocalAccesses() + ps.RemoteAccesses();
+    auto n = [](double v) { return ResultsWriter::Number(v); };
+    result.systemKind = "lapse";
+    result.systemMetrics = {
+        {"epochs", std::to_string(ends.size())},
+        {"epoch_s", n(ends.empty() ? 0 : last / static_cast<double>(ends.size()))},
+        {"local_accesses", std::to_string(ps.LocalAccesses())},
+        {"remote_accesses", std::to_string(ps.RemoteAccesses())},
+        {"remote_fraction",
+         n(accesses ? static_cast<double>(ps.RemoteAccesses()) / static_cast<double>(accesses) : 0)},
+        {"messages", std::to_string(ps.Messages())},
+        {"ps_bytes", std::to_string(ps.Bytes())},
+        {"barrier_wait_s", n(mf.BarrierWait().GetSeconds())}};
 }
 
 void
@@ -275,6 +311,17 @@ PacketSyncRun::Run()
         job->InstallApplications([&net](uint32_t host) { return net.Host(host); });
         job->Start(Seconds(0));
     }
+    std::unique_ptr<LapsePs> lapse;
+    std::unique_ptr<LapseMfWorkload> lapseMf;
+    if (m_lapse)
+    {
+        lapse = std::make_unique<LapsePs>(m_lapse->ps);
+        lapse->SetTransport(&transport);
+        transport.SetJob(lapse.get());
+        lapseMf = std::make_unique<LapseMfWorkload>(*lapse, m_lapse->ps.nodes, m_lapse->ps.keys,
+                                                    m_lapse->mf);
+        lapseMf->Start(Seconds(0));
+    }
     std::unique_ptr<AsyncPsJob> asyncJob;
     if (m_async)
     {
@@ -300,7 +347,7 @@ PacketSyncRun::Run()
 
     auto unfinished = [&]() {
         return (job && !job->Finished()) || (asyncJob && !asyncJob->Finished()) ||
-               flowsDone < m_flows.size();
+               (lapseMf && !lapseMf->Finished()) || flowsDone < m_flows.size();
     };
     std::unique_ptr<PfcDeadlockDetector> deadlock;
     if (o.deadlockCheckS > 0)
@@ -365,6 +412,12 @@ PacketSyncRun::Run()
                                         tr.chunk,
                                         tr.phase});
         }
+    }
+    if (lapseMf)
+    {
+        result.workers = m_lapse->ps.nodes * m_lapse->mf.workersPerNode;
+        result.completed = lapseMf->Finished() && lapse->Outstanding() == 0;
+        FillLapseMetrics(*lapse, *lapseMf, result);
     }
     if (asyncJob)
     {

@@ -13,6 +13,7 @@
 #include "run-result.h"
 
 #include "ns3/async-ps-job.h"
+#include "ns3/lapse-spec.h"
 #include "ns3/model-profile.h"
 #include "ns3/sync-plan.h"
 
@@ -36,6 +37,8 @@ class PacketSyncRun
     void SetPlan(const SyncPlan& plan, const std::vector<GradientTensor>& tensors);
     /// \brief An asynchronous PS job to run instead of a plan (asp / ssp / mlfabric).
     void SetAsyncJob(const AsyncPsConfig& config);
+    /// \brief A Lapse parameter server with its matrix factorization workload instead.
+    void SetLapse(const LapseSpec& spec);
     /// \brief Flows to replay; srcRank/dstRank are the host ranks of each flow's ends.
     void SetFlows(const std::vector<FlowSpec>& flows,
                   const std::vector<uint32_t>& srcRank,
@@ -53,11 +56,14 @@ class PacketSyncRun
     static NetworkBuilder MakeBuilder(const DriverOptions& options);
     /// \brief An asynchronous job's delays, drops, bytes and makespan into result.
     static void FillAsyncMetrics(const AsyncPsJob& job, RunResult& result);
+    /// \brief A Lapse run's epochs, accesses and traffic into result.
+    static void FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, RunResult& result);
 
     const DriverOptions& m_options;       //!< options
     const Topology& m_topology;           //!< topology
     const SyncPlan* m_plan{nullptr};      //!< plan, if any
     std::optional<AsyncPsConfig> m_async; //!< asynchronous PS job, if any
+    std::optional<LapseSpec> m_lapse;     //!< Lapse system, if any
     std::vector<GradientTensor> m_tensors; //!< its model's tensors
     std::vector<FlowSpec> m_flows;        //!< flows, if any
     std::vector<uint32_t> m_flowSrc;      //!< their source ranks

@@ -5,6 +5,7 @@
 #include "trace-event-writer.h"
 
 #include "ns3/async-ps-spec.h"
+#include "ns3/lapse-spec.h"
 #include "ns3/command-line.h"
 #include "ns3/config-store.h"
 #include "ns3/config.h"
@@ -171,9 +172,15 @@ ParamsyncDriver::Prepare()
         PacketSyncRun::CheckConfiguration(o, *m_topology);
     }
 
-    if (AsyncPsSpec::IsAsyncName(o.algorithm.substr(0, o.algorithm.find(':'))))
+    const std::string name = o.algorithm.substr(0, o.algorithm.find(':'));
+    if (AsyncPsSpec::IsAsyncName(name))
     {
         PrepareAsync();
+        return;
+    }
+    if (LapseSpec::IsLapseName(name))
+    {
+        PrepareLapse();
         return;
     }
     if (o.algorithm == "none")
@@ -339,20 +346,48 @@ ParamsyncDriver::PrepareAsync()
     m_asyncSpec = spec.canonical;
 }
 
+void
+ParamsyncDriver::PrepareLapse()
+{
+    const DriverOptions& o = m_options;
+    try
+    {
+        m_lapse = LapseSpec::Parse(o.algorithm, m_topology->Graph().HostCount());
+    }
+    catch (const std::exception& e)
+    {
+        throw AsOptionError("--algorithm", e);
+    }
+    if (o.backend != "packet")
+    {
+        throw OptionError("--backend: " + m_lapse->canonical +
+                          " is a parameter-server protocol, simulated packet by packet only; "
+                          "allowed: --backend=packet");
+    }
+    m_lapse->mf.epochs = o.iterations;
+}
+
 RunResult
 ParamsyncDriver::RunAsync()
 {
     auto t0 = std::chrono::steady_clock::now();
     PacketSyncRun run(m_options, *m_topology);
-    run.SetAsyncJob(*m_async);
+    if (m_lapse)
+    {
+        run.SetLapse(*m_lapse);
+    }
+    else
+    {
+        run.SetAsyncJob(*m_async);
+    }
     if (!m_flows.empty())
     {
         run.SetFlows(m_flows, m_flowSrcRank, m_flowDstRank);
     }
     RunResult r = run.Run();
     r.topology = m_topology->Spec();
-    r.algorithm = m_asyncSpec;
-    r.model = m_model->Name();
+    r.algorithm = m_lapse ? m_lapse->canonical : m_asyncSpec;
+    r.model = m_lapse ? "mf" : m_model->Name();
     r.backend = "packet";
     r.wallS = WallSince(t0);
     return r;
@@ -429,7 +464,7 @@ ParamsyncDriver::Print(const std::vector<RunResult>& runs) const
     }
     else
     {
-        std::cout << ResultsWriter::Table(runs) << ResultsWriter::AsyncTable(runs);
+        std::cout << ResultsWriter::Table(runs) << ResultsWriter::SystemTables(runs);
     }
     std::cout.flush();
 }
@@ -469,7 +504,7 @@ ParamsyncDriver::Main(int argc, char** argv)
     }
 
     std::vector<RunResult> runs;
-    if (m_async)
+    if (m_async || m_lapse)
     {
         runs.push_back(RunAsync());
     }

@@ -20,6 +20,7 @@
 #include "run-result.h"
 
 #include "ns3/async-ps-job.h"
+#include "ns3/lapse-spec.h"
 #include "ns3/model-profile.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
@@ -63,7 +64,9 @@ class ParamsyncDriver
     void Prepare();
     /// \brief Prepare() for an asynchronous PS system (asp / ssp / mlfabric).
     void PrepareAsync();
-    /// \brief Runs the asynchronous PS job packet by packet.
+    /// \brief Prepare() for the Lapse system with its matrix factorization workload.
+    void PrepareLapse();
+    /// \brief Runs the asynchronous PS job or the Lapse system packet by packet.
     RunResult RunAsync();
     /// \brief Runs plan i on the fluid estimator only.
     RunResult RunFluid(size_t i);
@@ -81,6 +84,7 @@ class ParamsyncDriver
     std::vector<SyncPlan> m_plans;                        //!< their plans (same order)
     std::optional<AsyncPsConfig> m_async;                 //!< asynchronous PS job, if any
     std::string m_asyncSpec;                              //!< its canonical spec
+    std::optional<LapseSpec> m_lapse;                     //!< Lapse system, if any
     /// \brief Per plan: its round form when the fluid run uses it (m_plans[i] then holds
     /// only the plan's name, sizes and hosts, no transfers).
     std::vector<std::optional<RoundPlan>> m_roundPlans;

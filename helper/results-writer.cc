@@ -128,14 +128,13 @@ ResultsWriter::JsonLine(const RunResult& r)
         os << (i ? "," : "") << Number(r.gstPerIterationS[i]);
     }
     os << "]";
-    if (r.isAsync)
+    if (!r.systemKind.empty())
     {
-        const auto cells = AsyncRow(r);
-        const auto& names = AsyncColumns();
-        os << ",\"async\":{";
-        for (size_t i = 2; i < names.size(); ++i) // topology and algorithm are above
+        os << "," << JsonString(r.systemKind) << ":{";
+        for (size_t i = 0; i < r.systemMetrics.size(); ++i)
         {
-            os << (i > 2 ? "," : "") << JsonString(names[i]) << ":" << cells[i];
+            os << (i ? "," : "") << JsonString(r.systemMetrics[i].first) << ":"
+               << r.systemMetrics[i].second;
         }
         os << "}";
     }
@@ -143,46 +142,47 @@ ResultsWriter::JsonLine(const RunResult& r)
     return os.str();
 }
 
-const std::vector<std::string>&
-ResultsWriter::AsyncColumns()
-{
-    static const std::vector<std::string> columns = {
-        "topology",  "algorithm", "iterations", "updates",      "dropped",
-        "delay_mean", "delay_p99", "delay_max", "server_bytes", "makespan_s",
-        "updates_per_s", "blocked_s"};
-    return columns;
-}
-
-std::vector<std::string>
-ResultsWriter::AsyncRow(const RunResult& r)
-{
-    const AsyncPsMetrics& a = r.async;
-    return {r.topology,
-            r.algorithm,
-            std::to_string(a.iterations),
-            std::to_string(a.updates),
-            std::to_string(a.dropped),
-            Number(a.delayMean),
-            std::to_string(a.delayP99),
-            std::to_string(a.delayMax),
-            std::to_string(a.serverBytes),
-            Number(a.makespanS),
-            Number(a.updatesPerS),
-            Number(a.blockedS)};
-}
-
 std::string
-ResultsWriter::AsyncTable(const std::vector<RunResult>& runs)
+ResultsWriter::SystemTables(const std::vector<RunResult>& runs)
 {
-    std::vector<std::vector<std::string>> rows{AsyncColumns()};
+    // One table per system kind, in order of first appearance; columns from its first run.
+    std::vector<std::string> kinds;
     for (const auto& r : runs)
     {
-        if (r.isAsync)
+        if (!r.systemKind.empty() &&
+            std::find(kinds.begin(), kinds.end(), r.systemKind) == kinds.end())
         {
-            rows.push_back(AsyncRow(r));
+            kinds.push_back(r.systemKind);
         }
     }
-    return rows.size() > 1 ? AlignedTable(rows, 2) : "";
+    std::string out;
+    for (const auto& kind : kinds)
+    {
+        std::vector<std::vector<std::string>> rows;
+        for (const auto& r : runs)
+        {
+            if (r.systemKind != kind)
+            {
+                continue;
+            }
+            if (rows.empty())
+            {
+                rows.push_back({"topology", "algorithm"});
+                for (const auto& m : r.systemMetrics)
+                {
+                    rows.front().push_back(m.first);
+                }
+            }
+            std::vector<std::string> row{r.topology, r.algorithm};
+            for (const auto& m : r.systemMetrics)
+            {
+                row.push_back(m.second);
+            }
+            rows.push_back(row);
+        }
+        out += AlignedTable(rows, 2);
+    }
+    return out;
 }
 
 std::string
@@ -328,7 +328,7 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     WriteFileAtomically(dir + "/pfc.csv", pfc.str());
     WriteFileAtomically(dir + "/flows.csv", flows.str());
     WriteFileAtomically(dir + "/attributes.txt", attributes.str());
-    if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return r.isAsync; }))
+    if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
     {
         std::ostringstream updates;
         updates << "algorithm,worker,iteration,shard,delay,applied_s\n" << std::setprecision(12);

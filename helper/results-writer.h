@@ -38,12 +38,9 @@ class ResultsWriter
     /// \brief Aligned text table (header + one line per run).
     static std::string Table(const std::vector<RunResult>& runs);
 
-    /// \brief Columns of the asynchronous-PS table (and keys of a JSON line's "async").
-    static const std::vector<std::string>& AsyncColumns();
-    /// \brief The AsyncColumns() cells of an asynchronous PS run.
-    static std::vector<std::string> AsyncRow(const RunResult& run);
-    /// \brief Aligned table of the asynchronous PS runs ("" when there is none).
-    static std::string AsyncTable(const std::vector<RunResult>& runs);
+    /// \brief One aligned table per system kind of the runs (asynchronous PS, Lapse) with
+    /// their metrics ("" when no run has one).
+    static std::string SystemTables(const std::vector<RunResult>& runs);
     /// \brief Rows aligned in columns: the first textColumns left, the rest right.
     static std::string AlignedTable(const std::vector<std::vector<std::string>>& rows,
                                     size_t textColumns);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -69,21 +70,6 @@ struct UpdateRecord
     double appliedS;    //!< when
 };
 
-/// \brief What an asynchronous PS run (asp / ssp / mlfabric) measures instead of GST.
-struct AsyncPsMetrics
-{
-    uint32_t iterations{0};  //!< per worker
-    uint64_t updates{0};     //!< applied
-    uint64_t dropped{0};     //!< dropped by the delay bound
-    double delayMean{0};     //!< mean staleness of applied updates
-    uint64_t delayP99{0};    //!< 99th percentile staleness
-    uint64_t delayMax{0};    //!< largest staleness
-    uint64_t serverBytes{0}; //!< bytes into and out of the servers
-    double makespanS{0};     //!< until the last worker finished its iterations
-    double updatesPerS{0};   //!< applied updates per second of makespan
-    double blockedS{0};      //!< total time workers were held by a staleness bound
-};
-
 /// \brief The measurements of one run.
 struct RunResult
 {
@@ -112,9 +98,12 @@ struct RunResult
     std::vector<PfcRecord> pfc;            //!< detail: pfc.csv
     std::vector<PauseInterval> pauses;     //!< detail: the trace's port tracks
     std::vector<FlowRecord> flows;         //!< detail: flows.csv
-    bool isAsync{false};                   //!< an asynchronous PS run (async is set)
-    AsyncPsMetrics async;                  //!< its metrics
-    std::vector<UpdateRecord> updates;     //!< detail: updates.csv
+    /// Systems that are not allreduce plans (asynchronous PS, Lapse) measure other things
+    /// than GST: their kind ("async", "lapse") names a second table and the JSON object
+    /// that holds these (name, number) pairs, in order.
+    std::string systemKind;
+    std::vector<std::pair<std::string, std::string>> systemMetrics; //!< (name, number)
+    std::vector<UpdateRecord> updates;     //!< detail: updates.csv (asynchronous PS)
 };
 
 } // namespace ns3

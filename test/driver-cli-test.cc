@@ -116,6 +116,9 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --buffer=10", "--buffer"},
         {ok + "--topology=star:n=4 --algorithm=asp", "--backend"}, // async: packet only
         {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=4", "--slow-hosts"},
+        {ok + "--topology=star:n=4 --algorithm=lapse", "--backend"}, // packet only
+        {"--topology=star:n=4 --algorithm=lapse:mode=fast", "--algorithm"},
+        {"--topology=star:n=4 --algorithm=lapse:workers=4,keys=8", "--algorithm"}, // < 16
         {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=1,x", "--slow-hosts"},
         {"--topology=star:n=4 --algorithm=ssp:bound=x --model=bytes:1MB", "--algorithm"},
         {"--topology=star:n=4 --algorithm=asp:servers=4 --model=bytes:1MB", "--algorithm"},

@@ -6,6 +6,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/async-ps-spec.cc
     workloads/lapse-ps.cc
     workloads/lapse-mf-workload.cc
+    workloads/lapse-spec.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
     workloads/sync-plan.cc
@@ -32,6 +33,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/message-mailbox.h
     workloads/lapse-ps.h
     workloads/lapse-mf-workload.h
+    workloads/lapse-spec.h
     workloads/model-profile.h
     workloads/plan-checker.h
     workloads/sync-algorithm.h
