@@ -209,6 +209,7 @@ ParamsyncDriver::Prepare()
     {
         specs.push_back(o.algorithm);
     }
+    std::string skipped; // "all" at a size only compact forms serve
     for (const auto& spec : specs)
     {
         std::unique_ptr<SyncAlgorithm> algorithm;
@@ -242,6 +243,14 @@ ParamsyncDriver::Prepare()
                     rounds.reset(); // small enough to build and check explicitly
                 }
             }
+            if (!rounds && o.algorithm == "all" &&
+                m_topology->Graph().HostCount() > kAllExplicitHostLimit)
+            {
+                // "all" at this size runs what has the compact round form; an explicit plan
+                // (mesh alone has 2 N (N - 1) transfers) would take minutes and gigabytes.
+                skipped += (skipped.empty() ? "" : ", ") + algorithm->Spec();
+                continue;
+            }
             if (rounds)
             {
                 plan.algorithm = rounds->algorithm;
@@ -266,6 +275,12 @@ ParamsyncDriver::Prepare()
         m_algorithms.push_back(std::move(algorithm));
         m_plans.push_back(std::move(plan));
         m_roundPlans.push_back(std::move(rounds));
+    }
+    if (!skipped.empty())
+    {
+        std::cerr << "paramsync: --algorithm=all at " << m_topology->Graph().HostCount()
+                  << " hosts skips the algorithms without a compact form (" << skipped
+                  << "); name one to run it anyway" << std::endl;
     }
     if (m_plans.empty())
     {

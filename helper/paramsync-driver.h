@@ -52,6 +52,9 @@ class ParamsyncDriver
     /// 16 MiB of sets and its seconds of checking (ring over 1,024 hosts: 2.1 M transfers,
     /// 6 s and 0.9 GB measured; hips on a 32x32 torus: 0.5 M transfers, 13 s).
     static constexpr uint64_t kRoundFormAbove = uint64_t{1} << 27;
+    /// \brief --algorithm=all above this many hosts runs only the algorithms with a round
+    /// form (explicit plans of the others grow as N^2: minutes and gigabytes).
+    static constexpr uint32_t kAllExplicitHostLimit = 4096;
 
     ParamsyncDriver();
     ~ParamsyncDriver();

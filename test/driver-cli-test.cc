@@ -230,3 +230,19 @@ TEST(DriverCli, AnEmptyValueMeansTheDefault)
     EXPECT_EQ(o.code, 0) << o.err;
     EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << o.out;
 }
+
+TEST(DriverCli, AllAtElevenThousandServersRunsTheCompactFormsAndSaysWhatItSkipped)
+{
+    // fattree:k=36 has 36^3 / 4 = 11664 hosts. Only ring, hips and 2d-ring have the compact
+    // round form (hips does not apply to a fat-tree); "all" must run ring and 2d-ring in
+    // seconds and name the algorithms it skipped on stderr (mesh's explicit plan alone would
+    // hold 2 x 11664 x 11663 = 272 M transfers).
+    Outcome o = RunParamsync("--backend=fluid --topology=fattree:k=36 --algorithm=all "
+                             "--model=bytes:100MB --format=json");
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 2) << o.out;
+    EXPECT_NE(o.out.find("\"algorithm\":\"ring"), std::string::npos) << o.out;
+    EXPECT_NE(o.out.find("\"algorithm\":\"2d-ring"), std::string::npos) << o.out;
+    EXPECT_NE(o.err.find("skips"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("mesh"), std::string::npos) << o.err;
+}
