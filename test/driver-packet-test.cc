@@ -124,6 +124,22 @@ TEST(DriverPacket, HipsBeatsFlatRingAndMeshOnBcube)
     EXPECT_LE(hips, 0.70 * mesh) << "hips " << hips << " mesh " << mesh;
 }
 
+TEST(DriverPacket, HipsBeatsFlatRingAndMeshBy35PercentOnVgg19)
+{
+    // The 35 % with the model the HiPS paper evaluates (VGG-19, 38 tensors, 575 MB).
+    // Ideal: hips 8/9 W/B, ring 16/9 W/B (50 % less), mesh 4/3 W/B (33.3 % less). At packet
+    // level hips and ring stay within a few percent of their ideals (no incast), while
+    // mesh's all-to-all is an 8:1 incast into every server: PFC pauses senders, and a paused
+    // port also holds back the other flows queued behind it (head-of-line blocking), so
+    // mesh runs well above its ideal (measured 1.20x) and the reduction exceeds 35 %. This
+    // asserts that PFC penalty: it fails if mesh ran within 6 % of its ideal.
+    double hips = Gst("bcube:n=3,k=1", "hips", "vgg19");
+    double ring = Gst("bcube:n=3,k=1", "ring", "vgg19");
+    double mesh = Gst("bcube:n=3,k=1", "mesh", "vgg19");
+    EXPECT_LE(hips, 0.65 * ring) << "hips " << hips << " ring " << ring;
+    EXPECT_LE(hips, 0.65 * mesh) << "hips " << hips << " mesh " << mesh;
+}
+
 TEST(DriverPacket, DoublingTheBytesDoublesGst)
 {
     // Bandwidth-bound: GST = bytes / rate + a latency term that does not grow with bytes.
