@@ -430,7 +430,37 @@ ParamsyncDriver::RunFluid(size_t i)
     r.backend = "fluid";
     r.workers = m_plans[i].workers;
     r.gradientBytes = m_plans[i].gradientBytes;
-    r.idealGstS = IdealGst(i);
+    if (m_roundPlans[i])
+    {
+        r.idealGstS = IdealGst(i);
+    }
+    else
+    {
+        // The explicit plan's estimate also gives every transfer's times and every link's
+        // load: transfers.csv and links.csv of a fluid run.
+        const FluidResult f = FluidEstimator().Estimate(*m_topology, m_plans[i]);
+        r.idealGstS = f.gstS;
+        const SyncPlan& plan = m_plans[i];
+        for (const Transfer& t : plan.transfers)
+        {
+            r.transfers.push_back({0, t.id, plan.hostOf[t.src], plan.hostOf[t.dst], t.bytes,
+                                   f.startS[t.id], f.endS[t.id], t.chunk, t.phase});
+        }
+        const TopologyGraph& g = m_topology->Graph();
+        for (LinkIndex l = 0; l < g.LinkCount(); ++l)
+        {
+            const TopologyLink& link = g.Link(l);
+            for (const auto& [from, to] : {std::pair{link.a, link.b}, std::pair{link.b, link.a}})
+            {
+                const FluidLinkLoad& load = f.links[FluidResult::DirectedIndex(g, l, from)];
+                if (load.bytes > 0)
+                {
+                    r.links.push_back({g.Node(from).name, g.Node(to).name, load.bytes,
+                                       load.utilization, load.maxFlows});
+                }
+            }
+        }
+    }
     r.gstS = r.idealGstS;
     // No network state carries over between iterations in the fluid model: every
     // iteration takes the same time (compute, then the sync; overlap is a packet feature).

@@ -328,6 +328,20 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     WriteFileAtomically(dir + "/pfc.csv", pfc.str());
     WriteFileAtomically(dir + "/flows.csv", flows.str());
     WriteFileAtomically(dir + "/attributes.txt", attributes.str());
+    if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.links.empty(); }))
+    {
+        std::ostringstream links;
+        links << "algorithm,from,to,bytes,utilization,max_flows\n" << std::setprecision(12);
+        for (const auto& r : runs)
+        {
+            for (const auto& l : r.links)
+            {
+                links << CsvField(r.algorithm) << "," << l.from << "," << l.to << "," << l.bytes
+                      << "," << l.utilization << "," << l.maxFlows << "\n";
+            }
+        }
+        WriteFileAtomically(dir + "/links.csv", links.str());
+    }
     if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
     {
         std::ostringstream updates;

@@ -70,6 +70,16 @@ struct UpdateRecord
     double appliedS;    //!< when
 };
 
+/// \brief What one direction of a link carried in a fluid run (a row of links.csv).
+struct LinkRecord
+{
+    std::string from;   //!< sending node name
+    std::string to;     //!< receiving node name
+    double bytes;       //!< payload bytes carried
+    double utilization; //!< bytes * 8 / (rate * GST)
+    uint32_t maxFlows;  //!< most transfers sharing it at one time
+};
+
 /// \brief The measurements of one run.
 struct RunResult
 {
@@ -98,6 +108,7 @@ struct RunResult
     std::vector<PfcRecord> pfc;            //!< detail: pfc.csv
     std::vector<PauseInterval> pauses;     //!< detail: the trace's port tracks
     std::vector<FlowRecord> flows;         //!< detail: flows.csv
+    std::vector<LinkRecord> links;         //!< detail: links.csv (fluid runs)
     /// Systems that are not allreduce plans (asynchronous PS, Lapse) measure other things
     /// than GST: their kind ("async", "lapse") names a second table and the JSON object
     /// that holds these (name, number) pairs, in order.

@@ -163,6 +163,13 @@ TEST(DriverCli, FluidRunPrintsOneRowPerAlgorithmAndWritesFiles)
         EXPECT_TRUE(Exists(outDir + "/" + f)) << f;
     }
     EXPECT_NE(Slurp(trace).find("\"traceEvents\""), std::string::npos);
+    // A fluid run's transfers.csv holds the estimator's times: the ring has 2 (N-1) N = 144
+    // transfers of W/N = 1 MB; links.csv shows h0's uplink (first hop of its ring edge to h1)
+    // carrying 2 (N-1)/N W = 16 MB.
+    const std::string transfers = Slurp(outDir + "/transfers.csv");
+    EXPECT_EQ(std::count(transfers.begin(), transfers.end(), '\n'), 1 + 144);
+    const std::string links = Slurp(outDir + "/links.csv");
+    EXPECT_NE(links.find(",h0,sw0.0,16000000,"), std::string::npos) << links;
 }
 
 TEST(DriverCli, FluidRunsElevenThousandServersInRoundForm)
