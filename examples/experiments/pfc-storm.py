@@ -1,0 +1,99 @@
+#!/usr/bin/python3
+"""Experiment pfc-storm, part 1 (issue 7 §4): PFC pause frames, paused time and pause cascade
+depth of PS incast, mesh, ring and hips on a fat-tree, BCube and a torus of 16 hosts each,
+a per-port pause heatmap, and a PFC deadlock the driver finds.
+
+    examples/experiments/pfc-storm.py [--paramsync build/paramsync] [--results results]
+                                      [--plots plots] [--jobs N] [--collect]
+                                      [--emit=slurm|parallel]
+
+Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable), writes
+results/pfc-storm/pfc-storm.csv, results/pfc-storm/ports.csv (every run's per-port pauses,
+from each run's pfc.csv) and renders plots/pfc-storm-*.png with plots/pfc-storm.py. See
+examples/README-experiments.md for what the figures show.
+
+The grid (packet level: ns-3, RoCEv2 + PFC, DCQCN off, 40 Gb/s, one 32 MB gradient; every
+run keeps its pfc.csv under results/pfc-storm/out/<hash>/):
+  * fattree:k=4, bcube:n=4,k=1 and torus:dims=4x4 (16 hosts each) with
+    ps:servers=1,placement=colocated (a 15-to-1 incast and back), mesh, ring and hips
+    (BCube and torus: hips needs the family's host groups); shared buffer per switch and
+    relaying host 32 MB (the default), 4 MB and 1 MB (PFC thresholds scale with it).
+  * deadlock: mesh of 64 MB with 1 MB buffers on ring:n=8 and torus:dims=4x4 with the
+    deadlock-avoiding lanes off (deadlockfree=0: the run stops with exit 3 and names the
+    cycle of paused ports) and on (deadlockfree=1: it completes).
+Not in the driver yet, so not here: storm injection (a receiver that stops draining, a NIC
+that keeps sending pauses) and a PFC watchdog.
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples", "sweep"))
+import sweep  # noqa: E402
+
+EXPERIMENT = "pfc-storm"
+FAMILIES = ["fattree:k=4", "bcube:n=4,k=1", "torus:dims=4x4"]
+BUFFERS = ["32MB", "4MB", "1MB"]
+DEADLOCK_TOPOLOGIES = ["ring:n=8", "torus:dims=4x4"]
+
+
+def algorithms(topology):
+    algs = ["ps:servers=1,placement=colocated", "mesh", "ring"]
+    if topology.startswith(("bcube", "torus")):
+        algs.append("hips")
+    return algs
+
+
+def spec():
+    grids = [{"topology": topo, "algorithm": algorithms(topo), "buffer": BUFFERS}
+             for topo in FAMILIES]
+    grids.append({"topology": [f"{t},deadlockfree={d}" for t in DEADLOCK_TOPOLOGIES
+                               for d in (0, 1)],
+                  "algorithm": "mesh", "fixed": {"model": "bytes:64MB", "buffer": "1MB"}})
+    return {"experiment": EXPERIMENT,
+            "fixed": {"backend": "packet", "rate": "40Gbps", "delay": "1us", "mtu": "4096",
+                      "cc": "none", "pfc": "1", "model": "bytes:32MB", "out": "{outdir}"},
+            "grids": grids}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
+    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
+    ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
+                    help="directory for the figures")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--collect", action="store_true",
+                    help="only rebuild the CSV and the figures from stored runs")
+    ap.add_argument("--emit", choices=["slurm", "parallel"],
+                    help="write the grid as a Slurm job array / GNU parallel job file")
+    args = ap.parse_args()
+    try:
+        s = sweep.Sweep(spec(), args.paramsync, args.results, __file__)
+        s.collect_hint = f"{os.path.abspath(__file__)} --collect --results " \
+                         f"{os.path.abspath(args.results)}"
+        if args.emit:
+            path, hint = s.emit(args.emit)
+            print(f"[{EXPERIMENT}] {len(s.points)} grid points -> {path}\n    {hint}",
+                  file=sys.stderr)
+            return 0
+        if not args.collect:
+            s.run(args.jobs)
+        rows, failed = s.collect()
+        status = sweep.report(s, rows, failed)
+    except sweep.SpecError as e:
+        print(f"{EXPERIMENT}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\n{EXPERIMENT}: interrupted; finished runs are stored, rerun to resume",
+              file=sys.stderr)
+        return 1
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "pfc-storm.py"),
+                    s.csv_path, args.plots], check=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
