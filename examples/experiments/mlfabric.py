@@ -1,0 +1,116 @@
+#!/usr/bin/python3
+"""Experiment mlfabric (issue 9): MLFabric-style scheduled updates (SoCC'20) against plain
+asynchronous (ASP) and stale-synchronous (SSP) parameter servers, with compute and network
+stragglers.
+
+    examples/experiments/mlfabric.py [--paramsync build/paramsync] [--results results]
+                                     [--plots plots] [--jobs N] [--collect]
+                                     [--emit=slurm|parallel]
+
+Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable), writes
+results/mlfabric/mlfabric.csv and results/mlfabric/delays.csv (the per-update delay
+distribution and per-worker figures, from each run's updates.csv) and renders
+plots/mlfabric-*.png with plots/mlfabric.py. See examples/README-experiments.md.
+
+The grid (packet level: ns-3, RoCEv2 + PFC, DCQCN off, 40 Gb/s; dedicated servers, the
+last hosts; every run keeps its updates.csv under results/mlfabric/out/<hash>/):
+  * star:n=11 (10 workers) and fattree:k=4 (15 workers) with one server, and star:n=20
+    with 10 workers and 10 servers (the model sharded: the workers' links, not the server's,
+    are the bottleneck); 30 iterations of 2 ms compute per worker; an 8 MB model;
+  * asp, ssp:bound=3, mlfabric (no delay bound), mlfabric:delay=2 and mlfabric:delay=4
+    (with servers=10 on star:n=20);
+  * four cases: none; a compute straggler (worker 0, 4x compute: --straggler=0
+    --straggler-factor=4); a network straggler: 10 % of the workers with every link at half
+    rate (--slow-hosts, --slow-link-fraction=0.5; star: worker 1, fat-tree: workers 1 and 8,
+    i.e. 13 %); both together;
+  * on the star also 4 MB and 25 MB models (none and network straggler).
+"""
+import argparse
+import os
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "examples", "sweep"))
+import sweep  # noqa: E402
+
+EXPERIMENT = "mlfabric"
+ALGORITHMS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=2", "mlfabric:delay=4"]
+# topology -> (network stragglers, PS servers)
+SETUPS = {"star:n=11": ("1", 1), "fattree:k=4": ("1,8", 1), "star:n=20": ("1", 10)}
+COMPUTE_STRAGGLER = {"straggler": "0", "straggler-factor": "4"}
+
+
+def algorithms(servers):
+    """ALGORITHMS with `servers` PS shards (the driver's default is one)."""
+    if servers == 1:
+        return ALGORITHMS
+    out = []
+    for a in ALGORITHMS:
+        name, _, opts = a.partition(":")
+        out.append(f"{name}:servers={servers}" + (f",{opts}" if opts else ""))
+    return out
+
+
+def cases(slow_hosts):
+    """(name, options) of the four straggler cases."""
+    net = {"slow-hosts": slow_hosts, "slow-link-fraction": "0.5"}
+    return [("none", {}), ("compute", COMPUTE_STRAGGLER), ("network", net),
+            ("both", dict(COMPUTE_STRAGGLER, **net))]
+
+
+def spec():
+    grids = []
+    for topo, (slow, servers) in SETUPS.items():
+        for _, options in cases(slow):
+            grids.append({"fixed": options, "topology": topo,
+                          "algorithm": algorithms(servers)})
+    for _, options in cases(SETUPS["star:n=11"][0])[::2]:
+        grids.append({"fixed": options, "topology": "star:n=11", "algorithm": ALGORITHMS,
+                      "model": ["bytes:4MB", "bytes:25MB"]})
+    return {"experiment": EXPERIMENT,
+            "fixed": {"backend": "packet", "rate": "40Gbps", "delay": "1us", "mtu": "4096",
+                      "cc": "none", "pfc": "1", "model": "bytes:8MB", "iterations": "30",
+                      "compute": "2ms", "out": "{outdir}"},
+            "grids": grids}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
+    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
+    ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
+                    help="directory for the figures")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    ap.add_argument("--collect", action="store_true",
+                    help="only rebuild the CSV and the figures from stored runs")
+    ap.add_argument("--emit", choices=["slurm", "parallel"],
+                    help="write the grid as a Slurm job array / GNU parallel job file")
+    args = ap.parse_args()
+    try:
+        s = sweep.Sweep(spec(), args.paramsync, args.results, __file__)
+        s.collect_hint = f"{os.path.abspath(__file__)} --collect --results " \
+                         f"{os.path.abspath(args.results)}"
+        if args.emit:
+            path, hint = s.emit(args.emit)
+            print(f"[{EXPERIMENT}] {len(s.points)} grid points -> {path}\n    {hint}",
+                  file=sys.stderr)
+            return 0
+        if not args.collect:
+            s.run(args.jobs)
+        rows, failed = s.collect()
+        status = sweep.report(s, rows, failed)
+    except sweep.SpecError as e:
+        print(f"{EXPERIMENT}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\n{EXPERIMENT}: interrupted; finished runs are stored, rerun to resume",
+              file=sys.stderr)
+        return 1
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "mlfabric.py"),
+                    s.csv_path, args.plots], check=True)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
