@@ -36,7 +36,7 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(Ptr<Packet> frame,
+PfcChannel::TransmitStart(const Ptr<Packet>& frame,
                           const PfcNetDevice* src,
                           Time txTime,
                           const RoceFrameInfo* info)

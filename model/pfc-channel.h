@@ -32,7 +32,7 @@ class PfcChannel : public Channel
      * \brief Start sending a frame from src; the peer receives it after txTime + Delay.
      * \return false if the channel has no peer for src.
      */
-    bool TransmitStart(Ptr<Packet> frame,
+    bool TransmitStart(const Ptr<Packet>& frame,
                        const PfcNetDevice* src,
                        Time txTime,
                        const RoceFrameInfo* info = nullptr);

@@ -138,7 +138,10 @@ PfcNetDevice::Enqueue(Ptr<Packet> frame, uint8_t priority)
     m_queues[priority].push_back({frame, RoceFrameInfo(), false});
     m_queuedBytes[priority] += frame->GetSize();
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
-    m_enqueueTrace(frame, priority);
+    if (!m_enqueueTrace.IsEmpty())
+    {
+        m_enqueueTrace(frame, priority); // per frame: skip the argument copies with no sink
+    }
     TryTransmit();
 }
 
@@ -149,7 +152,10 @@ PfcNetDevice::EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameIn
     m_queues[priority].push_back({frame, info, true});
     m_queuedBytes[priority] += frame->GetSize();
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
-    m_enqueueTrace(frame, priority);
+    if (!m_enqueueTrace.IsEmpty())
+    {
+        m_enqueueTrace(frame, priority); // per frame: skip the argument copies with no sink
+    }
     TryTransmit();
 }
 
@@ -399,7 +405,7 @@ PfcNetDevice::PullFrom(uint8_t p)
 }
 
 void
-PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info)
+PfcNetDevice::TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
 {
     NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
     m_txState = BUSY;
@@ -408,7 +414,10 @@ PfcNetDevice::TransmitStart(Ptr<Packet> frame, uint8_t priority, const RoceFrame
     if (priority < kPfcPriorities)
     {
         ++m_txFrames[priority];
-        m_dequeueTrace(frame, priority);
+        if (!m_dequeueTrace.IsEmpty())
+        {
+            m_dequeueTrace(frame, priority);
+        }
     }
     if (m_pcap)
     {
@@ -458,9 +467,12 @@ PfcNetDevice::ReceiveRoce(Ptr<Packet> frame, RoceFrameInfo info)
 }
 
 void
-PfcNetDevice::Deliver(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info)
+PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
 {
-    m_rxTrace(frame, priority);
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(frame, priority);
+    }
     if (!m_frameRx.IsNull())
     {
         const RoceFrameInfo* outer = m_rxInfo;

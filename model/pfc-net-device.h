@@ -244,9 +244,9 @@ class PfcNetDevice : public NetDevice
     Ptr<Packet> PullFrom(uint8_t p);
     /// \brief Start serializing a frame of the given priority (kPfcPriorities for PFC); info:
     /// its parsed header or nullptr.
-    void TransmitStart(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info);
+    void TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief Hand a received data frame to the owner (info: its header, or nullptr).
-    void Deliver(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo* info);
+    void Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization.
     void TransmitComplete();
     /// \brief Apply a received PFC frame.
