@@ -160,8 +160,14 @@ PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.emplace_back();
     m_ports.back().device = device;
-    device->SetRelayPuller(MakeCallback(&PfcSwitch::Pull, this, index));
-    device->SetFrameReceiveCallback(MakeCallback(&PfcSwitch::Receive, this, index));
+    // Lambdas rather than MakeCallback(&PfcSwitch::Pull, this, index): a bound Callback adds
+    // a std::function layer (and copies of every argument) to each call, twice per frame.
+    device->SetRelayPuller(PfcNetDevice::TxPuller(
+        [this, index](Ptr<PfcNetDevice> dev, uint8_t p) { return Pull(index, dev, p); }));
+    device->SetFrameReceiveCallback(PfcNetDevice::FrameReceiveCallback(
+        [this, index](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
+            Receive(index, dev, frame, p);
+        }));
 }
 
 void
@@ -267,7 +273,10 @@ PfcSwitch::AssignStreams(int64_t stream)
 }
 
 void
-PfcSwitch::Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
+PfcSwitch::Receive(uint32_t inPort,
+                   const Ptr<PfcNetDevice>& dev,
+                   const Ptr<Packet>& frame,
+                   uint8_t priority)
 {
     if (!m_mmu)
     {
@@ -322,7 +331,7 @@ PfcSwitch::Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, ui
 }
 
 Ptr<Packet>
-PfcSwitch::Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority)
+PfcSwitch::Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority)
 {
     PortState& st = m_ports[port];
     auto& q = st.egress[priority];

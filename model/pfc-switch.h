@@ -132,9 +132,12 @@ class PfcSwitch : public Object
     };
 
     /// \brief A data frame arrived on port index `inPort`.
-    void Receive(uint32_t inPort, Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority);
+    void Receive(uint32_t inPort,
+                 const Ptr<PfcNetDevice>& dev,
+                 const Ptr<Packet>& frame,
+                 uint8_t priority);
     /// \brief The egress device asks for a frame.
-    Ptr<Packet> Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t priority);
+    Ptr<Packet> Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority);
     /// \brief Pause / resume decisions for ingress (port, priority).
     void CheckPause(uint32_t port, uint8_t priority);
     /// \brief Refresh a pause before it expires.

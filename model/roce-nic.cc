@@ -167,7 +167,10 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev)
     Port port;
     port.dev = dev;
     m_ports.push_back(port);
-    dev->SetTxPuller(MakeCallback(&RoceNic::Pull, this, index));
+    // A lambda rather than MakeCallback(&RoceNic::Pull, this, index): one std::function layer
+    // (and argument copy) less per call.
+    dev->SetTxPuller(PfcNetDevice::TxPuller(
+        [this, index](Ptr<PfcNetDevice> d, uint8_t p) { return Pull(index, d, p); }));
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
     {
         dev->SetTxBacklog(p, false); // until a QP of p becomes active
@@ -383,7 +386,7 @@ RoceNic::SeekCursor(QueuePair* qp)
 }
 
 Ptr<Packet>
-RoceNic::Pull(uint32_t portIndex, Ptr<PfcNetDevice> /* dev */, uint8_t p)
+RoceNic::Pull(uint32_t portIndex, const Ptr<PfcNetDevice>& /* dev */, uint8_t p)
 {
     Port& port = m_ports[portIndex];
     if (((port.dataMask >> p) & 1) == 0 || port.active.empty())

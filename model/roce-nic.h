@@ -189,7 +189,7 @@ class RoceNic : public Object
     };
 
     /// \brief The device asks for a frame of priority p on port index `port`.
-    Ptr<Packet> Pull(uint32_t port, Ptr<PfcNetDevice> dev, uint8_t p);
+    Ptr<Packet> Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t p);
     /// \brief Build the data frame of the QP's next PSN (info: its header, as parsed) and
     /// advance the send state.
     Ptr<Packet> MakeDataFrame(QueuePair* qp, RoceFrameInfo& info);
