@@ -210,6 +210,78 @@ TEST(RoceHeaderTest, HeaderHandedAlongEqualsTheParsedOne)
     }
 }
 
+namespace
+{
+/// The frame as the header classes serialize it (what BuildRoceFrame must equal byte for byte).
+std::vector<uint8_t>
+FrameFromHeaderClasses(const RoceFrameInfo& in)
+{
+    RoceFrameHeader h;
+    h.hasAeth = in.opcode == RoceOpcode::kAck;
+    const uint32_t transport = 12 + (h.hasAeth ? 4 : 0) + in.payloadBytes + 4;
+    h.eth.dst = {0x02, 0, 0, uint8_t(in.dstHost >> 16), uint8_t(in.dstHost >> 8), uint8_t(in.dstHost)};
+    h.eth.src = {0x02, 0, 0, uint8_t(in.srcHost >> 16), uint8_t(in.srcHost >> 8), uint8_t(in.srcHost)};
+    h.eth.vlan = in.vlan;
+    h.eth.pcp = in.priority;
+    h.eth.etherType = 0x0800;
+    h.ip.dscp = static_cast<uint8_t>(in.priority << 3);
+    h.ip.ecn = in.ecnCe ? 3 : (in.ecnCapable ? 2 : 0);
+    h.ip.totalLength = static_cast<uint16_t>(20 + 8 + transport);
+    h.ip.src = RoceHostIpv4(in.srcHost);
+    h.ip.dst = RoceHostIpv4(in.dstHost);
+    h.udp.srcPort = in.udpSrcPort;
+    h.udp.dstPort = 4791;
+    h.udp.length = static_cast<uint16_t>(8 + transport);
+    h.bth.opcode = in.opcode;
+    h.bth.destQp = in.destQp;
+    h.bth.psn = in.psn;
+    h.bth.ackRequest = in.ackRequest;
+    h.aeth.syndrome = in.aethSyndrome;
+    h.aeth.msn = in.aethMsn;
+    Ptr<Packet> p = Create<Packet>(in.payloadBytes);
+    p->AddHeader(h);
+    p->AddTrailer(RoceTrailer());
+    std::vector<uint8_t> bytes(p->GetSize());
+    p->CopyData(bytes.data(), p->GetSize());
+    return bytes;
+}
+} // namespace
+
+TEST(RoceHeaderTest, BuiltFrameEqualsTheHeaderClassesBytes)
+{
+    std::vector<RoceFrameInfo> cases;
+    cases.push_back(DataInfo());
+    RoceFrameInfo ack = DataInfo();
+    ack.vlan = false;
+    ack.opcode = RoceOpcode::kAck;
+    ack.payloadBytes = 0;
+    ack.aethSyndrome = 0x60;
+    ack.aethMsn = 0x00beef;
+    ack.ackRequest = false;
+    ack.psn = 0x00abcdef;
+    ack.destQp = 0x00fedcba;
+    cases.push_back(ack);
+    RoceFrameInfo cnp = DataInfo();
+    cnp.opcode = RoceOpcode::kCnp;
+    cnp.payloadBytes = 16;
+    cnp.ecnCapable = false;
+    cnp.srcHost = 0x012345;
+    cnp.dstHost = 0x00ff01;
+    cnp.udpSrcPort = 65535;
+    cases.push_back(cnp);
+    RoceFrameInfo ce = DataInfo();
+    ce.ecnCe = true;
+    ce.priority = 7;
+    cases.push_back(ce);
+    for (const auto& in : cases)
+    {
+        Ptr<Packet> built = BuildRoceFrame(in);
+        std::vector<uint8_t> bytes(built->GetSize());
+        built->CopyData(bytes.data(), built->GetSize());
+        EXPECT_EQ(bytes, FrameFromHeaderClasses(in));
+    }
+}
+
 TEST(RoceHeaderTest, HeaderClassesRoundTrip)
 {
     RoceFrameHeader h;
