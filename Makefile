@@ -6,9 +6,10 @@ PYTHON ?= /usr/bin/python3
 
 # Debian packages the build, the tests and the plots need.
 DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost-graph-dev \
-	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark
+	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
+	clang libclang-rt-14-dev
 
-.PHONY: all deps build test demo bench debug clean
+.PHONY: all deps build test demo bench debug fuzz clean
 
 all: build
 
@@ -30,8 +31,14 @@ $(BUILD_DIR)/build.ninja:
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
+# Every test, then every parser fuzzed for FUZZ_SECONDS (libFuzzer + ASan/UBSan, clang).
+FUZZ_SECONDS ?= 20
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+	./test/fuzz/run-fuzzers.sh $(BUILD_DIR)-fuzz $(FUZZ_SECONDS)
+
+fuzz: deps
+	./test/fuzz/run-fuzzers.sh $(BUILD_DIR)-fuzz $(FUZZ_SECONDS)
 
 demo: build
 	./examples/demo.sh $(BUILD_DIR)
@@ -46,4 +53,4 @@ debug: deps
 	cd build-debug && ctest --output-on-failure -j $(JOBS)
 
 clean:
-	rm -rf $(BUILD_DIR) build-debug
+	rm -rf $(BUILD_DIR) $(BUILD_DIR)-fuzz build-debug

@@ -138,6 +138,7 @@ TEST(FlowList, MalformedFilesNameFileAndLine)
         {"1\n1 2 3 100 10 nan\n", "f:2:"},     // NaN start
         {"1\n1 2 3 100 1e30 0\n", "f:2:"},     // bytes not an integer
         {"1\n1 2 3 \x01\x02 10 0\n", "f:2: binary data (control byte 1)"}, // binary
+        {"2222222222\n1 2 3 100 10 0\n", "f:3:"}, // a huge count (once reserved 53 GB)
     };
     for (const auto& c : cases)
     {
