@@ -5,7 +5,8 @@ Usage: /usr/bin/python3 plots/pfc-storm.py [results/pfc-storm/pfc-storm.csv] [pl
 
 Writes
   plots/pfc-storm.png           pause frames, paused time and pause cascade depth per
-                                algorithm and network, one row per buffer size
+                                algorithm and network, one row per buffer size (16 hosts)
+  plots/pfc-storm-large.png     the same on 54-64 hosts
   plots/pfc-storm-heatmap.png   pause frames sent per port (node x port), PS incast and mesh
                                 with 1 MB buffers
   results/pfc-storm/ports.csv   every run's pfc.csv (per node, port and priority) in one file
@@ -27,10 +28,14 @@ import matplotlib.pyplot as plt  # noqa: E402
 FAMILIES = ["fattree:k=4", "bcube:n=4,k=1", "torus:dims=4x4"]
 TITLES = {"fattree:k=4": "fat-tree k=4", "bcube:n=4,k=1": "BCube(4,1)",
           "torus:dims=4x4": "torus 4x4"}
-COLOURS = {"fattree:k=4": "#7f7f7f", "bcube:n=4,k=1": "#1f77b4", "torus:dims=4x4": "#d62728"}
+LARGE = ["fattree:k=6", "bcube:n=4,k=2", "torus:dims=8x8"]  # 54, 64, 64 hosts
+TITLES.update({"fattree:k=6": "fat-tree k=6 (54)", "bcube:n=4,k=2": "BCube(4,2) (64)",
+               "torus:dims=8x8": "torus 8x8 (64)"})
+COLOURS = ["#7f7f7f", "#1f77b4", "#d62728"]  # fat-tree, BCube, torus
 ALGS = ["ps", "mesh", "ring", "hips"]
 ALG_LABELS = {"ps": "PS incast\n(1 server)", "mesh": "mesh", "ring": "ring", "hips": "hips"}
 BUFFERS = ["32MB", "4MB", "1MB"]
+LARGE_BUFFERS = ["32MB", "2MB"]
 METRICS = [("pfc_pause_frames", "pause frames"), ("pfc_paused_s", "paused time, all ports (s)"),
            ("pfc_pause_depth", "pause cascade depth (hops)")]
 
@@ -58,6 +63,44 @@ def out_dir(csv_path, row):
     return os.path.join(os.path.dirname(os.path.abspath(csv_path)), "out", row["run"])
 
 
+def plot_metrics(val, families, buffers, size, path):
+    """Pause frames, paused time and depth per algorithm (groups) and network (colours)."""
+    fig, axes = plt.subplots(len(buffers), len(METRICS), figsize=(15, 3.4 * len(buffers)),
+                             squeeze=False)
+    width = 0.8 / len(families)
+    for i, buf in enumerate(buffers):
+        for j, (key, label) in enumerate(METRICS):
+            ax = axes[i][j]
+            top = 0
+            for k, fam in enumerate(families):
+                xs, ys = [], []
+                for a, alg in enumerate(ALGS):
+                    r = val.get((fam, alg, buf))
+                    if r is None:
+                        ax.text(a + (k - 1) * width, 0, "n/a", ha="center", va="bottom",
+                                fontsize=6, rotation=90)
+                        continue
+                    xs.append(a + (k - 1) * width)
+                    ys.append(float(r[key]))
+                ax.bar(xs, ys, width, color=COLOURS[k], label=TITLES[fam])
+                top = max([top] + ys)
+                for x, y in zip(xs, ys):
+                    if y == 0 or key == "pfc_pause_depth":
+                        ax.text(x, y, f"{y:g}", ha="center", va="bottom", fontsize=7)
+            ax.set_xticks(range(len(ALGS)))
+            ax.set_xticklabels([ALG_LABELS[a] for a in ALGS], fontsize=8)
+            ax.set_yscale("symlog", linthresh=1e-3 if key == "pfc_paused_s" else 1)
+            ax.set_ylim(0, max(top * 4, 2))
+            ax.set_title(f"{label}, buffer {buf}", fontsize=10)
+            ax.grid(True, axis="y", alpha=0.3)
+    axes[0][0].legend(fontsize=8)
+    fig.suptitle(f"PFC pauses of one 32 MB allreduce, {size}, 40 Gb/s, packet level "
+                 "(hips does not apply to a fat-tree)")
+    fig.tight_layout(rect=(0, 0, 1, 0.97))
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main():
     csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/pfc-storm/pfc-storm.csv"
     out = sys.argv[2] if len(sys.argv) > 2 else "plots"
@@ -81,40 +124,11 @@ def main():
         w.writerows(ports)
 
     # --- metrics per algorithm, network and buffer --------------------------------------
-    val = {(r["topology"], alg_key(r["algorithm"]), r["buffer"]): r for r in main_rows}
-    fig, axes = plt.subplots(len(BUFFERS), len(METRICS), figsize=(15, 10))
-    width = 0.8 / len(FAMILIES)
-    for i, buf in enumerate(BUFFERS):
-        for j, (key, label) in enumerate(METRICS):
-            ax = axes[i][j]
-            top = 0
-            for k, fam in enumerate(FAMILIES):
-                xs, ys = [], []
-                for a, alg in enumerate(ALGS):
-                    r = val.get((fam, alg, buf))
-                    if r is None:
-                        ax.text(a + (k - 1) * width, 0, "n/a", ha="center", va="bottom",
-                                fontsize=6, rotation=90)
-                        continue
-                    xs.append(a + (k - 1) * width)
-                    ys.append(float(r[key]))
-                ax.bar(xs, ys, width, color=COLOURS[fam], label=TITLES[fam])
-                top = max([top] + ys)
-                for x, y in zip(xs, ys):
-                    if y == 0 or key == "pfc_pause_depth":
-                        ax.text(x, y, f"{y:g}", ha="center", va="bottom", fontsize=7)
-            ax.set_xticks(range(len(ALGS)))
-            ax.set_xticklabels([ALG_LABELS[a] for a in ALGS], fontsize=8)
-            ax.set_yscale("symlog", linthresh=1e-3 if key == "pfc_paused_s" else 1)
-            ax.set_ylim(0, max(top * 4, 2))
-            ax.set_title(f"{label}, buffer {buf}", fontsize=10)
-            ax.grid(True, axis="y", alpha=0.3)
-    axes[0][0].legend(fontsize=8)
-    fig.suptitle("PFC pauses of one 32 MB allreduce, 16 hosts, 40 Gb/s, packet level "
-                 "(hips does not apply to a fat-tree)")
-    fig.tight_layout(rect=(0, 0, 1, 0.97))
-    fig.savefig(os.path.join(out, "pfc-storm.png"), dpi=100)
-    plt.close(fig)
+    val = {(r["topology"], alg_key(r["algorithm"]), r["buffer"]): r for r in rows
+           if r["pfc_pause_frames"]}
+    plot_metrics(val, FAMILIES, BUFFERS, "16 hosts", os.path.join(out, "pfc-storm.png"))
+    plot_metrics(val, LARGE, LARGE_BUFFERS, "54-64 hosts",
+                 os.path.join(out, "pfc-storm-large.png"))
 
     # --- heatmap: pauses sent per port, 1 MB buffers -------------------------------------
     heat_algs = ["ps", "mesh"]
@@ -158,9 +172,9 @@ def main():
     print("| network | algorithm | buffer | GST / ideal | pause frames | paused time (s) | "
           "depth |")
     print("|---|---|---|---|---|---|---|")
-    for fam in FAMILIES:
+    for fam in FAMILIES + LARGE:
         for alg in ALGS:
-            for buf in BUFFERS:
+            for buf in ["32MB", "4MB", "2MB", "1MB"]:
                 r = val.get((fam, alg, buf))
                 if r is None:
                     continue
