@@ -151,6 +151,7 @@ DriverOptions::DriverOptions()
       slowLinkText("-1"),
       slowLinkFractionText("1"),
       slowHostsText(""),
+      pauseStormText(""),
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
@@ -223,6 +224,11 @@ DriverOptions::Register(CommandLine& cmd)
                  "comma-separated host ranks whose every link runs at --slow-link-fraction of "
                  "its rate (network stragglers, e.g. 0,5); empty: none",
                  slowHostsText);
+    cmd.AddValue("pause-storm",
+                 "HOST@START[+DURATION]: the NIC of host HOST sends PFC pause frames for every "
+                 "data priority without end from START (for DURATION), as a faulty NIC does "
+                 "(e.g. 3@1ms+2ms); empty: none",
+                 pauseStormText);
     cmd.AddValue("buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)",
                  bufferText);
     cmd.AddValue("priority", "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
@@ -302,6 +308,34 @@ DriverOptions::Validate()
                    ? -1
                    : static_cast<int64_t>(ParseUint(slowLinkText, "--slow-link", 0, 1u << 30));
     slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0);
+    stormHost = -1;
+    if (!pauseStormText.empty())
+    {
+        const size_t at = pauseStormText.find('@');
+        const size_t plus = pauseStormText.find('+', at == std::string::npos ? 0 : at);
+        if (at == std::string::npos)
+        {
+            throw OptionError("--pause-storm: '" + pauseStormText +
+                              "' is not allowed; allowed: HOST@START[+DURATION], e.g. 3@1ms+2ms");
+        }
+        stormHost = static_cast<int64_t>(
+            ParseUint(pauseStormText.substr(0, at), "--pause-storm", 0, 1u << 24));
+        const std::string start = pauseStormText.substr(at + 1, plus == std::string::npos
+                                                                    ? std::string::npos
+                                                                    : plus - at - 1);
+        stormStartS = AsOption([&] { return ParseTime(start, "--pause-storm"); });
+        stormDurationS = 0;
+        if (plus != std::string::npos)
+        {
+            stormDurationS =
+                AsOption([&] { return ParseTime(pauseStormText.substr(plus + 1), "--pause-storm"); });
+            if (!(stormDurationS > 0))
+            {
+                throw OptionError("--pause-storm: duration '" + pauseStormText.substr(plus + 1) +
+                                  "' is not allowed; allowed: a time > 0");
+            }
+        }
+    }
     slowHosts.clear();
     for (size_t start = 0; start < slowHostsText.size();)
     {
@@ -412,6 +446,7 @@ DriverOptions::Used() const
             {"slow-link", slowLinkText},
             {"slow-link-fraction", slowLinkFractionText},
             {"slow-hosts", slowHostsText},
+            {"pause-storm", pauseStormText},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},

@@ -85,6 +85,7 @@ class DriverOptions
     std::string slowLinkText;   //!< --slow-link
     std::string slowLinkFractionText; //!< --slow-link-fraction
     std::string slowHostsText;  //!< --slow-hosts
+    std::string pauseStormText; //!< --pause-storm
     std::string bufferText;     //!< --buffer
     std::string priorityText;   //!< --priority
     std::string stopText;       //!< --stop
@@ -107,6 +108,9 @@ class DriverOptions
     int64_t slowLink{-1};     //!< topology link index running slower, -1 none
     double slowLinkFraction{1}; //!< its rate fraction (0, 1]
     std::vector<uint32_t> slowHosts; //!< hosts whose every link runs at slowLinkFraction
+    int64_t stormHost{-1};      //!< host whose NIC sends pause frames non-stop, -1 none
+    double stormStartS{0};      //!< from
+    double stormDurationS{0};   //!< for (0: until the run ends)
     uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
     uint8_t priority{3};      //!< PFC priority of lane 0 data
     double stopS{0};          //!< simulated-time limit (deadlock guard), s

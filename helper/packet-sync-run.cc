@@ -8,6 +8,7 @@
 #include "roce-sync-transport.h"
 
 #include "ns3/boolean.h"
+#include "ns3/forwarding-table.h"
 #include "ns3/object-factory.h"
 #include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
@@ -165,6 +166,57 @@ class RunGuard
     Time m_grace;
     std::function<bool()> m_unfinished;
     bool m_drained{false};
+};
+
+/**
+ * A faulty NIC that floods pause frames (a PFC storm's usual origin): from `start`, every
+ * port of the host pauses every data priority with the largest quanta and refreshes before
+ * the pause expires, until `end` (then resumes), or for as long as the run goes on.
+ */
+class PauseStorm
+{
+  public:
+    PauseStorm(std::vector<Ptr<PfcNetDevice>> ports,
+               std::vector<uint8_t> priorities,
+               Time start,
+               Time end,
+               std::function<bool()> keepGoing)
+        : m_ports(std::move(ports)),
+          m_priorities(std::move(priorities)),
+          m_end(end),
+          m_keepGoing(std::move(keepGoing))
+    {
+        Simulator::Schedule(start, &PauseStorm::Send, this);
+    }
+
+  private:
+    void Send()
+    {
+        const bool over = m_end.IsStrictlyPositive() && Simulator::Now() >= m_end;
+        for (const auto& dev : m_ports)
+        {
+            for (uint8_t q : m_priorities)
+            {
+                dev->SendPause(q, over ? 0 : kQuanta);
+            }
+        }
+        if (over || !m_keepGoing())
+        {
+            return;
+        }
+        Time next = m_ports.front()->PauseDuration(kQuanta) / 2;
+        if (m_end.IsStrictlyPositive())
+        {
+            next = std::min(next, m_end - Simulator::Now());
+        }
+        Simulator::Schedule(next, &PauseStorm::Send, this);
+    }
+
+    static constexpr uint16_t kQuanta = 0xffff;
+    std::vector<Ptr<PfcNetDevice>> m_ports;
+    std::vector<uint8_t> m_priorities;
+    Time m_end;
+    std::function<bool()> m_keepGoing;
 };
 
 } // namespace
@@ -378,6 +430,22 @@ PacketSyncRun::Run()
     {
         deadlock = std::make_unique<PfcDeadlockDetector>(net, Seconds(o.deadlockCheckS), unfinished);
         deadlock->Start();
+    }
+
+    std::unique_ptr<PauseStorm> storm;
+    if (o.stormHost >= 0)
+    {
+        // Every data lane's priority (lane L travels on BasePriority + L).
+        const Ptr<ForwardingTable> table = net.tables[net.hostNode[o.stormHost]];
+        std::vector<uint8_t> priorities;
+        for (uint8_t lane = 0; lane < table->GetLaneCount(); ++lane)
+        {
+            priorities.push_back(table->LanePriority(lane));
+        }
+        const Time start = Seconds(o.stormStartS);
+        const Time end = o.stormDurationS > 0 ? start + Seconds(o.stormDurationS) : Seconds(0);
+        storm = std::make_unique<PauseStorm>(net.HostPorts(o.stormHost), priorities, start, end,
+                                             unfinished);
     }
 
     const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));

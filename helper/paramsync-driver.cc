@@ -109,6 +109,12 @@ ParamsyncDriver::Prepare()
         }
         graph.MutableLink(static_cast<LinkIndex>(o.slowLink)).rateBps *= o.slowLinkFraction;
     }
+    if (o.stormHost >= 0 && static_cast<uint64_t>(o.stormHost) >= graph.HostCount())
+    {
+        throw OptionError("--pause-storm: host " + std::to_string(o.stormHost) +
+                          " is not a host of " + m_topology->Spec() + "; allowed: host ranks 0.." +
+                          std::to_string(graph.HostCount() - 1));
+    }
     for (uint32_t host : o.slowHosts)
     {
         if (host >= graph.HostCount())

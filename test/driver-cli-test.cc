@@ -117,6 +117,9 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=asp", "--backend"}, // async: packet only
         {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=4", "--slow-hosts"},
         {ok + "--topology=star:n=4 --algorithm=lapse", "--backend"}, // packet only
+        {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1", "--pause-storm"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=9@1ms", "--pause-storm"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms+0s", "--pause-storm"},
         {"--topology=star:n=4 --algorithm=lapse:mode=fast", "--algorithm"},
         {"--topology=star:n=4 --algorithm=lapse:workers=4,keys=8", "--algorithm"}, // < 16
         {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=1,x", "--slow-hosts"},
@@ -222,7 +225,7 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--out", "--format", "--trace", "--compute", "--overlap",
                             "--straggler", "--slow-link", "--buffer", "--rto", "--stop",
                             "--deadlock-check", "--max-events", "--progress", "--priority",
-                            "--slow-hosts"})
+                            "--slow-hosts", "--pause-storm"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }

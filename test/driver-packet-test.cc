@@ -401,3 +401,23 @@ TEST(DriverPacket, LapseDynamicAllocationBeatsClassicOnMatrixFactorization)
     EXPECT_LT(3 * Field(dynamic.out, "epoch_s"), Field(classic.out, "epoch_s"))
         << dynamic.out << classic.out;
 }
+
+TEST(DriverPacket, APauseStormStallsTheRingForItsDurationAndForeverWithoutEnd)
+{
+    // A ring of 16 MB over fattree:k=4 (16 hosts): every step needs host 8 to receive and
+    // send. Host 8's NIC floods pause frames from 1 ms to 4 ms: nothing reaches host 8 in
+    // that time, the ring's dependency chain stalls, and GST grows by about the 3 ms of the
+    // storm (the switch buffers absorb what is sent meanwhile: 3 ms x 40 Gb/s = 15 MB < 32 MB,
+    // no drops). A storm without end never lets the ring finish: exit 3, stalled.
+    const std::string base = Idle("fattree:k=4", "ring", "bytes:16MB");
+    Outcome calm = RunParamsync(base);
+    Outcome storm = RunParamsync(base + " --pause-storm=8@1ms+3ms");
+    Outcome endless = RunParamsync(base + " --pause-storm=8@1ms --stop=50ms");
+    ASSERT_EQ(calm.code, 0) << calm.err;
+    ASSERT_EQ(storm.code, 0) << storm.err;
+    EXPECT_GE(Field(storm.out, "gst_s"), Field(calm.out, "gst_s") + 2.5e-3) << storm.out;
+    EXPECT_GT(Field(storm.out, "pfc_pause_frames"), 0) << storm.out;
+    EXPECT_EQ(Field(storm.out, "drops"), 0) << storm.out;
+    EXPECT_EQ(endless.code, 3) << endless.err;
+    EXPECT_NE(endless.err.find("stalled"), std::string::npos) << endless.err;
+}
