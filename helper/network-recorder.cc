@@ -138,7 +138,7 @@ NetworkRecorder::Fill(RunResult& result) const
         }
     }
     result.pauses.insert(result.pauses.end(), m_intervals.begin(), m_intervals.end());
-    result.pfcPauseDepth = std::max(result.pfcPauseDepth, PauseSpread::Depth(m_paused));
+    result.pfcPauseDepth = std::max(result.pfcPauseDepth, PauseSpread::Depth(m_paused, m_peer));
 }
 
 } // namespace ns3

@@ -1,18 +1,21 @@
 /*
- * PauseSpread: how far PFC pauses travel upstream of where congestion started — the
- * "pause cascade" that HiPS (Geng et al., NetAI'18) argues server-centric networks avoid
+ * PauseSpread: how far PFC pauses travel from the congestion point where they started —
+ * the "pause cascade" that HiPS (Geng et al., NetAI'18) argues server-centric networks avoid
  * and that PFC storm studies measure.
  *
  * Input: every interval during which an egress (node X's port towards Y) was paused on a
- * priority. A pause of X by Y is a cascade step when Y itself was paused on one of its
- * egress ports (towards Z != X; minimal routes do not turn back) at the moment it paused
- * X: Y's buffer filled because it could not drain. The depth of a pause interval is 1 +
- * the largest depth of such a Y interval (1 for a pause with no paused egress behind it);
- * the run's pause depth is the largest depth of any interval (0: no pause). An incast into
- * a host has depth 1 (the switch's egress to the host pauses nobody else) until the
- * switch's buffer fills and pauses the senders: depth 2; every further hop adds one.
- * Correlation by time is an approximation of causation (Y may have paused X for another
- * egress's backlog); it never undercounts a real cascade.
+ * priority, and the network's adjacency. A pause of X by Y continues a cascade when Y
+ * itself was paused on one of its egress ports (towards Z != X; minimal routes do not turn
+ * back) at the moment it paused X: Y's buffer filled because it could not drain. Each pause
+ * carries the root of its cascade — the pausing node of the first pause, whose own egress
+ * was not paused (the congestion point) — and its reach is the hop distance from that root
+ * to the paused node X. The run's pause depth is the largest reach (0: no pause; 1: pauses
+ * stayed next to the congestion; +1 per hop they spread). An incast into a host has depth 1
+ * until the switch's buffer fills; on fattree:k=4 a full cascade reaches the senders' NICs
+ * 5 hops from the server's edge switch. Distances, not chain lengths: pauses that chase each
+ * other around a torus ring stay within the ring's diameter.
+ * Correlation by time approximates causation (Y may have paused X for another egress's
+ * backlog); it never undercounts a real cascade.
  */
 #ifndef PARAMSYNC_PAUSE_SPREAD_H
 #define PARAMSYNC_PAUSE_SPREAD_H
@@ -33,13 +36,19 @@ struct PausedEgress
 };
 
 /**
- * \brief The longest cascade of pauses (see the file comment).
+ * \brief The reach of pause cascades (see the file comment).
  */
 class PauseSpread
 {
   public:
-    /// \brief The run's pause depth: 0 without pauses, 1 without cascade, +1 per hop.
-    static uint32_t Depth(std::vector<PausedEgress> intervals);
+    /**
+     * \brief The run's pause depth: 0 without pauses, else the largest hop distance from a
+     * cascade's congestion point to a node it paused.
+     * \param intervals the paused egress intervals
+     * \param adjacency [node] -> the nodes its ports lead to
+     */
+    static uint32_t Depth(std::vector<PausedEgress> intervals,
+                          const std::vector<std::vector<uint32_t>>& adjacency);
 };
 
 } // namespace ns3

@@ -95,7 +95,7 @@ struct RunResult
     double iterationS{-1}; //!< mean iteration time (compute + exposed sync), -1 if n/a
     uint64_t pfcPauseFrames{0}; //!< pause frames sent, whole fabric
     double pfcPausedS{0};  //!< sum over port-priorities of paused time
-    uint32_t pfcPauseDepth{0}; //!< longest pause cascade in hops (PauseSpread; 0: none)
+    uint32_t pfcPauseDepth{0}; //!< farthest reach of a pause cascade, hops (PauseSpread)
     uint64_t drops{0};     //!< packets dropped by any MMU
     uint64_t ecnMarks{0};  //!< CE marks
     uint64_t retransmits{0}; //!< go-back-N retransmitted packets
