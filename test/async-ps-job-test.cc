@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace ns3;
 
 namespace
@@ -37,7 +39,7 @@ struct JobOutcome
     std::vector<Time> blocked;
     bool finished;
     uint64_t dropped{0};
-    std::vector<std::vector<std::pair<Time, Time>>> slots;
+    std::vector<std::vector<PushSlot>> slots;
 };
 
 JobOutcome
@@ -190,7 +192,7 @@ TEST(AsyncPsJob, MlfabricGivesEachPushItsOwnSlotOnTheServerLink)
     ASSERT_EQ(r.slots[0].size(), 6u);
     for (size_t i = 1; i < r.slots[0].size(); ++i)
     {
-        EXPECT_GE(r.slots[0][i].first, r.slots[0][i - 1].second) << i; // no overlap
+        EXPECT_GE(r.slots[0][i].grant, r.slots[0][i - 1].arrival) << i; // no overlap
     }
 }
 
@@ -237,4 +239,43 @@ TEST(AsyncPsJob, MlfabricDropsAnUpdateBeyondTheDelayBound)
     EXPECT_EQ(r.serverBytes, 11064u);
     EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400),
                                             MicroSeconds(9600)}));
+}
+
+TEST(AsyncPsJob, MlfabricNeverHasAWorkerPushToTwoShardsAtOnce)
+{
+    // 2 workers, 2 shards, both push to both at 1.0 ms. Shard 0 grants w0; shard 1 would
+    // take w0 too (the earlier request) but w0's link is reserved, so it grants w1. At
+    // 1.1 ms both arrive and the pairs swap: every push gets both links to itself. Check:
+    // per worker, its slots over all shards never overlap; every shard takes every update.
+    AsyncPsConfig c = TwoWorkers();
+    c.servers = 2;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{6, 6}));
+    for (uint32_t w = 0; w < 2; ++w)
+    {
+        std::vector<PushSlot> mine;
+        for (const auto& shard : r.slots)
+        {
+            for (const auto& slot : shard)
+            {
+                if (slot.worker == w)
+                {
+                    mine.push_back(slot);
+                }
+            }
+        }
+        std::sort(mine.begin(), mine.end(),
+                  [](const PushSlot& a, const PushSlot& b) { return a.grant < b.grant; });
+        ASSERT_EQ(mine.size(), 6u);
+        for (size_t i = 1; i < mine.size(); ++i)
+        {
+            EXPECT_GE(mine[i].grant, mine[i - 1].arrival) << "worker " << w << " slot " << i;
+        }
+    }
+    // The first round: w0 -> shard 0 and w1 -> shard 1 granted at 1.0 ms, both at once.
+    EXPECT_EQ(r.slots[0][0].worker, 0u);
+    EXPECT_EQ(r.slots[1][0].worker, 1u);
+    EXPECT_EQ(r.slots[1][0].grant, MicroSeconds(1000));
 }

@@ -42,6 +42,7 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     m_pending.assign(config.servers, {});
     m_reserved.assign(config.servers, false);
     m_slots.assign(config.servers, {});
+    m_workerBusy.assign(n, false);
     if (!config.workerRateBps.empty() && config.workerRateBps.size() != n)
     {
         throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.workerRateBps.size()) +
@@ -108,6 +109,15 @@ AsyncPsJob::Push(uint32_t w)
             continue;
         }
         m_pending[s].push_back({w, m_iteration[w], m_seen[w][s], Simulator::Now()});
+    }
+    ScheduleAll();
+}
+
+void
+AsyncPsJob::ScheduleAll()
+{
+    for (uint32_t s = 0; s < m_config.servers; ++s)
+    {
         Schedule(s);
     }
 }
@@ -116,22 +126,36 @@ void
 AsyncPsJob::Schedule(uint32_t s)
 {
     std::deque<Request>& batch = m_pending[s];
-    while (!m_reserved[s] && !batch.empty())
+    while (!m_reserved[s])
     {
-        // Shortest job first by network-aware completion time: the shard's bytes at the
-        // pushing worker's link rate (all shards' pushes of a worker are the same size).
+        // Shortest job first by network-aware completion time (the shard's bytes at the
+        // pushing worker's link rate), among workers whose own link is free: a slot is
+        // reserved on both ends, so a worker never pushes to two shards at once.
         auto rate = [&](uint32_t w) {
             return m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[w];
         };
-        auto best = batch.begin();
+        auto best = batch.end();
         for (auto it = batch.begin(); it != batch.end(); ++it)
         {
+            if (m_workerBusy[it->worker])
+            {
+                continue;
+            }
+            if (best == batch.end())
+            {
+                best = it;
+                continue;
+            }
             const double t = 1.0 / rate(it->worker);
             const double tBest = 1.0 / rate(best->worker);
             if (t < tBest || (t == tBest && it->at < best->at))
             {
                 best = it;
             }
+        }
+        if (best == batch.end())
+        {
+            return; // nothing, or only workers busy pushing elsewhere
         }
         const Request r = *best;
         batch.erase(best);
@@ -145,7 +169,8 @@ AsyncPsJob::Schedule(uint32_t s)
             continue;
         }
         m_reserved[s] = true;
-        m_slots[s].emplace_back(Simulator::Now(), Seconds(-1));
+        m_workerBusy[r.worker] = true;
+        m_slots[s].push_back({r.worker, Simulator::Now(), Seconds(-1)});
         Post(r.worker, server, Message{Kind::PUSH, r.worker, s, r.iteration, r.version});
     }
 }
@@ -176,9 +201,10 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
         Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, version});
         if (m_config.policy == AsyncPsConfig::PushPolicy::MLFABRIC)
         {
-            m_slots[m.shard].back().second = Simulator::Now();
+            m_slots[m.shard].back().arrival = Simulator::Now();
             m_reserved[m.shard] = false;
-            Schedule(m.shard);
+            m_workerBusy[m.worker] = false;
+            ScheduleAll();
         }
         return;
     }

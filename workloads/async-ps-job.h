@@ -24,8 +24,9 @@
  *    scheduler of its shard's server link. Requests that arrive while the link is reserved
  *    form the next batch; when the link frees, the scheduler grants the request with the
  *    shortest network-aware completion time (shard bytes / the pushing worker's link
- *    rate; ties: the earliest request), so each push has the link to itself (a reserved,
- *    non-overlapping slot instead of fair sharing). A request whose delay would exceed the
+ *    rate; ties: the earliest request) among workers not already pushing, so each push
+ *    has both the worker's and the server's link to itself (a reserved, non-overlapping
+ *    slot instead of fair sharing). A request whose delay would exceed the
  *    delay bound if granted now (shard version now - version computed on) is dropped: the
  *    worker sends a small pull request instead and gets the current model back.
  *    SJF can starve a worker whose link is slower than the others' while they keep
@@ -89,6 +90,14 @@ struct AppliedUpdate
     Time applied;       //!< when the server applied it
 };
 
+/// \brief MLFABRIC: a push's reserved slot, from grant to arrival at its server.
+struct PushSlot
+{
+    uint32_t worker; //!< the pushing worker
+    Time grant;      //!< when the scheduler granted it
+    Time arrival;    //!< when it arrived (negative while in flight)
+};
+
 /**
  * \brief ASP / SSP training against a versioned, sharded parameter server.
  */
@@ -120,8 +129,8 @@ class AsyncPsJob : public MessageSink
     uint64_t ShardBytes(uint32_t s) const;
     /// \brief MLFABRIC: updates dropped for their delay bound.
     uint64_t Dropped() const { return m_dropped; }
-    /// \brief MLFABRIC: per shard, the [grant, arrival] slot of every granted push.
-    const std::vector<std::vector<std::pair<Time, Time>>>& Slots() const { return m_slots; }
+    /// \brief MLFABRIC: per shard, the slot of every granted push.
+    const std::vector<std::vector<PushSlot>>& Slots() const { return m_slots; }
     /// \brief Bytes of a pull request (a dropped update's worker asks for the model).
     static constexpr uint64_t kPullRequestBytes = 64;
 
@@ -153,6 +162,8 @@ class AsyncPsJob : public MessageSink
 
     /// \brief MLFABRIC: grants the next request of shard s if its link is free.
     void Schedule(uint32_t s);
+    /// \brief MLFABRIC: Schedule() every shard (a freed worker may unblock any of them).
+    void ScheduleAll();
 
     /// \brief Worker w wants to start its next iteration (may be held by the bound).
     void TryStart(uint32_t w);
@@ -177,7 +188,8 @@ class AsyncPsJob : public MessageSink
     uint32_t m_finishedWorkers{0};               //!< workers done with every iteration
     std::vector<std::deque<Request>> m_pending;  //!< MLFABRIC: per shard, requests
     std::vector<bool> m_reserved;                //!< MLFABRIC: per shard, link reserved
-    std::vector<std::vector<std::pair<Time, Time>>> m_slots; //!< MLFABRIC: per shard slots
+    std::vector<std::vector<PushSlot>> m_slots;  //!< MLFABRIC: per shard slots
+    std::vector<bool> m_workerBusy;              //!< MLFABRIC: per worker, a push granted
     uint64_t m_dropped{0};                       //!< MLFABRIC: dropped updates
     MessageMailbox<Message> m_mail;              //!< messages in flight (all via servers)
 };
