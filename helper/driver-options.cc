@@ -81,6 +81,20 @@ CheckChoice(const std::string& text, const std::string& option, const std::set<s
     }
 }
 
+/// "3,7,12" -> {3, 7, 12}, each in [0, max]; "" -> {}.
+std::vector<uint32_t>
+ParseUintList(const std::string& text, const std::string& option, uint64_t max)
+{
+    std::vector<uint32_t> values;
+    for (size_t start = 0; start < text.size();)
+    {
+        const size_t comma = std::min(text.find(',', start), text.size());
+        values.push_back(static_cast<uint32_t>(ParseUint(text.substr(start, comma - start), option, 0, max)));
+        start = comma + 1;
+    }
+    return values;
+}
+
 /// Rethrows the spec-string parsers' messages as OptionError (they already name the option).
 template <typename F>
 auto
@@ -216,9 +230,10 @@ DriverOptions::Register(CommandLine& cmd)
     cmd.AddValue("straggler", "worker that computes slower (-1: none)", stragglerText);
     cmd.AddValue("straggler-factor", "compute time multiplier of the straggler, >= 1",
                  stragglerFactorText);
-    cmd.AddValue("slow-link", "index of a topology link that runs slower (-1: none)",
+    cmd.AddValue("slow-link",
+                 "topology link indices that run slower, comma-separated (e.g. 0,7,12; -1: none)",
                  slowLinkText);
-    cmd.AddValue("slow-link-fraction", "rate fraction of the slow link, in (0, 1]",
+    cmd.AddValue("slow-link-fraction", "rate fraction of the slow links and hosts, in (0, 1]",
                  slowLinkFractionText);
     cmd.AddValue("slow-hosts",
                  "comma-separated host ranks whose every link runs at --slow-link-fraction of "
@@ -304,9 +319,8 @@ DriverOptions::Validate()
                     ? -1
                     : static_cast<int64_t>(ParseUint(stragglerText, "--straggler", 0, 1u << 30));
     stragglerFactor = ParseReal(stragglerFactorText, "--straggler-factor", 1.0, 1e6);
-    slowLink = slowLinkText == "-1"
-                   ? -1
-                   : static_cast<int64_t>(ParseUint(slowLinkText, "--slow-link", 0, 1u << 30));
+    slowLinks = slowLinkText == "-1" ? std::vector<uint32_t>{}
+                                     : ParseUintList(slowLinkText, "--slow-link", 1u << 30);
     slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0);
     stormHost = -1;
     if (!pauseStormText.empty())
@@ -336,14 +350,7 @@ DriverOptions::Validate()
             }
         }
     }
-    slowHosts.clear();
-    for (size_t start = 0; start < slowHostsText.size();)
-    {
-        const size_t comma = std::min(slowHostsText.find(',', start), slowHostsText.size());
-        slowHosts.push_back(static_cast<uint32_t>(
-            ParseUint(slowHostsText.substr(start, comma - start), "--slow-hosts", 0, 1u << 24)));
-        start = comma + 1;
-    }
+    slowHosts = ParseUintList(slowHostsText, "--slow-hosts", 1u << 24);
     if (!(slowLinkFraction > 0))
     {
         throw OptionError("--slow-link-fraction: " + slowLinkFractionText +

@@ -82,7 +82,7 @@ class DriverOptions
     std::string overlapText;    //!< --overlap
     std::string stragglerText;  //!< --straggler
     std::string stragglerFactorText; //!< --straggler-factor
-    std::string slowLinkText;   //!< --slow-link
+    std::string slowLinkText;   //!< --slow-link (a list)
     std::string slowLinkFractionText; //!< --slow-link-fraction
     std::string slowHostsText;  //!< --slow-hosts
     std::string pauseStormText; //!< --pause-storm
@@ -105,7 +105,7 @@ class DriverOptions
     bool overlap{false};      //!< start a tensor's sync when backprop produces it
     int64_t straggler{-1};    //!< worker that computes slower, -1 none
     double stragglerFactor{1}; //!< its compute time multiplier (>= 1)
-    int64_t slowLink{-1};     //!< topology link index running slower, -1 none
+    std::vector<uint32_t> slowLinks; //!< topology link indices running slower
     double slowLinkFraction{1}; //!< its rate fraction (0, 1]
     std::vector<uint32_t> slowHosts; //!< hosts whose every link runs at slowLinkFraction
     int64_t stormHost{-1};      //!< host whose NIC sends pause frames non-stop, -1 none

@@ -99,15 +99,15 @@ ParamsyncDriver::Prepare()
         throw AsOptionError("--topology", e);
     }
     TopologyGraph& graph = m_topology->MutableGraph();
-    if (o.slowLink >= 0)
+    for (uint32_t link : o.slowLinks)
     {
-        if (static_cast<uint64_t>(o.slowLink) >= graph.LinkCount())
+        if (link >= graph.LinkCount())
         {
-            throw OptionError("--slow-link: " + std::to_string(o.slowLink) + " is not a link of " +
+            throw OptionError("--slow-link: " + std::to_string(link) + " is not a link of " +
                               m_topology->Spec() + "; allowed: 0.." +
                               std::to_string(graph.LinkCount() - 1) + " or -1");
         }
-        graph.MutableLink(static_cast<LinkIndex>(o.slowLink)).rateBps *= o.slowLinkFraction;
+        graph.MutableLink(static_cast<LinkIndex>(link)).rateBps *= o.slowLinkFraction;
     }
     if (o.stormHost >= 0 && static_cast<uint64_t>(o.stormHost) >= graph.HostCount())
     {

@@ -103,6 +103,7 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --backend=gpu", "--backend"},
         {ok + "--topology=star:n=4 --algorithm=ring --straggler=4", "--straggler"},
         {ok + "--topology=star:n=4 --algorithm=ring --slow-link=4", "--slow-link"},
+        {ok + "--topology=star:n=4 --algorithm=ring --slow-link=1,x", "--slow-link"},
         {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/bad-flows.txt",
          "--flows"},
         {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/missing.txt", "--flows"},

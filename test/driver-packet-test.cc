@@ -274,6 +274,10 @@ TEST(DriverPacket, ASlowLinkOnACabledRingDoublesTheRingsGst)
     EXPECT_NEAR(Field(fast.out, "ideal_gst_s"), 2.4e-3, 1e-9);
     EXPECT_NEAR(Field(slow.out, "ideal_gst_s"), 4.8e-3, 1e-9);
     EXPECT_NEAR(Field(slow.out, "gst_s") / Field(fast.out, "gst_s"), 2.0, 0.05);
+    // A list: links 0 and 2 at a quarter of the rate make every step 4x longer: 9.6 ms.
+    Outcome two = RunParamsync(base + " --slow-link=0,2 --slow-link-fraction=0.25");
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_NEAR(Field(two.out, "ideal_gst_s"), 9.6e-3, 1e-9);
     // --slow-hosts=0 halves both of host 0's cables: the ring's steps wait for them too.
     Outcome host = RunParamsync(base + " --slow-hosts=0 --slow-link-fraction=0.5");
     ASSERT_EQ(host.code, 0) << host.err;
