@@ -43,12 +43,12 @@ ForwardingTable::AddRoute(uint32_t dstHost, uint8_t inLane, uint32_t port, uint8
 {
     NS_ABORT_MSG_IF(inLane >= kMaxLanes || lane >= kMaxLanes,
                     "ForwardingTable: lane " << int(inLane) << "/" << int(lane) << " >= 8");
-    std::size_t slot = Slot(dstHost, inLane);
-    if (m_routes.size() <= slot)
+    auto& byDst = m_routes[inLane];
+    if (byDst.size() <= dstHost)
     {
-        m_routes.resize(Slot(dstHost, kMaxLanes - 1) + 1);
+        byDst.resize(static_cast<std::size_t>(dstHost) + 1);
     }
-    m_routes[slot].push_back({port, lane});
+    byDst[dstHost].push_back({port, lane});
     uint8_t used = static_cast<uint8_t>((inLane > lane ? inLane : lane) + 1);
     m_lanes = used > m_lanes ? used : m_lanes;
 }
@@ -57,8 +57,12 @@ const std::vector<ForwardingRoute>&
 ForwardingTable::Routes(uint32_t dstHost, uint8_t inLane) const
 {
     static const std::vector<ForwardingRoute> kNone;
-    std::size_t slot = Slot(dstHost, inLane);
-    return slot < m_routes.size() ? m_routes[slot] : kNone;
+    if (inLane >= kMaxLanes)
+    {
+        return kNone;
+    }
+    const auto& byDst = m_routes[inLane];
+    return dstHost < byDst.size() ? byDst[dstHost] : kNone;
 }
 
 uint32_t
