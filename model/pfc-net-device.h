@@ -260,25 +260,45 @@ class PfcNetDevice : public NetDevice
     /// \brief Our MAC address bytes.
     std::array<uint8_t, 6> MacBytes() const;
 
-    Ptr<Node> m_node;                           //!< owner node
-    Ptr<PfcChannel> m_channel;                  //!< the link
-    Mac48Address m_address;                     //!< our MAC
-    uint32_t m_ifIndex{0};                      //!< interface index
-    uint16_t m_mtu{9000};                       //!< MTU (informative)
-    DataRate m_rate;                            //!< line rate
+    // Fields every frame touches come first and together (a few cache lines): in a large
+    // topology each hop otherwise pays a cache miss per scattered field of the two devices.
+    TxState m_txState{READY};                   //!< transmitter state
     TxScheduling m_scheduling{STRICT_PRIORITY}; //!< scheduling policy
     bool m_pfcEnabled{true};                    //!< honour received PFC frames
-    TxState m_txState{READY};                   //!< transmitter state
-    Ptr<Packet> m_currentFrame;                 //!< frame being serialized
-    uint8_t m_currentPriority{0};               //!< its priority (8 = PFC)
+    uint8_t m_currentPriority{0};               //!< priority being serialized (8 = PFC)
     uint8_t m_rrNext{0};                        //!< round-robin: priority to look at first
     bool m_inTryTransmit{false};                //!< TryTransmit is running (a puller may Wake us)
     bool m_wakePending{false};                  //!< Wake() arrived during the scan
+    uint8_t m_relayBacklog{0};                  //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};                  //!< priorities the TxPuller may have
+    uint8_t m_queueMask{0};                     //!< priorities with queued frames
+    uint8_t m_pausedMask{0};                    //!< priorities the peer paused
+    bool m_pulledInfoSet{false};                //!< the puller set m_pulledInfo
+    std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
     uint64_t m_txCarry{0};                      //!< fraction of a time step (x rate) carried over
+    DataRate m_rate;                            //!< line rate
+    Ptr<PfcChannel> m_channel;                  //!< the link
+    Ptr<Packet> m_currentFrame;                 //!< frame being serialized
+    const RoceFrameInfo* m_rxInfo{nullptr};     //!< header of the frame being delivered
+    Ptr<PcapFileWrapper> m_pcap;                //!< optional capture
+    TxPuller m_puller;                          //!< on-demand frame source (NIC)
+    TxPuller m_relayPuller;                     //!< relay frame source (PfcSwitch)
+    FrameReceiveCallback m_frameRx;             //!< data frame sink
+    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
+    TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)
+    RoceFrameInfo m_pulledInfo;                          //!< header of the frame just pulled
+    std::array<uint64_t, kPfcPriorities> m_txFrames{};   //!< frames sent per priority
+    std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue
+
+    Ptr<Node> m_node;                     //!< owner node
+    Mac48Address m_address;               //!< our MAC
+    uint32_t m_ifIndex{0};                //!< interface index
+    uint16_t m_mtu{9000};                 //!< MTU (informative)
+    NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
 
     std::deque<Ptr<Packet>> m_control; //!< PFC frames to send (ahead of all)
     std::array<std::deque<TxFrame>, kPfcPriorities> m_queues; //!< data queues
-    std::array<uint64_t, kPfcPriorities> m_queuedBytes{};         //!< bytes per queue
 
     std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
     std::array<Time, kPfcPriorities> m_pauseStart;       //!< when the current pause began
@@ -287,26 +307,8 @@ class PfcNetDevice : public NetDevice
     std::array<uint64_t, kPfcPriorities> m_pauseSent{};  //!< pause frames sent
     std::array<uint64_t, kPfcPriorities> m_pauseRecv{};  //!< pause frames received (quanta>0)
     std::array<uint64_t, kPfcPriorities> m_resumeRecv{}; //!< resume frames received
-    std::array<uint64_t, kPfcPriorities> m_txFrames{};   //!< frames sent per priority
 
-    TxPuller m_puller;                               //!< on-demand frame source (NIC)
-    TxPuller m_relayPuller;                          //!< relay frame source (PfcSwitch)
-    std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
-    uint8_t m_relayBacklog{0};                       //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};                       //!< priorities the TxPuller may have
-    uint8_t m_queueMask{0};                          //!< priorities with queued frames
-    uint8_t m_pausedMask{0};                         //!< priorities the peer paused
-    RoceFrameInfo m_pulledInfo;                      //!< header of the frame just pulled
-    bool m_pulledInfoSet{false};                     //!< the puller set it
-    const RoceFrameInfo* m_rxInfo{nullptr};          //!< header of the frame being delivered
-    FrameReceiveCallback m_frameRx;                  //!< data frame sink
-    NetDevice::ReceiveCallback m_rxCallback;         //!< NetDevice interface (unused by paramsync)
-    Ptr<PcapFileWrapper> m_pcap;                     //!< optional capture
-
-    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
-    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
     TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;    //!< Drop (no receiver)
-    TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)
     TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;        //!< PauseSent
     TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;        //!< PauseReceived
     TracedCallback<uint8_t, Time> m_resumeTrace;               //!< Resume
