@@ -166,6 +166,7 @@ DriverOptions::DriverOptions()
       slowLinkFractionText("1"),
       slowHostsText(""),
       pauseStormText(""),
+      watchdogText("0"),
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
@@ -244,6 +245,12 @@ DriverOptions::Register(CommandLine& cmd)
                  "data priority without end from START (for DURATION), as a faulty NIC does "
                  "(e.g. 3@1ms+2ms); empty: none",
                  pauseStormText);
+    cmd.AddValue("pfc-watchdog",
+                 "DETECT[/RESTORE]: PFC watchdog on every switch and relaying host: an egress "
+                 "queue paused with frames waiting for DETECT is stormed and its frames are "
+                 "dropped until it has been unpaused for RESTORE (default DETECT), e.g. 1ms; "
+                 "0: none",
+                 watchdogText);
     cmd.AddValue("buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)",
                  bufferText);
     cmd.AddValue("priority", "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
@@ -351,6 +358,24 @@ DriverOptions::Validate()
         }
     }
     slowHosts = ParseUintList(slowHostsText, "--slow-hosts", 1u << 24);
+    watchdogDetectionS = 0;
+    watchdogRestoreS = 0;
+    if (watchdogText != "0")
+    {
+        const size_t slash = watchdogText.find('/');
+        watchdogDetectionS =
+            AsOption([&] { return ParseTime(watchdogText.substr(0, slash), "--pfc-watchdog"); });
+        watchdogRestoreS =
+            slash == std::string::npos
+                ? watchdogDetectionS
+                : AsOption([&] { return ParseTime(watchdogText.substr(slash + 1), "--pfc-watchdog"); });
+        if (!(watchdogDetectionS > 0) || !(watchdogRestoreS > 0))
+        {
+            throw OptionError("--pfc-watchdog: '" + watchdogText +
+                              "' is not allowed; allowed: DETECT[/RESTORE] times > 0 (e.g. "
+                              "1ms or 1ms/5ms), or 0 for none");
+        }
+    }
     if (!(slowLinkFraction > 0))
     {
         throw OptionError("--slow-link-fraction: " + slowLinkFractionText +
@@ -454,6 +479,7 @@ DriverOptions::Used() const
             {"slow-link-fraction", slowLinkFractionText},
             {"slow-hosts", slowHostsText},
             {"pause-storm", pauseStormText},
+            {"pfc-watchdog", watchdogText},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},

@@ -86,6 +86,7 @@ class DriverOptions
     std::string slowLinkFractionText; //!< --slow-link-fraction
     std::string slowHostsText;  //!< --slow-hosts
     std::string pauseStormText; //!< --pause-storm
+    std::string watchdogText;   //!< --pfc-watchdog
     std::string bufferText;     //!< --buffer
     std::string priorityText;   //!< --priority
     std::string stopText;       //!< --stop
@@ -111,6 +112,8 @@ class DriverOptions
     int64_t stormHost{-1};      //!< host whose NIC sends pause frames non-stop, -1 none
     double stormStartS{0};      //!< from
     double stormDurationS{0};   //!< for (0: until the run ends)
+    double watchdogDetectionS{0}; //!< PFC watchdog detection time (0: no watchdog)
+    double watchdogRestoreS{0};   //!< PFC watchdog restore time
     uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
     uint8_t priority{3};      //!< PFC priority of lane 0 data
     double stopS{0};          //!< simulated-time limit (deadlock guard), s

@@ -32,6 +32,12 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
         {
             net.switches[v]->TraceConnectWithoutContext("Drop",
                                                         MakeBoundCallback(&OnDrop, this, firstPort));
+            net.switches[v]->TraceConnectWithoutContext(
+                "WatchdogDrop",
+                Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
+                    [this](Ptr<const Packet>, uint32_t, uint8_t priority) {
+                        ++m_watchdogDrops[priority & 7];
+                    }));
             net.switches[v]->TraceConnectWithoutContext("EcnMark",
                                                         MakeBoundCallback(&OnMark, this));
         }
@@ -100,6 +106,17 @@ NetworkRecorder::OnMark(NetworkRecorder* self, Ptr<const Packet>, uint32_t, uint
 }
 
 uint64_t
+NetworkRecorder::WatchdogDrops() const
+{
+    uint64_t n = 0;
+    for (uint64_t d : m_watchdogDrops)
+    {
+        n += d;
+    }
+    return n;
+}
+
+uint64_t
 NetworkRecorder::DropsOfPriority(uint8_t priority) const
 {
     uint64_t n = 0;
@@ -116,6 +133,7 @@ NetworkRecorder::Fill(RunResult& result) const
     result.pktHops += m_pktHops;
     result.pfcPauseFrames += m_pauseFrames;
     result.drops += m_drops;
+    result.watchdogDrops += WatchdogDrops();
     result.ecnMarks += m_ecnMarks;
     for (const Port& p : m_ports)
     {

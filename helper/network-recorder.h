@@ -38,6 +38,10 @@ class NetworkRecorder
     uint64_t EcnMarks() const { return m_ecnMarks; }
     /// \brief Frames of one priority dropped by any MMU.
     uint64_t DropsOfPriority(uint8_t priority) const;
+    /// \brief Frames the PFC watchdogs dropped (stormed queues), all priorities.
+    uint64_t WatchdogDrops() const;
+    /// \brief Frames of one priority the PFC watchdogs dropped.
+    uint64_t WatchdogDropsOfPriority(uint8_t priority) const { return m_watchdogDrops[priority]; }
 
     /// \brief Adds the network's counters (pfc rows, pause intervals, totals) to result.
     void Fill(RunResult& result) const;
@@ -74,6 +78,7 @@ class NetworkRecorder
     uint64_t m_pktHops{0};                  //!< data transmissions
     uint64_t m_pauseFrames{0};              //!< pauses sent
     uint64_t m_drops{0};                    //!< MMU drops
+    std::array<uint64_t, 8> m_watchdogDrops{}; //!< PFC watchdog drops per priority
     uint64_t m_ecnMarks{0};                 //!< CE marks
 };
 

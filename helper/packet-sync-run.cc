@@ -8,6 +8,7 @@
 #include "roce-sync-transport.h"
 
 #include "ns3/boolean.h"
+#include "ns3/nstime.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/object-factory.h"
 #include "ns3/roce-frame.h"
@@ -230,6 +231,11 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
     builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
     builder.SetSwitchAttribute("MaxFrameBytes", UintegerValue(RoceWireBytes(o.mtu, true, false)));
     builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
+    if (o.watchdogDetectionS > 0)
+    {
+        builder.SetSwitchAttribute("WatchdogDetection", TimeValue(Seconds(o.watchdogDetectionS)));
+        builder.SetSwitchAttribute("WatchdogRestore", TimeValue(Seconds(o.watchdogRestoreS)));
+    }
     // --seed varies the ECMP choices too.
     builder.SetHashSalt(o.seed * 7919u);
     return builder;
@@ -536,7 +542,11 @@ PacketSyncRun::Run()
     counters.drained = guard->Drained();
     counters.completed = result.completed;
     counters.drops = recorder.Drops();
-    counters.dataDrops = recorder.Drops() - recorder.DropsOfPriority(transport.AckPriority());
+    // Watchdog drops are deliberate (a stormed queue), not a lossless failure, but they are
+    // lost packets all the same for conservation.
+    const uint8_t ack = transport.AckPriority();
+    counters.dataDrops = recorder.Drops() - recorder.DropsOfPriority(ack) +
+                         recorder.WatchdogDrops() - recorder.WatchdogDropsOfPriority(ack);
     counters.dataSent = transport.DataPacketsSent();
     counters.dataArrived = transport.DataPacketsArrived();
     std::vector<std::string> broken = RunInvariants::Check(net, counters);

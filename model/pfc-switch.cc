@@ -1,5 +1,7 @@
 #include "pfc-switch.h"
 
+#include "pfc-watchdog.h"
+
 #include "forwarding-table.h"
 #include "pfc-channel.h"
 #include "roce-frame.h"
@@ -86,6 +88,19 @@ PfcSwitch::GetTypeId()
                           UintegerValue(0xffff),
                           MakeUintegerAccessor(&PfcSwitch::m_pauseQuanta),
                           MakeUintegerChecker<uint16_t>(1))
+            .AddAttribute("WatchdogDetection",
+                          "PFC watchdog: an egress queue paused with frames waiting this long "
+                          "is stormed and its frames are dropped until it has been unpaused "
+                          "for WatchdogRestore (see pfc-watchdog.h); 0 = no watchdog.",
+                          TimeValue(Seconds(0)),
+                          MakeTimeAccessor(&PfcSwitch::m_watchdogDetection),
+                          MakeTimeChecker(Seconds(0)))
+            .AddAttribute("WatchdogRestore",
+                          "PFC watchdog: unpaused time after which a stormed queue is "
+                          "lossless again.",
+                          TimeValue(MilliSeconds(1)),
+                          MakeTimeAccessor(&PfcSwitch::m_watchdogRestore),
+                          MakeTimeChecker(NanoSeconds(1)))
             .AddAttribute("EcnEnabled",
                           "Mark CE at egress RED-style.",
                           BooleanValue(true),
@@ -116,6 +131,16 @@ PfcSwitch::GetTypeId()
                             "A frame was marked CE (frame, egress port, priority).",
                             MakeTraceSourceAccessor(&PfcSwitch::m_markTrace),
                             "ns3::PfcSwitch::MarkTracedCallback")
+            .AddTraceSource("WatchdogDrop",
+                            "The PFC watchdog dropped a frame of a stormed egress queue "
+                            "(frame, egress port, priority).",
+                            MakeTraceSourceAccessor(&PfcSwitch::m_watchdogDropTrace),
+                            "ns3::PfcSwitch::DropTracedCallback")
+            .AddTraceSource("WatchdogStorm",
+                            "The PFC watchdog declared a storm on (egress port, priority) "
+                            "(true) or restored it (false).",
+                            MakeTraceSourceAccessor(&PfcSwitch::m_watchdogStormTrace),
+                            "ns3::PfcSwitch::StormTracedCallback")
             .AddTraceSource("PauseSent",
                             "Pause (quanta > 0) or resume (0) sent upstream (ingress port, "
                             "priority, quanta).",
@@ -146,6 +171,7 @@ PfcSwitch::DoDispose()
         }
         port.device = nullptr;
     }
+    m_watchdog.reset();
     m_ports.clear();
     m_table = nullptr;
     m_up = PfcNetDevice::FrameReceiveCallback();
@@ -214,6 +240,65 @@ PfcSwitch::Initialize()
     }
     mmu->Finalize(); // throws std::invalid_argument when the headroom does not fit
     m_mmu = std::move(mmu);
+    if (m_watchdogDetection.IsStrictlyPositive())
+    {
+        StartWatchdog();
+    }
+}
+
+void
+PfcSwitch::StartWatchdog()
+{
+    PfcWatchdog::Hooks hooks;
+    hooks.paused = [this](uint32_t port, uint8_t q) { return m_ports[port].device->IsPaused(q); };
+    hooks.backlogged = [this](uint32_t port, uint8_t q) { return !m_ports[port].egress[q].empty(); };
+    hooks.flush = [this](uint32_t port, uint8_t q) { FlushEgress(port, q); };
+    hooks.changed = [this](uint32_t port, uint8_t q, bool on) { m_watchdogStormTrace(port, q, on); };
+    m_watchdog = std::make_unique<PfcWatchdog>(static_cast<uint32_t>(m_ports.size()),
+                                               m_watchdogDetection,
+                                               m_watchdogRestore,
+                                               std::move(hooks));
+    for (auto& port : m_ports)
+    {
+        port.device->TraceConnectWithoutContext(
+            "PauseReceived",
+            Callback<void, uint8_t, uint16_t>([this](uint8_t, uint16_t quanta) {
+                if (quanta > 0)
+                {
+                    m_watchdog->Wake();
+                }
+            }));
+    }
+}
+
+void
+PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
+{
+    PortState& st = m_ports[port];
+    auto& q = st.egress[priority];
+    std::vector<std::pair<uint32_t, uint8_t>> ingress;
+    while (!q.empty())
+    {
+        Queued item = std::move(q.front());
+        q.pop_front();
+        const uint32_t bytes = item.frame->GetSize();
+        st.egressBytes[priority] -= bytes;
+        m_mmu->Release(item.inPort, item.inPriority, bytes);
+        ingress.emplace_back(item.inPort, item.inPriority);
+        ++m_watchdogDrops;
+        m_watchdogDropTrace(item.frame, port, priority);
+    }
+    st.device->SetRelayBacklog(priority, false);
+    for (const auto& [inPort, inPriority] : ingress)
+    {
+        CheckPause(inPort, inPriority); // the freed buffer may end pauses upstream
+    }
+}
+
+uint64_t
+PfcSwitch::GetWatchdogStorms() const
+{
+    return m_watchdog ? m_watchdog->Storms() : 0;
 }
 
 uint32_t
@@ -308,6 +393,13 @@ PfcSwitch::Receive(uint32_t inPort,
     NS_ABORT_MSG_IF(!route,
                     "PfcSwitch: no route to host " << info.dstHost << " on lane " << int(inLane));
     uint8_t outPriority = isLane ? m_table->LanePriority(route->lane) : priority;
+    if (m_watchdog && m_watchdog->Dropping(route->port, outPriority))
+    {
+        // A stormed egress: its frames are dropped before they take buffer.
+        ++m_watchdogDrops;
+        m_watchdogDropTrace(frame, route->port, outPriority);
+        return;
+    }
     uint32_t bytes = frame->GetSize();
     if (m_mmu->Admit(inPort, priority, bytes) == SharedBufferMmu::DROP)
     {

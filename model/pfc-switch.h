@@ -39,6 +39,7 @@ namespace ns3
 {
 
 class ForwardingTable;
+class PfcWatchdog;
 
 /// \brief A shared-buffer PFC switch (or the relay function of a host).
 class PfcSwitch : public Object
@@ -50,6 +51,8 @@ class PfcSwitch : public Object
     typedef void (*MarkTracedCallback)(Ptr<const Packet> frame, uint32_t port, uint8_t priority);
     /// \brief Trace: pause (quanta > 0) or resume (0) sent upstream on ingress port/priority.
     typedef void (*PauseTracedCallback)(uint32_t port, uint8_t priority, uint16_t quanta);
+    /// \brief Trace: the watchdog declared (true) or ended (false) a storm on an egress.
+    typedef void (*StormTracedCallback)(uint32_t port, uint8_t priority, bool storm);
 
     /// \brief Register the type.
     static TypeId GetTypeId();
@@ -85,6 +88,10 @@ class PfcSwitch : public Object
     uint64_t GetDrops(uint32_t port, uint8_t priority) const;
     /// \brief All admission drops.
     uint64_t GetTotalDrops() const;
+    /// \brief Frames the PFC watchdog dropped (stormed egress queues).
+    uint64_t GetWatchdogDrops() const { return m_watchdogDrops; }
+    /// \brief Storms the PFC watchdog detected.
+    uint64_t GetWatchdogStorms() const;
     /// \brief Frames marked CE.
     uint64_t
     GetEcnMarks() const
@@ -140,6 +147,10 @@ class PfcSwitch : public Object
     Ptr<Packet> Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority);
     /// \brief Pause / resume decisions for ingress (port, priority).
     void CheckPause(uint32_t port, uint8_t priority);
+    /// \brief Creates the watchdog and wakes it on every pause frame a port receives.
+    void StartWatchdog();
+    /// \brief The watchdog drops every frame waiting in egress (port, priority).
+    void FlushEgress(uint32_t port, uint8_t priority);
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
 
@@ -174,6 +185,12 @@ class PfcSwitch : public Object
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< Drop
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace; //!< EcnMark
     TracedCallback<uint32_t, uint8_t, uint16_t> m_pauseTrace;         //!< PauseSent
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_watchdogDropTrace; //!< WatchdogDrop
+    TracedCallback<uint32_t, uint8_t, bool> m_watchdogStormTrace;     //!< WatchdogStorm
+    Time m_watchdogDetection;                //!< WatchdogDetection (0: none)
+    Time m_watchdogRestore;                  //!< WatchdogRestore
+    std::unique_ptr<PfcWatchdog> m_watchdog; //!< the storm watchdog, if any
+    uint64_t m_watchdogDrops{0};             //!< frames it dropped
 };
 
 } // namespace ns3

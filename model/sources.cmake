@@ -8,6 +8,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/shared-buffer-mmu.cc
   model/forwarding-table.cc
   model/pfc-switch.cc
+  model/pfc-watchdog.cc
   model/congestion-control.cc
   model/queue-pair.cc
   model/roce-nic.cc
@@ -21,11 +22,13 @@ set(PARAMSYNC_MODEL_HEADERS
   model/shared-buffer-mmu.h
   model/forwarding-table.h
   model/pfc-switch.h
+  model/pfc-watchdog.h
   model/congestion-control.h
   model/queue-pair.h
   model/roce-nic.h
 )
 set(PARAMSYNC_MODEL_TESTS
+  test/pfc-watchdog-test.cc
   test/roce-header-test.cc
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc

@@ -119,6 +119,8 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --slow-hosts=4", "--slow-hosts"},
         {ok + "--topology=star:n=4 --algorithm=lapse", "--backend"}, // packet only
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1", "--pause-storm"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pfc-watchdog=-1ms", "--pfc-watchdog"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pfc-watchdog=1ms/x", "--pfc-watchdog"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=9@1ms", "--pause-storm"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms+0s", "--pause-storm"},
         {"--topology=star:n=4 --algorithm=lapse:mode=fast", "--algorithm"},
@@ -226,7 +228,7 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--out", "--format", "--trace", "--compute", "--overlap",
                             "--straggler", "--slow-link", "--buffer", "--rto", "--stop",
                             "--deadlock-check", "--max-events", "--progress", "--priority",
-                            "--slow-hosts", "--pause-storm"})
+                            "--slow-hosts", "--pause-storm", "--pfc-watchdog"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }
