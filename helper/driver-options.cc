@@ -167,6 +167,7 @@ DriverOptions::DriverOptions()
       slowHostsText(""),
       pauseStormText(""),
       watchdogText("0"),
+      linkDownText(""),
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
@@ -251,6 +252,12 @@ DriverOptions::Register(CommandLine& cmd)
                  "dropped until it has been unpaused for RESTORE (default DETECT), e.g. 1ms; "
                  "0: none",
                  watchdogText);
+    cmd.AddValue("link-down",
+                 "A-B@TIME[+DURATION][,...]: the link between nodes A and B (names as in "
+                 "--out's pfc.csv, e.g. h0-sw0.0) fails at TIME (and comes back after "
+                 "DURATION): routing switches to shortest paths around it, queue pairs resend "
+                 "what it lost; empty: none",
+                 linkDownText);
     cmd.AddValue("buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)",
                  bufferText);
     cmd.AddValue("priority", "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
@@ -358,6 +365,41 @@ DriverOptions::Validate()
         }
     }
     slowHosts = ParseUintList(slowHostsText, "--slow-hosts", 1u << 24);
+    linkDowns.clear();
+    for (size_t start = 0; start < linkDownText.size();)
+    {
+        const size_t comma = std::min(linkDownText.find(',', start), linkDownText.size());
+        const std::string event = linkDownText.substr(start, comma - start);
+        start = comma + 1;
+        const size_t at = event.find('@');
+        const size_t dash = event.substr(0, at).find('-');
+        if (at == std::string::npos || dash == std::string::npos || dash == 0 || dash + 1 == at)
+        {
+            throw OptionError("--link-down: '" + event +
+                              "' is not allowed; allowed: A-B@TIME[+DURATION], e.g. "
+                              "h0-sw0.0@1ms+2ms");
+        }
+        LinkDown d;
+        d.a = event.substr(0, dash);
+        d.b = event.substr(dash + 1, at - dash - 1);
+        const size_t plus = event.find('+', at);
+        d.atS = AsOption([&] {
+            return ParseTime(event.substr(at + 1, plus == std::string::npos ? std::string::npos
+                                                                             : plus - at - 1),
+                             "--link-down");
+        });
+        d.durationS = 0;
+        if (plus != std::string::npos)
+        {
+            d.durationS = AsOption([&] { return ParseTime(event.substr(plus + 1), "--link-down"); });
+            if (!(d.durationS > 0))
+            {
+                throw OptionError("--link-down: duration in '" + event +
+                                  "' is not allowed; allowed: a time > 0");
+            }
+        }
+        linkDowns.push_back(d);
+    }
     watchdogDetectionS = 0;
     watchdogRestoreS = 0;
     if (watchdogText != "0")
@@ -480,6 +522,7 @@ DriverOptions::Used() const
             {"slow-hosts", slowHostsText},
             {"pause-storm", pauseStormText},
             {"pfc-watchdog", watchdogText},
+            {"link-down", linkDownText},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},

@@ -87,6 +87,7 @@ class DriverOptions
     std::string slowHostsText;  //!< --slow-hosts
     std::string pauseStormText; //!< --pause-storm
     std::string watchdogText;   //!< --pfc-watchdog
+    std::string linkDownText;   //!< --link-down
     std::string bufferText;     //!< --buffer
     std::string priorityText;   //!< --priority
     std::string stopText;       //!< --stop
@@ -114,6 +115,16 @@ class DriverOptions
     double stormDurationS{0};   //!< for (0: until the run ends)
     double watchdogDetectionS{0}; //!< PFC watchdog detection time (0: no watchdog)
     double watchdogRestoreS{0};   //!< PFC watchdog restore time
+    /// \brief One --link-down event: the link between nodes a and b fails at atS for
+    /// durationS (0: for good).
+    struct LinkDown
+    {
+        std::string a;     //!< one end's node name
+        std::string b;     //!< the other end's
+        double atS;        //!< failure time
+        double durationS;  //!< until repair (0: never)
+    };
+    std::vector<LinkDown> linkDowns; //!< --link-down events
     uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
     uint8_t priority{3};      //!< PFC priority of lane 0 data
     double stopS{0};          //!< simulated-time limit (deadlock guard), s

@@ -9,6 +9,7 @@
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <map>
 
 namespace ns3
@@ -110,6 +111,45 @@ NetworkBuilder::SetTableAttribute(const std::string& name, const AttributeValue&
     m_table.Set(name, value);
 }
 
+void
+NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v)
+{
+    const TopologyGraph& g = topology.Graph();
+    const TopologyNode& node = g.Node(v);
+    Ptr<ForwardingTable> table = net.tables.at(v);
+    table->Clear();
+    std::vector<RouteHop> hops;
+    // A host only originates (lane 0) unless it relays; a relay may see any lane, including
+    // lanes a previous routing used (frames still in flight on them after a re-route).
+    const uint8_t lanes = std::max(topology.LaneCount(), table->GetLaneCount());
+    const uint8_t inLanes = (node.isHost && g.Ports(v).size() < 2) ? 1 : lanes;
+    for (HostRank dst = 0; dst < g.HostCount(); ++dst)
+    {
+        if (node.isHost && node.rank == dst)
+        {
+            continue;
+        }
+        for (uint8_t lane = 0; lane < inLanes; ++lane)
+        {
+            const uint8_t asked = std::min<uint8_t>(lane, topology.LaneCount() - 1);
+            topology.NextHops(v, dst, asked, hops);
+            for (const RouteHop& hop : hops)
+            {
+                table->AddRoute(dst, lane, hop.port, hop.lane);
+            }
+        }
+    }
+}
+
+void
+NetworkBuilder::Reroute(const PfcNetwork& net, const Topology& topology)
+{
+    for (NodeIndex v = 0; v < topology.Graph().NodeCount(); ++v)
+    {
+        FillTable(net, topology, v);
+    }
+}
+
 PfcNetwork
 NetworkBuilder::Build(const Topology& topology) const
 {
@@ -173,8 +213,6 @@ NetworkBuilder::Build(const Topology& topology) const
         net.channels[l] = channel;
     }
 
-    std::vector<RouteHop> hops;
-    const uint8_t lanes = topology.LaneCount();
     for (NodeIndex v = 0; v < n; ++v)
     {
         const TopologyNode& node = g.Node(v);
@@ -185,25 +223,9 @@ NetworkBuilder::Build(const Topology& topology) const
             // the same flow (hash polarization) and use one of k equal-cost paths.
             table->SetAttribute("HashSeed", UintegerValue(m_hashSalt + v));
         }
-        for (HostRank dst = 0; dst < g.HostCount(); ++dst)
-        {
-            if (node.isHost && node.rank == dst)
-            {
-                continue;
-            }
-            // A host only originates (lane 0) unless it relays; a relay may see any lane.
-            const uint8_t inLanes = (node.isHost && g.Ports(v).size() < 2) ? 1 : lanes;
-            for (uint8_t lane = 0; lane < inLanes; ++lane)
-            {
-                topology.NextHops(v, dst, lane, hops);
-                for (const RouteHop& hop : hops)
-                {
-                    table->AddRoute(dst, lane, hop.port, hop.lane);
-                }
-            }
-        }
+        net.tables.at(v) = table;
+        FillTable(net, topology, v);
         net.nodes.Get(v)->AggregateObject(table);
-        net.tables[v] = table;
         if (!node.isHost || g.Ports(v).size() > 1)
         {
             Ptr<PfcSwitch> sw = m_switch.Create<PfcSwitch>();

@@ -19,6 +19,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/ptr.h"
+#include "ns3/topology-graph.h"
 
 #include <string>
 #include <vector>
@@ -67,6 +68,13 @@ class NetworkBuilder
   public:
     NetworkBuilder();
 
+    /**
+     * \brief Refills every node's forwarding table from a topology's routing (the same
+     * graph, e.g. a DegradedTopology after a link failure, or the original after repair).
+     * NICs must then re-route their queue pairs (RoceNic::Reroute).
+     */
+    static void Reroute(const PfcNetwork& net, const Topology& topology);
+
     /// \brief Attribute of every PfcNetDevice (DataRate is set per link from the graph).
     void SetDeviceAttribute(const std::string& name, const AttributeValue& value);
     /// \brief Attribute of every PfcChannel (Delay is set per link from the graph).
@@ -86,6 +94,9 @@ class NetworkBuilder
     PfcNetwork Build(const Topology& topology) const;
 
   private:
+    /// \brief (Re)fills node v's forwarding table from the topology's NextHops.
+    static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
+
     ObjectFactory m_device;  //!< PfcNetDevice factory
     ObjectFactory m_channel; //!< PfcChannel factory
     ObjectFactory m_switch;  //!< PfcSwitch factory

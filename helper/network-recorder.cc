@@ -2,6 +2,7 @@
 
 #include "ns3/callback.h"
 #include "ns3/pfc-switch.h"
+#include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -13,6 +14,20 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
     : m_net(net),
       m_peer(net.PeerNodes())
 {
+    for (const auto& channel : net.channels)
+    {
+        // Only failed links fire this, rarely: reading the frame here costs nothing per hop.
+        channel->TraceConnectWithoutContext(
+            "LinkDrop",
+            Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> frame) {
+                ++m_linkDrops;
+                RoceFrameInfo info;
+                if (ReadRoceFrame(frame, info) && info.opcode <= RoceOpcode::kSendOnly)
+                {
+                    ++m_dataLinkDrops;
+                }
+            }));
+    }
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
         const auto firstPort = static_cast<uint32_t>(m_ports.size());
@@ -134,6 +149,7 @@ NetworkRecorder::Fill(RunResult& result) const
     result.pfcPauseFrames += m_pauseFrames;
     result.drops += m_drops;
     result.watchdogDrops += WatchdogDrops();
+    result.linkDrops += m_linkDrops;
     result.ecnMarks += m_ecnMarks;
     for (const Port& p : m_ports)
     {

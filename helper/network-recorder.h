@@ -38,6 +38,10 @@ class NetworkRecorder
     uint64_t EcnMarks() const { return m_ecnMarks; }
     /// \brief Frames of one priority dropped by any MMU.
     uint64_t DropsOfPriority(uint8_t priority) const;
+    /// \brief Frames lost on failed links (--link-down), and how many carried data.
+    uint64_t LinkDrops() const { return m_linkDrops; }
+    /// \brief Data frames lost on failed links.
+    uint64_t DataLinkDrops() const { return m_dataLinkDrops; }
     /// \brief Frames the PFC watchdogs dropped (stormed queues), all priorities.
     uint64_t WatchdogDrops() const;
     /// \brief Frames of one priority the PFC watchdogs dropped.
@@ -79,6 +83,8 @@ class NetworkRecorder
     uint64_t m_pauseFrames{0};              //!< pauses sent
     uint64_t m_drops{0};                    //!< MMU drops
     std::array<uint64_t, 8> m_watchdogDrops{}; //!< PFC watchdog drops per priority
+    uint64_t m_linkDrops{0};                //!< frames lost on failed links
+    uint64_t m_dataLinkDrops{0};            //!< of which data
     uint64_t m_ecnMarks{0};                 //!< CE marks
 };
 

@@ -13,12 +13,15 @@
 #include "ns3/object-factory.h"
 #include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-nic.h"
+#include "ns3/shortest-path-routing.h"
 #include "ns3/simulator.h"
 #include "ns3/async-ps-job.h"
 #include "ns3/sync-job.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -241,9 +244,64 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
     return builder;
 }
 
+std::vector<PacketSyncRun::LinkFailure>
+PacketSyncRun::ResolveLinkDowns(const DriverOptions& options, const Topology& topology)
+{
+    const TopologyGraph& g = topology.Graph();
+    auto nodeNamed = [&](const std::string& name) {
+        for (NodeIndex v = 0; v < g.NodeCount(); ++v)
+        {
+            if (g.Node(v).name == name)
+            {
+                return v;
+            }
+        }
+        throw OptionError("--link-down: no node '" + name + "' in " + topology.Spec() +
+                          "; allowed: node names as in pfc.csv (e.g. h0, sw0.0)");
+    };
+    std::vector<LinkFailure> failures;
+    std::vector<bool> down(g.LinkCount(), false);
+    for (const auto& d : options.linkDowns)
+    {
+        const NodeIndex a = nodeNamed(d.a);
+        const NodeIndex b = nodeNamed(d.b);
+        bool found = false;
+        for (uint32_t p = 0; p < g.Ports(a).size(); ++p)
+        {
+            if (g.Ports(a)[p].peer == b)
+            {
+                failures.push_back({g.LinkAt(a, p), d.atS, d.durationS});
+                down[g.LinkAt(a, p)] = true;
+                found = true;
+                break;
+            }
+        }
+        if (!found)
+        {
+            throw OptionError("--link-down: no link between " + d.a + " and " + d.b + " in " +
+                              topology.Spec() + "; allowed: two nodes cabled together");
+        }
+    }
+    if (!failures.empty())
+    {
+        try
+        {
+            // All at once, the worst case: the workers must stay connected.
+            ShortestPathRouting check(g, down, "--link-down");
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw OptionError(std::string(e.what()) + " with those links down; allowed: "
+                              "failures that leave every host connected");
+        }
+    }
+    return failures;
+}
+
 void
 PacketSyncRun::CheckConfiguration(const DriverOptions& options, const Topology& topology)
 {
+    ResolveLinkDowns(options, topology);
     try
     {
         MakeBuilder(options).Build(topology);
@@ -438,6 +496,41 @@ PacketSyncRun::Run()
         deadlock->Start();
     }
 
+    // Link failures: the channel stops carrying frames, every table is refilled with
+    // shortest paths around the failed links (the original routing once all are back),
+    // and every NIC moves its queue pairs to their new routes.
+    std::vector<bool> down(m_topology.Graph().LinkCount(), false);
+    auto reroute = [&]() {
+        if (std::find(down.begin(), down.end(), true) == down.end())
+        {
+            NetworkBuilder::Reroute(net, m_topology);
+        }
+        else
+        {
+            NetworkBuilder::Reroute(net, DegradedTopology(m_topology, down));
+        }
+        for (uint32_t h = 0; h < m_topology.Graph().HostCount(); ++h)
+        {
+            transport.Nic(h)->Reroute();
+        }
+    };
+    for (const LinkFailure& f : ResolveLinkDowns(o, m_topology))
+    {
+        Simulator::Schedule(Seconds(f.atS), [&, f]() {
+            net.channels[f.link]->SetUp(false);
+            down[f.link] = true;
+            reroute();
+        });
+        if (f.durationS > 0)
+        {
+            Simulator::Schedule(Seconds(f.atS + f.durationS), [&, f]() {
+                net.channels[f.link]->SetUp(true);
+                down[f.link] = false;
+                reroute();
+            });
+        }
+    }
+
     std::unique_ptr<PauseStorm> storm;
     if (o.stormHost >= 0)
     {
@@ -546,7 +639,8 @@ PacketSyncRun::Run()
     // lost packets all the same for conservation.
     const uint8_t ack = transport.AckPriority();
     counters.dataDrops = recorder.Drops() - recorder.DropsOfPriority(ack) +
-                         recorder.WatchdogDrops() - recorder.WatchdogDropsOfPriority(ack);
+                         recorder.WatchdogDrops() - recorder.WatchdogDropsOfPriority(ack) +
+                         recorder.DataLinkDrops();
     counters.dataSent = transport.DataPacketsSent();
     counters.dataArrived = transport.DataPacketsArrived();
     std::vector<std::string> broken = RunInvariants::Check(net, counters);

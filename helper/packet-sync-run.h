@@ -51,6 +51,20 @@ class PacketSyncRun
     /// \brief Runs the simulation (and destroys it afterwards); returns the measurements.
     RunResult Run();
 
+    /// \brief A --link-down event resolved to a link of the topology.
+    struct LinkFailure
+    {
+        LinkIndex link;   //!< the link
+        double atS;       //!< failure time
+        double durationS; //!< until repair (0: never)
+    };
+    /**
+     * \brief The --link-down events on this topology. \throws OptionError for an unknown
+     * node, nodes not cabled together, or failures that disconnect a host.
+     */
+    static std::vector<LinkFailure> ResolveLinkDowns(const DriverOptions& options,
+                                                     const Topology& topology);
+
   private:
     /// \brief The builder configured from the options.
     static NetworkBuilder MakeBuilder(const DriverOptions& options);

@@ -177,6 +177,22 @@ ParamsyncDriver::Prepare()
     {
         PacketSyncRun::CheckConfiguration(o, *m_topology);
     }
+    else
+    {
+        // Packet-level events: the fluid estimator has no pauses, buffers or failures.
+        const std::pair<bool, const char*> packetOnly[] = {
+            {!o.linkDowns.empty(), "--link-down"},
+            {o.stormHost >= 0, "--pause-storm"},
+            {o.watchdogDetectionS > 0, "--pfc-watchdog"}};
+        for (const auto& [given, option] : packetOnly)
+        {
+            if (given)
+            {
+                throw OptionError(std::string(option) +
+                                  ": a packet-level event; allowed: --backend=packet");
+            }
+        }
+    }
 
     const std::string name = o.algorithm.substr(0, o.algorithm.find(':'));
     if (AsyncPsSpec::IsAsyncName(name))

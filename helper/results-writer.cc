@@ -19,7 +19,7 @@ ResultsWriter::Columns()
 {
     static const std::vector<std::string> columns = {
         "topology",  "algorithm",        "model",        "backend", "workers", "gst_s",
-        "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s", "pfc_pause_depth", "drops", "watchdog_drops",
+        "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s", "pfc_pause_depth", "drops", "watchdog_drops", "link_drops",
         "ecn_marks", "retransmits",      "events",       "pkt_hops", "wall_s",  "status"};
     return columns;
 }
@@ -49,6 +49,7 @@ ResultsWriter::Row(const RunResult& r)
             std::to_string(r.pfcPauseDepth),
             std::to_string(r.drops),
             std::to_string(r.watchdogDrops),
+            std::to_string(r.linkDrops),
             std::to_string(r.ecnMarks),
             std::to_string(r.retransmits),
             std::to_string(r.events),

@@ -33,6 +33,16 @@ ForwardingTable::GetTypeId()
 ForwardingTable::ForwardingTable() = default;
 
 void
+ForwardingTable::Clear()
+{
+    // The lane count stays: frames already in flight on a higher lane keep being lanes.
+    for (auto& byDst : m_routes)
+    {
+        byDst.clear();
+    }
+}
+
+void
 ForwardingTable::AddRoute(uint32_t dstHost, uint32_t port, uint8_t lane)
 {
     AddRoute(dstHost, 0, port, lane);

@@ -38,6 +38,8 @@ class ForwardingTable : public Object
     static TypeId GetTypeId();
     ForwardingTable();
 
+    /// \brief Removes every route (before refilling after a link failure or repair).
+    void Clear();
     /// \brief Add an equal-cost route for packets arriving on lane 0 (or sent from here).
     void AddRoute(uint32_t dstHost, uint32_t port, uint8_t lane);
     /// \brief Add an equal-cost route for packets that arrived on `inLane`.

@@ -5,6 +5,7 @@
 #include "ns3/abort.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
+#include "ns3/trace-source-accessor.h"
 
 namespace ns3
 {
@@ -22,7 +23,11 @@ PfcChannel::GetTypeId()
                                           "One-way propagation delay of each direction (s).",
                                           TimeValue(MicroSeconds(1)),
                                           MakeTimeAccessor(&PfcChannel::m_delay),
-                                          MakeTimeChecker(Time(0)));
+                                          MakeTimeChecker(Time(0)))
+                            .AddTraceSource("LinkDrop",
+                                            "A frame was lost because the link is down.",
+                                            MakeTraceSourceAccessor(&PfcChannel::m_linkDropTrace),
+                                            "ns3::Packet::TracedCallback");
     return tid;
 }
 
@@ -44,6 +49,13 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame,
     if (m_nDevices < 2)
     {
         return false;
+    }
+    if (!m_up)
+    {
+        // A failed link: the sender serializes the frame into nothing.
+        ++m_linkDrops;
+        m_linkDropTrace(frame);
+        return true;
     }
     const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
     PfcNetDevice* dst = PeekPointer(m_ends[end]);

@@ -8,6 +8,7 @@
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+#include "ns3/traced-callback.h"
 
 namespace ns3
 {
@@ -43,9 +44,21 @@ class PfcChannel : public Channel
     Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
     /// \brief Propagation delay of each direction.
     Time GetDelay() const;
+    /**
+     * \brief Link failure (false) and repair (true). While down, every frame sent on
+     * either direction is lost (LinkDrop trace); frames already propagating arrive.
+     */
+    void SetUp(bool up) { m_up = up; }
+    /// \brief Whether the link is up.
+    bool IsUp() const { return m_up; }
+    /// \brief Frames lost because the link was down.
+    uint64_t GetLinkDrops() const { return m_linkDrops; }
 
   private:
     Time m_delay;                //!< propagation delay
+    bool m_up{true};             //!< link state (SetUp)
+    uint64_t m_linkDrops{0};     //!< frames lost while down
+    TracedCallback<Ptr<const Packet>> m_linkDropTrace; //!< LinkDrop
     Ptr<PfcNetDevice> m_ends[2]; //!< the two devices
     std::size_t m_nDevices{0};   //!< attached devices
     uint32_t m_context[2]{kNoContext, kNoContext}; //!< node id of each end, once known

@@ -120,6 +120,7 @@ class QueuePair : public Object
     uint32_t m_dstHost{0};       //!< peer rank
     uint16_t m_udpSrcPort{0};    //!< ECMP entropy
     uint32_t m_port{0};          //!< NIC port index
+    int32_t m_routeIndex{-1};    //!< pinned equal-cost route (-1: hashed)
     uint8_t m_priority{0};       //!< data priority
     uint32_t m_tag{~0u};         //!< owner's value
     Ptr<CongestionControl> m_cc; //!< per-QP rate

@@ -11,6 +11,7 @@
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <limits>
 #include <stdexcept>
 #include <utility>
@@ -259,7 +260,57 @@ RoceNic::CreateQueuePair(uint32_t dstHost, uint32_t routeIndex)
                                     std::to_string(dstHost) + " (it has " +
                                     std::to_string(routes.size()) + " equal-cost routes)");
     }
-    return MakeQueuePair(dstHost, ccTid, NextUdpSrcPort(), routes[routeIndex]);
+    Ptr<QueuePair> qp = MakeQueuePair(dstHost, ccTid, NextUdpSrcPort(), routes[routeIndex]);
+    qp->m_routeIndex = static_cast<int32_t>(routeIndex);
+    return qp;
+}
+
+void
+RoceNic::Reroute()
+{
+    Ptr<ForwardingTable> table = Table();
+    const uint32_t base = m_priority == kPriorityFromTable ? table->GetBasePriority() : m_priority;
+    for (const Ptr<QueuePair>& q : m_qps)
+    {
+        QueuePair* qp = PeekPointer(q);
+        if (!qp)
+        {
+            continue;
+        }
+        const std::vector<ForwardingRoute>& routes = table->Routes(qp->m_dstHost, 0);
+        if (routes.empty())
+        {
+            continue; // unreachable now: the QP keeps its port and times out until repaired
+        }
+        const ForwardingRoute* route =
+            qp->m_routeIndex >= 0
+                ? &routes[static_cast<uint32_t>(qp->m_routeIndex) % routes.size()]
+                : table->Lookup(qp->m_dstHost, 0, m_hostRank, qp->m_udpSrcPort);
+        const uint8_t priority = static_cast<uint8_t>(base + route->lane);
+        if (route->port == qp->m_port && priority == qp->m_priority)
+        {
+            continue;
+        }
+        // Off the old port's round robin, onto the new port; what was sent but not
+        // acknowledged may be lost with the link: go back to the oldest unacknowledged.
+        if (qp->m_active)
+        {
+            Port& old = m_ports[qp->m_port];
+            old.active.erase(std::find(old.active.begin(), old.active.end(), qp));
+            old.rr = 0;
+            if (--old.activeCount[qp->m_priority] == 0)
+            {
+                old.dev->SetTxBacklog(qp->m_priority, false);
+            }
+            qp->m_active = false;
+        }
+        qp->m_port = route->port;
+        qp->m_priority = priority;
+        m_ports[route->port].dataMask |= static_cast<uint8_t>(1u << priority);
+        qp->m_nextPsn = qp->m_unackedPsn;
+        SeekCursor(qp);
+        Activate(qp);
+    }
 }
 
 uint32_t

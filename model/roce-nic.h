@@ -120,6 +120,13 @@ class RoceNic : public Object
      * when there is no such route.
      */
     Ptr<QueuePair> CreateQueuePair(uint32_t dstHost, uint32_t routeIndex);
+    /**
+     * \brief After the ForwardingTable changed (a link failed or came back): every QP whose
+     * route left its port or lane moves to its new route (a pinned QP keeps its route
+     * index modulo the new number of routes) and resends from its oldest unacknowledged
+     * packet, since what it sent on the old path may be lost.
+     */
+    void Reroute();
     /// \brief Number of equal-cost first hops towards dstHost (0: no route).
     uint32_t GetRouteCount(uint32_t dstHost);
     /// \brief The QP with a number (nullptr if none).

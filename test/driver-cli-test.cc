@@ -120,6 +120,17 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=lapse", "--backend"}, // packet only
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1", "--pause-storm"},
         {ok + "--topology=star:n=4 --algorithm=ring --pfc-watchdog=-1ms", "--pfc-watchdog"},
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --link-down=h0@1ms",
+         "--link-down"},
+        {ok + "--topology=star:n=4 --algorithm=ring --link-down=h0-sw0@1ms+1ms", "--link-down"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms", "--pause-storm"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pfc-watchdog=1ms", "--pfc-watchdog"},
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --link-down=h0-sw9@1ms",
+         "--link-down"}, // no such node
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --link-down=h0-h1@1ms",
+         "--link-down"}, // not cabled together
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --link-down=h0-sw0@1ms",
+         "--link-down"}, // isolates h0
         {ok + "--topology=star:n=4 --algorithm=ring --pfc-watchdog=1ms/x", "--pfc-watchdog"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=9@1ms", "--pause-storm"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms+0s", "--pause-storm"},
@@ -228,7 +239,7 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--out", "--format", "--trace", "--compute", "--overlap",
                             "--straggler", "--slow-link", "--buffer", "--rto", "--stop",
                             "--deadlock-check", "--max-events", "--progress", "--priority",
-                            "--slow-hosts", "--pause-storm", "--pfc-watchdog"})
+                            "--slow-hosts", "--pause-storm", "--pfc-watchdog", "--link-down"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }

@@ -1,12 +1,10 @@
 #include "file-topology.h"
 
 #include "family-options.h"
+#include "shortest-path-routing.h"
 #include "spec-string.h"
 
 #include <algorithm>
-#include <boost/graph/adjacency_list.hpp>
-#include <boost/graph/breadth_first_search.hpp>
-#include <boost/graph/visitors.hpp>
 #include <cstdio>
 #include <fstream>
 #include <limits>
@@ -187,6 +185,8 @@ FileTopology::FileTopology(const std::string& path, const std::string& format)
     m_spec = "file:" + path + (format == "auto" ? "" : ",format=" + format);
     Load(path, format);
 }
+
+FileTopology::~FileTopology() = default;
 
 void
 FileTopology::Load(const std::string& path, const std::string& format)
@@ -426,50 +426,7 @@ FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& 
 void
 FileTopology::Route(const std::string& path)
 {
-    const uint32_t nodes = m_graph.NodeCount();
-    const uint32_t hosts = m_graph.HostCount();
-    if (hosts < 2)
-    {
-        throw std::invalid_argument(path + ": " + std::to_string(hosts) +
-                                    " hosts; allowed: a topology with at least 2 hosts");
-    }
-    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
-    Graph g(nodes);
-    for (LinkIndex l = 0; l < m_graph.LinkCount(); ++l)
-    {
-        boost::add_edge(m_graph.Link(l).a, m_graph.Link(l).b, g);
-    }
-    constexpr uint32_t unreached = std::numeric_limits<uint32_t>::max();
-    std::vector<uint32_t> dist(nodes);
-    m_dist.assign(size_t{nodes} * hosts, std::numeric_limits<uint16_t>::max());
-    for (HostRank h = 0; h < hosts; ++h)
-    {
-        NodeIndex src = m_graph.HostNode(h);
-        std::fill(dist.begin(), dist.end(), unreached);
-        dist[src] = 0;
-        boost::breadth_first_search(g, src,
-                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-                                        dist.data(), boost::on_tree_edge()))));
-        for (NodeIndex n = 0; n < nodes; ++n)
-        {
-            if (dist[n] == unreached && m_graph.Node(n).isHost)
-            {
-                throw std::invalid_argument(path + ": host " + m_graph.Node(n).name +
-                                            " cannot reach host " + m_graph.Node(src).name +
-                                            "; allowed: a connected topology");
-            }
-            if (dist[n] != unreached)
-            {
-                if (dist[n] >= std::numeric_limits<uint16_t>::max())
-                {
-                    throw std::invalid_argument(path + ": a shortest path of " +
-                                                std::to_string(dist[n]) +
-                                                " hops; allowed: < 65535");
-                }
-                m_dist[size_t{h} * nodes + n] = static_cast<uint16_t>(dist[n]);
-            }
-        }
-    }
+    m_routing = std::make_unique<ShortestPathRouting>(m_graph, std::vector<bool>{}, path);
 }
 
 std::string
@@ -492,23 +449,13 @@ FileTopology::Distance(NodeIndex node, HostRank dst) const
         throw std::out_of_range(m_spec + ": Distance(" + std::to_string(node) + ", " +
                                 std::to_string(dst) + ") out of range");
     }
-    return m_dist[size_t{dst} * m_graph.NodeCount() + node];
+    return m_routing->Distance(node, dst);
 }
 
 void
-FileTopology::NextHops(NodeIndex at, HostRank dst, uint8_t lane, std::vector<RouteHop>& out) const
+FileTopology::NextHops(NodeIndex at, HostRank dst, uint8_t /* lane */, std::vector<RouteHop>& out) const
 {
-    out.clear();
-    const uint16_t* dist = &m_dist[size_t{dst} * m_graph.NodeCount()];
-    const uint16_t here = dist[at];
-    const auto& ports = m_graph.Ports(at);
-    for (uint32_t p = 0; p < ports.size(); ++p)
-    {
-        if (dist[ports[p].peer] + 1 == here)
-        {
-            out.push_back(RouteHop{p, 0});
-        }
-    }
+    m_routing->NextHops(at, dst, out);
 }
 
 HostRank

@@ -7,10 +7,14 @@
 
 #include "topology.h"
 
+#include <memory>
+
 #include <iosfwd>
 
 namespace ns3
 {
+
+class ShortestPathRouting;
 
 class SpecString;
 
@@ -66,6 +70,7 @@ class FileTopology : public Topology
      * \param format "auto", "native" or "hpcc"
      */
     explicit FileTopology(const std::string& path, const std::string& format = "auto");
+    ~FileTopology() override;
 
     std::string Spec() const override;
     std::string Family() const override;
@@ -98,7 +103,7 @@ class FileTopology : public Topology
 
     std::string m_spec;
     std::string m_format;
-    std::vector<uint16_t> m_dist; //!< [dst * nodes + node], hops
+    std::unique_ptr<ShortestPathRouting> m_routing; //!< shortest-path ECMP over the file's graph
 };
 
 } // namespace ns3

@@ -10,6 +10,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/fat-tree-topology.cc
     topologies/bigraph-topology.cc
     topologies/file-topology.cc
+    topologies/shortest-path-routing.cc
     topologies/channel-dependency.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
@@ -24,6 +25,7 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/fat-tree-topology.h
     topologies/bigraph-topology.h
     topologies/file-topology.h
+    topologies/shortest-path-routing.h
     topologies/channel-dependency.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS

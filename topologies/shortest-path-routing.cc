@@ -1,0 +1,109 @@
+#include "shortest-path-routing.h"
+
+#include <boost/graph/adjacency_list.hpp>
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/visitors.hpp>
+
+#include <algorithm>
+#include <limits>
+#include <stdexcept>
+
+namespace ns3
+{
+
+ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
+                                         std::vector<bool> down,
+                                         const std::string& what)
+    : m_graph(graph),
+      m_down(std::move(down))
+{
+    m_down.resize(graph.LinkCount(), false);
+    const uint32_t nodes = graph.NodeCount();
+    const uint32_t hosts = graph.HostCount();
+    if (hosts < 2)
+    {
+        throw std::invalid_argument(what + ": " + std::to_string(hosts) +
+                                    " hosts; allowed: a topology with at least 2 hosts");
+    }
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    Graph g(nodes);
+    for (LinkIndex l = 0; l < graph.LinkCount(); ++l)
+    {
+        if (!m_down[l])
+        {
+            boost::add_edge(graph.Link(l).a, graph.Link(l).b, g);
+        }
+    }
+    constexpr uint32_t unreached = std::numeric_limits<uint32_t>::max();
+    std::vector<uint32_t> dist(nodes);
+    m_dist.assign(size_t{nodes} * hosts, std::numeric_limits<uint16_t>::max());
+    for (HostRank h = 0; h < hosts; ++h)
+    {
+        NodeIndex src = graph.HostNode(h);
+        std::fill(dist.begin(), dist.end(), unreached);
+        dist[src] = 0;
+        boost::breadth_first_search(g, src,
+                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                        dist.data(), boost::on_tree_edge()))));
+        for (NodeIndex n = 0; n < nodes; ++n)
+        {
+            if (dist[n] == unreached && graph.Node(n).isHost)
+            {
+                throw std::invalid_argument(what + ": host " + graph.Node(n).name +
+                                            " cannot reach host " + graph.Node(src).name +
+                                            "; allowed: a connected topology");
+            }
+            if (dist[n] != unreached)
+            {
+                if (dist[n] >= std::numeric_limits<uint16_t>::max())
+                {
+                    throw std::invalid_argument(what + ": a shortest path of " +
+                                                std::to_string(dist[n]) +
+                                                " hops; allowed: < 65535");
+                }
+                m_dist[size_t{h} * nodes + n] = static_cast<uint16_t>(dist[n]);
+            }
+        }
+    }
+}
+
+uint32_t
+ShortestPathRouting::Distance(NodeIndex node, HostRank dst) const
+{
+    return m_dist.at(size_t{dst} * m_graph.NodeCount() + node);
+}
+
+void
+ShortestPathRouting::NextHops(NodeIndex at, HostRank dst, std::vector<RouteHop>& out) const
+{
+    out.clear();
+    const uint16_t* dist = &m_dist[size_t{dst} * m_graph.NodeCount()];
+    const uint16_t here = dist[at];
+    const auto& ports = m_graph.Ports(at);
+    for (uint32_t p = 0; p < ports.size(); ++p)
+    {
+        if (!m_down[m_graph.LinkAt(at, p)] && dist[ports[p].peer] + 1 == here)
+        {
+            out.push_back(RouteHop{p, 0});
+        }
+    }
+}
+
+DegradedTopology::DegradedTopology(const Topology& original, const std::vector<bool>& down)
+    : m_spec(original.Spec() + " (degraded)"),
+      m_family(original.Family())
+{
+    m_graph = original.Graph();
+    m_routing = std::make_unique<ShortestPathRouting>(m_graph, down, original.Spec());
+}
+
+void
+DegradedTopology::NextHops(NodeIndex at,
+                           HostRank dst,
+                           uint8_t /* lane */,
+                           std::vector<RouteHop>& out) const
+{
+    m_routing->NextHops(at, dst, out);
+}
+
+} // namespace ns3
