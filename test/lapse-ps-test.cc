@@ -282,3 +282,22 @@ TEST(LapseMfWorkload, DynamicAllocationRelocatesTheNextBlockAndStaysLocal)
     EXPECT_EQ(o.remote, 0u);
     EXPECT_EQ(o.messages, 8u);
 }
+
+TEST_F(LapsePsTest, WithoutFastLocalAccessALocalKeyCostsTheLocalAccessTime)
+{
+    // Classic PSs without fast local access serve even a local key through the server
+    // process: with 10 us per local access, a pull then a push of node 0's own key 0 end at
+    // 10 us and 20 us (the push waits behind the pull: program order); no message is sent.
+    LapseConfig c = Config(2, 4);
+    c.localAccessTime = MicroSeconds(10);
+    Make(c);
+    Time pulled = Seconds(-1);
+    Time pushed = Seconds(-1);
+    ps->Pull(0, 0, [&](double) { pulled = Simulator::Now(); });
+    ps->Push(0, 0, 1.0, [&]() { pushed = Simulator::Now(); });
+    Simulator::Run();
+    EXPECT_EQ(pulled, MicroSeconds(10));
+    EXPECT_EQ(pushed, MicroSeconds(20));
+    EXPECT_EQ(ps->Messages(), 0u);
+    EXPECT_EQ(ps->LocalAccesses(), 2u);
+}

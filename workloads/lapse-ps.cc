@@ -116,6 +116,18 @@ LapsePs::SendNext(uint32_t node, uint64_t key)
             return; // the value is on its way here: served locally when it arrives
         }
         ++m_local;
+        if (m_config.localAccessTime.IsStrictlyPositive())
+        {
+            // No fast local access: even a local key goes through the server thread (IPC).
+            m_inFlight[node][key] = true;
+            Simulator::Schedule(m_config.localAccessTime, [this, node, key]() {
+                auto h = m_held[node].find(key);
+                NS_ABORT_MSG_IF(h == m_held[node].end() || !h->second.present,
+                                "LapsePs: a local key left during its local access");
+                Complete(node, key, Apply(node, key, h->second, m_queue[node][key].front().op));
+            });
+            return;
+        }
         const double value = Apply(node, key, held->second, queue.front().op);
         Complete(node, key, value);
         return;

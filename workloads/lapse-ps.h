@@ -51,6 +51,9 @@ struct LapseConfig
     uint32_t headerBytes{64};   //!< bytes of every message besides the value
     Time hostOverhead{Seconds(0)}; //!< handling time of each message at its receiver
     bool locationCaches{false}; //!< nodes remember where a key was last found
+    /// Time of an access to a key the node holds: 0 = shared memory (Lapse's fast local
+    /// access); > 0 = through the local server process (classic PSs without it, e.g. IPC).
+    Time localAccessTime{Seconds(0)};
 };
 
 /// \brief One operation as the owner applied it (the key's linearization).

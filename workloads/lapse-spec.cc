@@ -37,13 +37,15 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
     r.ps.locationCaches = s.GetBool("caches", false);
     const double overhead = s.GetTime("overhead", 0);
     r.ps.hostOverhead = Seconds(overhead);
+    const double local = s.GetTime("local", 0);
+    r.ps.localAccessTime = Seconds(local);
     r.mf.seed = static_cast<uint32_t>(s.GetUint("seed", 1, 1, 1u << 31));
     s.Finish();
     std::ostringstream c;
     c << "lapse:mode=" << mode << ",workers=" << r.mf.workersPerNode << ",keys=" << r.ps.keys
       << ",value=" << r.ps.valueBytes << ",steps=" << r.mf.stepsPerBlock << ",step=" << step
       << "s,caches=" << (r.ps.locationCaches ? 1 : 0) << ",overhead=" << overhead
-      << "s,seed=" << r.mf.seed;
+      << "s,local=" << local << "s,seed=" << r.mf.seed;
     r.canonical = c.str();
     return r;
 }

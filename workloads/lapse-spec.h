@@ -4,12 +4,14 @@
  * plan nor a dense-gradient PS:
  *
  *   lapse[:mode=dynamic|classic,workers=4,keys=100000,value=100,steps=1000,step=1us,
- *          caches=0,overhead=0us,seed=1]
+ *          caches=0,overhead=0us,local=0us,seed=1]
  *
  * mode: dynamic parameter allocation (Lapse) or classic static allocation; workers per
  * node (every host is a node); keys: column-factor keys; value: bytes of one key's value;
  * steps: SGD steps per worker and sub-epoch, each of `step` compute; caches: location
- * caches; overhead: per-message host overhead at the receiver. --iterations = epochs.
+ * caches; overhead: per-message host overhead at the receiver; local: time of an access to
+ * a key the node holds (0: fast local access through shared memory; > 0: through the local
+ * server process, as classic PSs without fast local access). --iterations = epochs.
  */
 #ifndef PARAMSYNC_LAPSE_SPEC_H
 #define PARAMSYNC_LAPSE_SPEC_H
