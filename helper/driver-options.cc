@@ -3,9 +3,9 @@
 #include "ns3/command-line.h"
 #include "ns3/spec-string.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <algorithm>
 #include <set>
 #include <sys/stat.h>
 
@@ -19,8 +19,8 @@ namespace
 uint64_t
 ParseUint(const std::string& text, const std::string& option, uint64_t min, uint64_t max)
 {
-    const std::string allowed =
-        "allowed: an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    const std::string allowed = "allowed: an integer from " + std::to_string(min) + " to " +
+                                std::to_string(max);
     if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
         text.size() > 19)
     {
@@ -38,8 +38,8 @@ ParseUint(const std::string& text, const std::string& option, uint64_t min, uint
 double
 ParseReal(const std::string& text, const std::string& option, double min, double max)
 {
-    const std::string allowed =
-        "allowed: a number from " + std::to_string(min) + " to " + std::to_string(max);
+    const std::string allowed = "allowed: a number from " + std::to_string(min) + " to " +
+                                std::to_string(max);
     char* end = nullptr;
     double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
@@ -89,14 +89,15 @@ ParseUintList(const std::string& text, const std::string& option, uint64_t max)
     for (size_t start = 0; start < text.size();)
     {
         const size_t comma = std::min(text.find(',', start), text.size());
-        values.push_back(static_cast<uint32_t>(ParseUint(text.substr(start, comma - start), option, 0, max)));
+        values.push_back(
+            static_cast<uint32_t>(ParseUint(text.substr(start, comma - start), option, 0, max)));
         start = comma + 1;
     }
     return values;
 }
 
 /// Rethrows the spec-string parsers' messages as OptionError (they already name the option).
-template <typename F>
+template<typename F>
 auto
 AsOption(F f) -> decltype(f())
 {
@@ -135,10 +136,14 @@ ParentOf(const std::string& path)
 }
 
 /// Names ns-3's CommandLine handles itself.
-const std::set<std::string> kNs3Builtins = {"PrintHelp",       "help",
-                                            "PrintGlobals",    "PrintGroups",
-                                            "PrintGroup",      "PrintTypeIds",
-                                            "PrintAttributes", "PrintVersion",
+const std::set<std::string> kNs3Builtins = {"PrintHelp",
+                                            "help",
+                                            "PrintGlobals",
+                                            "PrintGroups",
+                                            "PrintGroup",
+                                            "PrintTypeIds",
+                                            "PrintAttributes",
+                                            "PrintVersion",
                                             "version",
                                             "h"};
 
@@ -196,14 +201,15 @@ DriverOptions::Register(CommandLine& cmd)
                  "(one synthetic tensor, e.g. bytes:100MB)",
                  model);
     cmd.AddValue("models-dir", "directory of the built-in model CSV files", modelsDir);
-    cmd.AddValue("rate", "default link rate (e.g. 40Gbps); a topology's rate= overrides it",
-                 rateText);
-    cmd.AddValue("delay", "default one-way link delay (e.g. 1us); a topology's delay= overrides",
-                 delayText);
+    cmd.AddValue(
+        "rate", "default link rate (e.g. 40Gbps); a topology's rate= overrides it", rateText);
+    cmd.AddValue(
+        "delay", "default one-way link delay (e.g. 1us); a topology's delay= overrides", delayText);
     cmd.AddValue("mtu", "RoCE path MTU: payload bytes per data packet, 64 to 9000", mtuText);
     cmd.AddValue("cc", "congestion control: none | dcqcn", cc);
     cmd.AddValue("pfc", "PFC on (1) or off (0)", pfcText);
-    cmd.AddValue("iterations", "training iterations (one synchronization each), 1 to 100000",
+    cmd.AddValue("iterations",
+                 "training iterations (one synchronization each), 1 to 100000",
                  iterationsText);
     cmd.AddValue("seed", "ns-3 random seed (ECMP salts, ECN marking), >= 1", seedText);
     cmd.AddValue("backend",
@@ -217,25 +223,25 @@ DriverOptions::Register(CommandLine& cmd)
                  "directory for summary.json, transfers.csv, pfc.csv, flows.csv and "
                  "attributes.txt (created; its parent must exist); empty: no files",
                  out);
-    cmd.AddValue("format", "stdout format: table | json (one JSON object per run a line)",
-                 format);
+    cmd.AddValue("format", "stdout format: table | json (one JSON object per run a line)", format);
     cmd.AddValue("trace",
                  "Chrome trace-event JSON file (Perfetto / chrome://tracing): one track per "
                  "worker (transfers) and per port (PFC pauses); empty: none",
                  trace);
-    cmd.AddValue("compute", "compute time (forward + backward) per iteration, e.g. 50ms",
-                 computeText);
+    cmd.AddValue(
+        "compute", "compute time (forward + backward) per iteration, e.g. 50ms", computeText);
     cmd.AddValue("overlap",
                  "1: a tensor's sync may start when backprop produces it (layer-wise overlap); "
                  "0: sync starts when the whole gradient exists",
                  overlapText);
     cmd.AddValue("straggler", "worker that computes slower (-1: none)", stragglerText);
-    cmd.AddValue("straggler-factor", "compute time multiplier of the straggler, >= 1",
-                 stragglerFactorText);
+    cmd.AddValue(
+        "straggler-factor", "compute time multiplier of the straggler, >= 1", stragglerFactorText);
     cmd.AddValue("slow-link",
                  "topology link indices that run slower, comma-separated (e.g. 0,7,12; -1: none)",
                  slowLinkText);
-    cmd.AddValue("slow-link-fraction", "rate fraction of the slow links and hosts, in (0, 1]",
+    cmd.AddValue("slow-link-fraction",
+                 "rate fraction of the slow links and hosts, in (0, 1]",
                  slowLinkFractionText);
     cmd.AddValue("slow-hosts",
                  "comma-separated host ranks whose every link runs at --slow-link-fraction of "
@@ -258,9 +264,10 @@ DriverOptions::Register(CommandLine& cmd)
                  "DURATION): routing switches to shortest paths around it, queue pairs resend "
                  "what it lost; empty: none",
                  linkDownText);
-    cmd.AddValue("buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)",
-                 bufferText);
-    cmd.AddValue("priority", "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
+    cmd.AddValue(
+        "buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)", bufferText);
+    cmd.AddValue("priority",
+                 "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
                  priorityText);
     cmd.AddValue("stop",
                  "simulated-time limit (e.g. 10s): a run not finished by then is reported as "
@@ -281,8 +288,8 @@ DriverOptions::Register(CommandLine& cmd)
                  "interval of the PFC deadlock detector (a cycle of ports paused and silent "
                  "since the previous look ends the run with exit 3 and names the cycle); 0: off",
                  deadlockCheckText);
-    cmd.AddValue("progress", "progress line on stderr: auto (terminal and long run) | 0 | 1",
-                 progressText);
+    cmd.AddValue(
+        "progress", "progress line on stderr: auto (terminal and long run) | 0 | 1", progressText);
 }
 
 void
@@ -348,15 +355,14 @@ DriverOptions::Validate()
         }
         stormHost = static_cast<int64_t>(
             ParseUint(pauseStormText.substr(0, at), "--pause-storm", 0, 1u << 24));
-        const std::string start = pauseStormText.substr(at + 1, plus == std::string::npos
-                                                                    ? std::string::npos
-                                                                    : plus - at - 1);
+        const std::string start = pauseStormText.substr(
+            at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1);
         stormStartS = AsOption([&] { return ParseTime(start, "--pause-storm"); });
         stormDurationS = 0;
         if (plus != std::string::npos)
         {
-            stormDurationS =
-                AsOption([&] { return ParseTime(pauseStormText.substr(plus + 1), "--pause-storm"); });
+            stormDurationS = AsOption(
+                [&] { return ParseTime(pauseStormText.substr(plus + 1), "--pause-storm"); });
             if (!(stormDurationS > 0))
             {
                 throw OptionError("--pause-storm: duration '" + pauseStormText.substr(plus + 1) +
@@ -384,14 +390,15 @@ DriverOptions::Validate()
         d.b = event.substr(dash + 1, at - dash - 1);
         const size_t plus = event.find('+', at);
         d.atS = AsOption([&] {
-            return ParseTime(event.substr(at + 1, plus == std::string::npos ? std::string::npos
-                                                                             : plus - at - 1),
-                             "--link-down");
+            return ParseTime(
+                event.substr(at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1),
+                "--link-down");
         });
         d.durationS = 0;
         if (plus != std::string::npos)
         {
-            d.durationS = AsOption([&] { return ParseTime(event.substr(plus + 1), "--link-down"); });
+            d.durationS = AsOption(
+                [&] { return ParseTime(event.substr(plus + 1), "--link-down"); });
             if (!(d.durationS > 0))
             {
                 throw OptionError("--link-down: duration in '" + event +
@@ -405,12 +412,11 @@ DriverOptions::Validate()
     if (watchdogText != "0")
     {
         const size_t slash = watchdogText.find('/');
-        watchdogDetectionS =
-            AsOption([&] { return ParseTime(watchdogText.substr(0, slash), "--pfc-watchdog"); });
-        watchdogRestoreS =
-            slash == std::string::npos
-                ? watchdogDetectionS
-                : AsOption([&] { return ParseTime(watchdogText.substr(slash + 1), "--pfc-watchdog"); });
+        watchdogDetectionS = AsOption(
+            [&] { return ParseTime(watchdogText.substr(0, slash), "--pfc-watchdog"); });
+        watchdogRestoreS = slash == std::string::npos ? watchdogDetectionS : AsOption([&] {
+            return ParseTime(watchdogText.substr(slash + 1), "--pfc-watchdog");
+        });
         if (!(watchdogDetectionS > 0) || !(watchdogRestoreS > 0))
         {
             throw OptionError("--pfc-watchdog: '" + watchdogText +
@@ -427,8 +433,8 @@ DriverOptions::Validate()
     if (bufferBytes < 2 * static_cast<uint64_t>(mtu + 100))
     {
         throw OptionError("--buffer: " + bufferText +
-                          " cannot hold two packets of --mtu=" + mtuText +
-                          "; allowed: at least " + std::to_string(2 * (mtu + 100)) + " bytes");
+                          " cannot hold two packets of --mtu=" + mtuText + "; allowed: at least " +
+                          std::to_string(2 * (mtu + 100)) + " bytes");
     }
     priority = static_cast<uint8_t>(ParseUint(priorityText, "--priority", 0, 6));
     stopS = AsOption([&] { return ParseTime(stopText, "--stop"); });

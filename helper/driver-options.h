@@ -62,76 +62,76 @@ class DriverOptions
     std::vector<std::pair<std::string, std::string>> Used() const;
 
     // Raw text, as given on the command line (defaults filled in).
-    std::string topology;   //!< --topology spec
-    std::string algorithm;  //!< --algorithm spec, or "all"
-    std::string model;      //!< --model name, CSV path or bytes:SIZE
-    std::string modelsDir;  //!< --models-dir
-    std::string rateText;   //!< --rate
-    std::string delayText;  //!< --delay
-    std::string mtuText;    //!< --mtu
-    std::string cc;         //!< --cc
-    std::string pfcText;    //!< --pfc
-    std::string iterationsText; //!< --iterations
-    std::string seedText;   //!< --seed
-    std::string backend;    //!< --backend
-    std::string flows;      //!< --flows
-    std::string out;        //!< --out
-    std::string format;     //!< --format
-    std::string trace;      //!< --trace
-    std::string computeText;    //!< --compute
-    std::string overlapText;    //!< --overlap
-    std::string stragglerText;  //!< --straggler
-    std::string stragglerFactorText; //!< --straggler-factor
-    std::string slowLinkText;   //!< --slow-link (a list)
+    std::string topology;             //!< --topology spec
+    std::string algorithm;            //!< --algorithm spec, or "all"
+    std::string model;                //!< --model name, CSV path or bytes:SIZE
+    std::string modelsDir;            //!< --models-dir
+    std::string rateText;             //!< --rate
+    std::string delayText;            //!< --delay
+    std::string mtuText;              //!< --mtu
+    std::string cc;                   //!< --cc
+    std::string pfcText;              //!< --pfc
+    std::string iterationsText;       //!< --iterations
+    std::string seedText;             //!< --seed
+    std::string backend;              //!< --backend
+    std::string flows;                //!< --flows
+    std::string out;                  //!< --out
+    std::string format;               //!< --format
+    std::string trace;                //!< --trace
+    std::string computeText;          //!< --compute
+    std::string overlapText;          //!< --overlap
+    std::string stragglerText;        //!< --straggler
+    std::string stragglerFactorText;  //!< --straggler-factor
+    std::string slowLinkText;         //!< --slow-link (a list)
     std::string slowLinkFractionText; //!< --slow-link-fraction
-    std::string slowHostsText;  //!< --slow-hosts
-    std::string pauseStormText; //!< --pause-storm
-    std::string watchdogText;   //!< --pfc-watchdog
-    std::string linkDownText;   //!< --link-down
-    std::string bufferText;     //!< --buffer
-    std::string priorityText;   //!< --priority
-    std::string stopText;       //!< --stop
-    std::string rtoText;        //!< --rto
-    std::string deadlockCheckText; //!< --deadlock-check
-    std::string maxEventsText;  //!< --max-events
-    std::string progressText;   //!< --progress
+    std::string slowHostsText;        //!< --slow-hosts
+    std::string pauseStormText;       //!< --pause-storm
+    std::string watchdogText;         //!< --pfc-watchdog
+    std::string linkDownText;         //!< --link-down
+    std::string bufferText;           //!< --buffer
+    std::string priorityText;         //!< --priority
+    std::string stopText;             //!< --stop
+    std::string rtoText;              //!< --rto
+    std::string deadlockCheckText;    //!< --deadlock-check
+    std::string maxEventsText;        //!< --max-events
+    std::string progressText;         //!< --progress
 
     // Validated values (after Validate()).
-    double rateBps{0};        //!< default link rate, bit/s
-    double delayS{0};         //!< default link delay, s
-    uint32_t mtu{0};          //!< RoCE payload bytes per packet
-    bool pfc{true};           //!< PFC enabled
-    uint32_t iterations{1};   //!< synchronizations (training iterations) per run
-    uint32_t seed{1};         //!< ns-3 RNG seed
-    double computeS{0};       //!< compute (forward + backward) time per iteration, s
-    bool overlap{false};      //!< start a tensor's sync when backprop produces it
-    int64_t straggler{-1};    //!< worker that computes slower, -1 none
-    double stragglerFactor{1}; //!< its compute time multiplier (>= 1)
+    double rateBps{0};               //!< default link rate, bit/s
+    double delayS{0};                //!< default link delay, s
+    uint32_t mtu{0};                 //!< RoCE payload bytes per packet
+    bool pfc{true};                  //!< PFC enabled
+    uint32_t iterations{1};          //!< synchronizations (training iterations) per run
+    uint32_t seed{1};                //!< ns-3 RNG seed
+    double computeS{0};              //!< compute (forward + backward) time per iteration, s
+    bool overlap{false};             //!< start a tensor's sync when backprop produces it
+    int64_t straggler{-1};           //!< worker that computes slower, -1 none
+    double stragglerFactor{1};       //!< its compute time multiplier (>= 1)
     std::vector<uint32_t> slowLinks; //!< topology link indices running slower
-    double slowLinkFraction{1}; //!< its rate fraction (0, 1]
+    double slowLinkFraction{1};      //!< its rate fraction (0, 1]
     std::vector<uint32_t> slowHosts; //!< hosts whose every link runs at slowLinkFraction
-    int64_t stormHost{-1};      //!< host whose NIC sends pause frames non-stop, -1 none
-    double stormStartS{0};      //!< from
-    double stormDurationS{0};   //!< for (0: until the run ends)
-    double watchdogDetectionS{0}; //!< PFC watchdog detection time (0: no watchdog)
-    double watchdogRestoreS{0};   //!< PFC watchdog restore time
+    int64_t stormHost{-1};           //!< host whose NIC sends pause frames non-stop, -1 none
+    double stormStartS{0};           //!< from
+    double stormDurationS{0};        //!< for (0: until the run ends)
+    double watchdogDetectionS{0};    //!< PFC watchdog detection time (0: no watchdog)
+    double watchdogRestoreS{0};      //!< PFC watchdog restore time
     /// \brief One --link-down event: the link between nodes a and b fails at atS for
     /// durationS (0: for good).
     struct LinkDown
     {
-        std::string a;     //!< one end's node name
-        std::string b;     //!< the other end's
-        double atS;        //!< failure time
-        double durationS;  //!< until repair (0: never)
+        std::string a;    //!< one end's node name
+        std::string b;    //!< the other end's
+        double atS;       //!< failure time
+        double durationS; //!< until repair (0: never)
     };
     std::vector<LinkDown> linkDowns; //!< --link-down events
-    uint64_t bufferBytes{0};  //!< shared buffer per switch / relaying host
-    uint8_t priority{3};      //!< PFC priority of lane 0 data
-    double stopS{0};          //!< simulated-time limit (deadlock guard), s
-    double rtoS{1e-3};        //!< RoCE retransmission timeout, s (RoceNic's default)
-    double deadlockCheckS{1e-3}; //!< PFC deadlock look interval, s (0: no detection)
-    uint64_t maxEvents{2000000000}; //!< event limit of one run (livelock guard)
-    int progress{-1};         //!< -1 auto (terminal and long run), 0 off, 1 on
+    uint64_t bufferBytes{0};         //!< shared buffer per switch / relaying host
+    uint8_t priority{3};             //!< PFC priority of lane 0 data
+    double stopS{0};                 //!< simulated-time limit (deadlock guard), s
+    double rtoS{1e-3};               //!< RoCE retransmission timeout, s (RoceNic's default)
+    double deadlockCheckS{1e-3};     //!< PFC deadlock look interval, s (0: no detection)
+    uint64_t maxEvents{2000000000};  //!< event limit of one run (livelock guard)
+    int progress{-1};                //!< -1 auto (terminal and long run), 0 off, 1 on
 };
 
 } // namespace ns3

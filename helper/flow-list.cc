@@ -117,8 +117,11 @@ FlowList::Parse(const std::string& text, const std::string& file)
         {
             fail("start '" + f[5] + "' is not allowed; allowed: seconds >= 0");
         }
-        flows.push_back({static_cast<uint32_t>(src), static_cast<uint32_t>(dst),
-                         static_cast<uint32_t>(prio), static_cast<uint32_t>(dport), bytes,
+        flows.push_back({static_cast<uint32_t>(src),
+                         static_cast<uint32_t>(dst),
+                         static_cast<uint32_t>(prio),
+                         static_cast<uint32_t>(dport),
+                         bytes,
                          start});
     }
     return flows;

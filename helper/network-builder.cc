@@ -47,8 +47,8 @@ PfcNetwork::PeerNodes() const
         for (const Ptr<PfcNetDevice>& dev : ports[v])
         {
             Ptr<PfcChannel> ch = dev->GetPfcChannel();
-            Ptr<PfcNetDevice> other =
-                ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+            Ptr<PfcNetDevice> other = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1)
+                                                                 : ch->GetPfcDevice(0);
             peers[v].push_back(indexOfNodeId.at(other->GetNode()->GetId()));
         }
     }

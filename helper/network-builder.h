@@ -12,9 +12,9 @@
 
 #include "ns3/attribute.h"
 #include "ns3/callback.h"
+#include "ns3/forwarding-table.h"
 #include "ns3/node-container.h"
 #include "ns3/object-factory.h"
-#include "ns3/forwarding-table.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch.h"
@@ -40,10 +40,10 @@ struct PfcNetwork
     NodeContainer nodes;                               //!< by NodeIndex
     std::vector<std::vector<Ptr<PfcNetDevice>>> ports; //!< [node][port]
     std::vector<Ptr<PfcChannel>> channels;             //!< by LinkIndex
-    std::vector<Ptr<PfcSwitch>> switches; //!< by node; null on a single-port host
-    std::vector<Ptr<ForwardingTable>> tables; //!< by node (also aggregated to the node)
-    std::vector<uint32_t> hostNode;           //!< node index of each host rank
-    std::vector<std::string> names;           //!< node names, from the graph
+    std::vector<Ptr<PfcSwitch>> switches;              //!< by node; null on a single-port host
+    std::vector<Ptr<ForwardingTable>> tables;          //!< by node (also aggregated to the node)
+    std::vector<uint32_t> hostNode;                    //!< node index of each host rank
+    std::vector<std::string> names;                    //!< node names, from the graph
 
     /// \brief The ns-3 node of a host rank.
     Ptr<Node> Host(uint32_t rank) const;
@@ -97,10 +97,10 @@ class NetworkBuilder
     /// \brief (Re)fills node v's forwarding table from the topology's NextHops.
     static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
 
-    ObjectFactory m_device;  //!< PfcNetDevice factory
-    ObjectFactory m_channel; //!< PfcChannel factory
-    ObjectFactory m_switch;  //!< PfcSwitch factory
-    ObjectFactory m_table;   //!< ForwardingTable factory
+    ObjectFactory m_device;   //!< PfcNetDevice factory
+    ObjectFactory m_channel;  //!< PfcChannel factory
+    ObjectFactory m_switch;   //!< PfcSwitch factory
+    ObjectFactory m_table;    //!< ForwardingTable factory
     uint32_t m_hashSalt{0};   //!< ECMP salt base
     bool m_saltPerNode{true}; //!< each node its own salt
 };

@@ -18,8 +18,7 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
     {
         // Only failed links fire this, rarely: reading the frame here costs nothing per hop.
         channel->TraceConnectWithoutContext(
-            "LinkDrop",
-            Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> frame) {
+            "LinkDrop", Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> frame) {
                 ++m_linkDrops;
                 RoceFrameInfo info;
                 if (ReadRoceFrame(frame, info) && info.opcode <= RoceOpcode::kSendOnly)
@@ -45,8 +44,8 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
         }
         if (net.switches[v])
         {
-            net.switches[v]->TraceConnectWithoutContext("Drop",
-                                                        MakeBoundCallback(&OnDrop, this, firstPort));
+            net.switches[v]->TraceConnectWithoutContext(
+                "Drop", MakeBoundCallback(&OnDrop, this, firstPort));
             net.switches[v]->TraceConnectWithoutContext(
                 "WatchdogDrop",
                 Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
@@ -66,7 +65,10 @@ NetworkRecorder::OnDequeue(NetworkRecorder* self, Ptr<const Packet>, uint8_t)
 }
 
 void
-NetworkRecorder::OnPauseSent(NetworkRecorder* self, uint32_t port, uint8_t priority, uint16_t quanta)
+NetworkRecorder::OnPauseSent(NetworkRecorder* self,
+                             uint32_t port,
+                             uint8_t priority,
+                             uint16_t quanta)
 {
     if (quanta > 0 && priority < 8)
     {
@@ -101,11 +103,8 @@ NetworkRecorder::OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority
 }
 
 void
-NetworkRecorder::OnDrop(NetworkRecorder* self,
-                        uint32_t firstPort,
-                        Ptr<const Packet>,
-                        uint32_t inPort,
-                        uint8_t priority)
+NetworkRecorder::OnDrop(
+    NetworkRecorder* self, uint32_t firstPort, Ptr<const Packet>, uint32_t inPort, uint8_t priority)
 {
     ++self->m_drops;
     if (priority < 8)

@@ -29,23 +29,51 @@ class NetworkRecorder
     explicit NetworkRecorder(const PfcNetwork& net);
 
     /// \brief Data frames that started transmission on any link (packet-hops).
-    uint64_t PacketHops() const { return m_pktHops; }
+    uint64_t
+    PacketHops() const
+    {
+        return m_pktHops;
+    }
     /// \brief Pause frames (quanta > 0) sent by any port.
-    uint64_t PauseFrames() const { return m_pauseFrames; }
+    uint64_t
+    PauseFrames() const
+    {
+        return m_pauseFrames;
+    }
     /// \brief Frames dropped by any MMU.
-    uint64_t Drops() const { return m_drops; }
+    uint64_t
+    Drops() const
+    {
+        return m_drops;
+    }
     /// \brief Frames marked CE.
-    uint64_t EcnMarks() const { return m_ecnMarks; }
+    uint64_t
+    EcnMarks() const
+    {
+        return m_ecnMarks;
+    }
     /// \brief Frames of one priority dropped by any MMU.
     uint64_t DropsOfPriority(uint8_t priority) const;
     /// \brief Frames lost on failed links (--link-down), and how many carried data.
-    uint64_t LinkDrops() const { return m_linkDrops; }
+    uint64_t
+    LinkDrops() const
+    {
+        return m_linkDrops;
+    }
     /// \brief Data frames lost on failed links.
-    uint64_t DataLinkDrops() const { return m_dataLinkDrops; }
+    uint64_t
+    DataLinkDrops() const
+    {
+        return m_dataLinkDrops;
+    }
     /// \brief Frames the PFC watchdogs dropped (stormed queues), all priorities.
     uint64_t WatchdogDrops() const;
     /// \brief Frames of one priority the PFC watchdogs dropped.
-    uint64_t WatchdogDropsOfPriority(uint8_t priority) const { return m_watchdogDrops[priority]; }
+    uint64_t
+    WatchdogDropsOfPriority(uint8_t priority) const
+    {
+        return m_watchdogDrops[priority];
+    }
 
     /// \brief Adds the network's counters (pfc rows, pause intervals, totals) to result.
     void Fill(RunResult& result) const;
@@ -61,7 +89,10 @@ class NetworkRecorder
         std::array<uint64_t, 8> drops{}; //!< frames dropped on arrival at this port
     };
     static void OnDequeue(NetworkRecorder* self, Ptr<const Packet> frame, uint8_t priority);
-    static void OnPauseSent(NetworkRecorder* self, uint32_t port, uint8_t priority, uint16_t quanta);
+    static void OnPauseSent(NetworkRecorder* self,
+                            uint32_t port,
+                            uint8_t priority,
+                            uint16_t quanta);
     static void OnPauseReceived(NetworkRecorder* self,
                                 uint32_t port,
                                 uint8_t priority,
@@ -74,18 +105,18 @@ class NetworkRecorder
                        uint8_t prio);
     static void OnMark(NetworkRecorder* self, Ptr<const Packet> frame, uint32_t port, uint8_t prio);
 
-    const PfcNetwork& m_net;                //!< the network
-    std::vector<Port> m_ports;              //!< every port
-    std::vector<PauseInterval> m_intervals; //!< ended pauses
-    std::vector<PausedEgress> m_paused;     //!< the same by node indices (pause spread)
+    const PfcNetwork& m_net;                   //!< the network
+    std::vector<Port> m_ports;                 //!< every port
+    std::vector<PauseInterval> m_intervals;    //!< ended pauses
+    std::vector<PausedEgress> m_paused;        //!< the same by node indices (pause spread)
     std::vector<std::vector<uint32_t>> m_peer; //!< [node][port] -> node at the other end
-    uint64_t m_pktHops{0};                  //!< data transmissions
-    uint64_t m_pauseFrames{0};              //!< pauses sent
-    uint64_t m_drops{0};                    //!< MMU drops
+    uint64_t m_pktHops{0};                     //!< data transmissions
+    uint64_t m_pauseFrames{0};                 //!< pauses sent
+    uint64_t m_drops{0};                       //!< MMU drops
     std::array<uint64_t, 8> m_watchdogDrops{}; //!< PFC watchdog drops per priority
-    uint64_t m_linkDrops{0};                //!< frames lost on failed links
-    uint64_t m_dataLinkDrops{0};            //!< of which data
-    uint64_t m_ecnMarks{0};                 //!< CE marks
+    uint64_t m_linkDrops{0};                   //!< frames lost on failed links
+    uint64_t m_dataLinkDrops{0};               //!< of which data
+    uint64_t m_ecnMarks{0};                    //!< CE marks
 };
 
 } // namespace ns3

@@ -4,19 +4,19 @@
 #include "network-recorder.h"
 #include "pfc-deadlock-detector.h"
 #include "results-writer.h"
-#include "run-invariants.h"
 #include "roce-sync-transport.h"
+#include "run-invariants.h"
 
+#include "ns3/async-ps-job.h"
 #include "ns3/boolean.h"
-#include "ns3/nstime.h"
 #include "ns3/forwarding-table.h"
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
-#include "ns3/roce-frame.h"
 #include "ns3/rng-seed-manager.h"
+#include "ns3/roce-frame.h"
 #include "ns3/roce-nic.h"
 #include "ns3/shortest-path-routing.h"
 #include "ns3/simulator.h"
-#include "ns3/async-ps-job.h"
 #include "ns3/sync-job.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
@@ -78,7 +78,8 @@ class Progress
     }
 
   private:
-    void Tick()
+    void
+    Tick()
     {
         const double wall =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - m_t0).count();
@@ -88,16 +89,16 @@ class Progress
             auto [done, total] = m_doneOfTotal();
 
             const double fraction = total ? static_cast<double>(done) / total : 0;
-            std::fprintf(stderr,
-                         "\r[paramsync] sim %.6f s  transfers %llu/%llu  wall %.1f s  eta %s   ",
-                         Simulator::Now().GetSeconds(),
-                         static_cast<unsigned long long>(done),
-                         static_cast<unsigned long long>(total),
-                         wall,
-                         fraction > 0.01
-                             ? (std::to_string(static_cast<int>(wall / fraction - wall)) + " s")
-                                   .c_str()
-                             : "?");
+            std::fprintf(
+                stderr,
+                "\r[paramsync] sim %.6f s  transfers %llu/%llu  wall %.1f s  eta %s   ",
+                Simulator::Now().GetSeconds(),
+                static_cast<unsigned long long>(done),
+                static_cast<unsigned long long>(total),
+                wall,
+                fraction > 0.01
+                    ? (std::to_string(static_cast<int>(wall / fraction - wall)) + " s").c_str()
+                    : "?");
             m_lastPrint = wall;
             m_printed = true;
         }
@@ -134,12 +135,21 @@ class RunGuard
         Simulator::ScheduleNow(&RunGuard::Tick, this);
     }
 
-    bool Drained() const { return m_drained; }
+    bool
+    Drained() const
+    {
+        return m_drained;
+    }
     /// \brief Whether the event limit ended the run.
-    bool OutOfEvents() const { return m_outOfEvents; }
+    bool
+    OutOfEvents() const
+    {
+        return m_outOfEvents;
+    }
 
   private:
-    void Tick()
+    void
+    Tick()
     {
         if (!m_unfinished())
         {
@@ -194,7 +204,8 @@ class PauseStorm
     }
 
   private:
-    void Send()
+    void
+    Send()
     {
         const bool over = m_end.IsStrictlyPositive() && Simulator::Now() >= m_end;
         for (const auto& dev : m_ports)
@@ -292,7 +303,7 @@ PacketSyncRun::ResolveLinkDowns(const DriverOptions& options, const Topology& to
         catch (const std::invalid_argument& e)
         {
             throw OptionError(std::string(e.what()) + " with those links down; allowed: "
-                              "failures that leave every host connected");
+                                                      "failures that leave every host connected");
         }
     }
     return failures;
@@ -407,7 +418,8 @@ PacketSyncRun::FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, Ru
         {"local_accesses", std::to_string(ps.LocalAccesses())},
         {"remote_accesses", std::to_string(ps.RemoteAccesses())},
         {"remote_fraction",
-         n(accesses ? static_cast<double>(ps.RemoteAccesses()) / static_cast<double>(accesses) : 0)},
+         n(accesses ? static_cast<double>(ps.RemoteAccesses()) / static_cast<double>(accesses)
+                    : 0)},
         {"messages", std::to_string(ps.Messages())},
         {"ps_bytes", std::to_string(ps.Bytes())},
         {"barrier_wait_s", n(mf.BarrierWait().GetSeconds())}};
@@ -458,8 +470,8 @@ PacketSyncRun::Run()
         lapse = std::make_unique<LapsePs>(m_lapse->ps);
         lapse->SetTransport(&transport);
         transport.SetJob(lapse.get());
-        lapseMf = std::make_unique<LapseMfWorkload>(*lapse, m_lapse->ps.nodes, m_lapse->ps.keys,
-                                                    m_lapse->mf);
+        lapseMf = std::make_unique<LapseMfWorkload>(
+            *lapse, m_lapse->ps.nodes, m_lapse->ps.keys, m_lapse->mf);
         lapseMf->Start(Seconds(0));
     }
     std::unique_ptr<AsyncPsJob> asyncJob;
@@ -492,7 +504,8 @@ PacketSyncRun::Run()
     std::unique_ptr<PfcDeadlockDetector> deadlock;
     if (o.deadlockCheckS > 0)
     {
-        deadlock = std::make_unique<PfcDeadlockDetector>(net, Seconds(o.deadlockCheckS), unfinished);
+        deadlock = std::make_unique<PfcDeadlockDetector>(
+            net, Seconds(o.deadlockCheckS), unfinished);
         deadlock->Start();
     }
 
@@ -543,8 +556,8 @@ PacketSyncRun::Run()
         }
         const Time start = Seconds(o.stormStartS);
         const Time end = o.stormDurationS > 0 ? start + Seconds(o.stormDurationS) : Seconds(0);
-        storm = std::make_unique<PauseStorm>(net.HostPorts(o.stormHost), priorities, start, end,
-                                             unfinished);
+        storm = std::make_unique<PauseStorm>(
+            net.HostPorts(o.stormHost), priorities, start, end, unfinished);
     }
 
     const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));
@@ -555,8 +568,7 @@ PacketSyncRun::Run()
             uint64_t done = flowsDone;
             if (job)
             {
-                done += job->FinishedIterations() * transfersPerIteration +
-                        job->DoneInIteration();
+                done += job->FinishedIterations() * transfersPerIteration + job->DoneInIteration();
             }
             return {done, transfersPerIteration * o.iterations + m_flows.size()};
         });
@@ -620,8 +632,8 @@ PacketSyncRun::Run()
     for (size_t i = 0; i < m_flows.size(); ++i)
     {
         const FlowSpec& f = m_flows[i];
-        result.flows.push_back({static_cast<uint32_t>(i), f.src, f.dst, f.bytes, f.startS,
-                                flowEnd[i]});
+        result.flows.push_back(
+            {static_cast<uint32_t>(i), f.src, f.dst, f.bytes, f.startS, flowEnd[i]});
         if (flowEnd[i] < 0)
         {
             result.completed = false;

@@ -73,15 +73,15 @@ class PacketSyncRun
     /// \brief A Lapse run's epochs, accesses and traffic into result.
     static void FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, RunResult& result);
 
-    const DriverOptions& m_options;       //!< options
-    const Topology& m_topology;           //!< topology
-    const SyncPlan* m_plan{nullptr};      //!< plan, if any
-    std::optional<AsyncPsConfig> m_async; //!< asynchronous PS job, if any
-    std::optional<LapseSpec> m_lapse;     //!< Lapse system, if any
+    const DriverOptions& m_options;        //!< options
+    const Topology& m_topology;            //!< topology
+    const SyncPlan* m_plan{nullptr};       //!< plan, if any
+    std::optional<AsyncPsConfig> m_async;  //!< asynchronous PS job, if any
+    std::optional<LapseSpec> m_lapse;      //!< Lapse system, if any
     std::vector<GradientTensor> m_tensors; //!< its model's tensors
-    std::vector<FlowSpec> m_flows;        //!< flows, if any
-    std::vector<uint32_t> m_flowSrc;      //!< their source ranks
-    std::vector<uint32_t> m_flowDst;      //!< their destination ranks
+    std::vector<FlowSpec> m_flows;         //!< flows, if any
+    std::vector<uint32_t> m_flowSrc;       //!< their source ranks
+    std::vector<uint32_t> m_flowDst;       //!< their destination ranks
 };
 
 } // namespace ns3

@@ -5,23 +5,23 @@
 #include "trace-event-writer.h"
 
 #include "ns3/async-ps-spec.h"
-#include "ns3/lapse-spec.h"
 #include "ns3/command-line.h"
 #include "ns3/config-store.h"
 #include "ns3/config.h"
-#include "ns3/string.h"
 #include "ns3/file-topology.h"
 #include "ns3/fluid-estimator.h"
+#include "ns3/lapse-spec.h"
 #include "ns3/plan-checker.h"
 #include "ns3/round-fluid-estimator.h"
+#include "ns3/string.h"
 
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 #include <unistd.h>
-#include <iostream>
 
 namespace ns3
 {
@@ -465,8 +465,15 @@ ParamsyncDriver::RunFluid(size_t i)
         const SyncPlan& plan = m_plans[i];
         for (const Transfer& t : plan.transfers)
         {
-            r.transfers.push_back({0, t.id, plan.hostOf[t.src], plan.hostOf[t.dst], t.bytes,
-                                   f.startS[t.id], f.endS[t.id], t.chunk, t.phase});
+            r.transfers.push_back({0,
+                                   t.id,
+                                   plan.hostOf[t.src],
+                                   plan.hostOf[t.dst],
+                                   t.bytes,
+                                   f.startS[t.id],
+                                   f.endS[t.id],
+                                   t.chunk,
+                                   t.phase});
         }
         const TopologyGraph& g = m_topology->Graph();
         for (LinkIndex l = 0; l < g.LinkCount(); ++l)
@@ -477,8 +484,11 @@ ParamsyncDriver::RunFluid(size_t i)
                 const FluidLinkLoad& load = f.links[FluidResult::DirectedIndex(g, l, from)];
                 if (load.bytes > 0)
                 {
-                    r.links.push_back({g.Node(from).name, g.Node(to).name, load.bytes,
-                                       load.utilization, load.maxFlows});
+                    r.links.push_back({g.Node(from).name,
+                                       g.Node(to).name,
+                                       load.bytes,
+                                       load.utilization,
+                                       load.maxFlows});
                 }
             }
         }
@@ -487,7 +497,8 @@ ParamsyncDriver::RunFluid(size_t i)
     // No network state carries over between iterations in the fluid model: every
     // iteration takes the same time (compute, then the sync; overlap is a packet feature).
     r.gstPerIterationS.assign(m_options.iterations, r.gstS);
-    double slowest = m_options.computeS * (m_options.straggler >= 0 ? m_options.stragglerFactor : 1);
+    double slowest = m_options.computeS *
+                     (m_options.straggler >= 0 ? m_options.stragglerFactor : 1);
     r.iterationS = slowest + r.gstS;
     r.wallS = WallSince(t0);
     return r;

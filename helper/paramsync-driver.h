@@ -80,20 +80,20 @@ class ParamsyncDriver
     /// \brief Prints the results to stdout in the chosen format.
     void Print(const std::vector<RunResult>& runs) const;
 
-    DriverOptions m_options;                              //!< the options
-    std::unique_ptr<Topology> m_topology;                 //!< the topology
-    std::unique_ptr<ModelProfile> m_model;                //!< the model (none for flows alone)
+    DriverOptions m_options;                                  //!< the options
+    std::unique_ptr<Topology> m_topology;                     //!< the topology
+    std::unique_ptr<ModelProfile> m_model;                    //!< the model (none for flows alone)
     std::vector<std::unique_ptr<SyncAlgorithm>> m_algorithms; //!< the algorithms to run
-    std::vector<SyncPlan> m_plans;                        //!< their plans (same order)
-    std::optional<AsyncPsConfig> m_async;                 //!< asynchronous PS job, if any
-    std::string m_asyncSpec;                              //!< its canonical spec
-    std::optional<LapseSpec> m_lapse;                     //!< Lapse system, if any
+    std::vector<SyncPlan> m_plans;                            //!< their plans (same order)
+    std::optional<AsyncPsConfig> m_async;                     //!< asynchronous PS job, if any
+    std::string m_asyncSpec;                                  //!< its canonical spec
+    std::optional<LapseSpec> m_lapse;                         //!< Lapse system, if any
     /// \brief Per plan: its round form when the fluid run uses it (m_plans[i] then holds
     /// only the plan's name, sizes and hosts, no transfers).
     std::vector<std::optional<RoundPlan>> m_roundPlans;
-    std::vector<FlowSpec> m_flows;                        //!< --flows, node ids as in the file
-    std::vector<uint32_t> m_flowSrcRank;                  //!< host rank of each flow's src
-    std::vector<uint32_t> m_flowDstRank;                  //!< host rank of each flow's dst
+    std::vector<FlowSpec> m_flows;       //!< --flows, node ids as in the file
+    std::vector<uint32_t> m_flowSrcRank; //!< host rank of each flow's src
+    std::vector<uint32_t> m_flowDstRank; //!< host rank of each flow's dst
 };
 
 } // namespace ns3

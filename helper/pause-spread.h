@@ -29,10 +29,10 @@ namespace ns3
 /// \brief An egress (node -> peer) paused on a priority from startS to endS.
 struct PausedEgress
 {
-    uint32_t node;  //!< the paused sender
-    uint32_t peer;  //!< the node at the other end (the one that paused it)
-    double startS;  //!< pause start
-    double endS;    //!< resume
+    uint32_t node; //!< the paused sender
+    uint32_t peer; //!< the node at the other end (the one that paused it)
+    double startS; //!< pause start
+    double endS;   //!< resume
 };
 
 /**

@@ -104,8 +104,7 @@ PfcDeadlockDetector::Look()
 
 std::string
 PfcDeadlockDetector::FindCycle(
-    uint8_t q,
-    const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& out) const
+    uint8_t q, const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& out) const
 {
     // The graph's vertices are stuck ports (v, p). A stuck port's frames wait in its peer
     // w's ingress, which drains only into w's other ports: (v, p) -> (w, p2) for each stuck

@@ -52,16 +52,28 @@ class PfcDeadlockDetector
     void Start();
 
     /// \brief Whether a deadlock was found.
-    bool Found() const { return !m_cycle.empty(); }
+    bool
+    Found() const
+    {
+        return !m_cycle.empty();
+    }
 
     /**
      * \brief The cycle found, e.g. "priority 3: h0/1 -> h1/1 -> h2/1 -> h0/1" (node/port of
      * each stuck egress, back to the first); empty if none.
      */
-    const std::string& Cycle() const { return m_cycle; }
+    const std::string&
+    Cycle() const
+    {
+        return m_cycle;
+    }
 
     /// \brief Simulated time the deadlock was found (negative if none).
-    Time FoundAt() const { return m_foundAt; }
+    Time
+    FoundAt() const
+    {
+        return m_foundAt;
+    }
 
     /**
      * \brief One look now, without scheduling: updates the snapshot and returns the cycle
@@ -73,8 +85,8 @@ class PfcDeadlockDetector
     /// A port's state at the previous look.
     struct PortSnapshot
     {
-        uint8_t pausedMask{0};               //!< priorities paused then
-        std::array<uint64_t, 8> txFrames{};  //!< frames sent per priority until then
+        uint8_t pausedMask{0};              //!< priorities paused then
+        std::array<uint64_t, 8> txFrames{}; //!< frames sent per priority until then
     };
 
     /// \brief Periodic look; stops the simulation on a deadlock.
@@ -83,14 +95,14 @@ class PfcDeadlockDetector
     std::string FindCycle(uint8_t q,
                           const std::vector<std::vector<std::pair<uint32_t, uint32_t>>>& out) const;
 
-    const PfcNetwork& m_net;                      //!< the network
-    Time m_interval;                              //!< between looks
-    std::function<bool()> m_keepLooking;          //!< continue after a look?
-    std::vector<std::vector<uint32_t>> m_peer;    //!< [node][port] -> node at the other end
+    const PfcNetwork& m_net;                       //!< the network
+    Time m_interval;                               //!< between looks
+    std::function<bool()> m_keepLooking;           //!< continue after a look?
+    std::vector<std::vector<uint32_t>> m_peer;     //!< [node][port] -> node at the other end
     std::vector<std::vector<PortSnapshot>> m_last; //!< [node][port] at the previous look
-    std::string m_cycle;                          //!< the deadlock found
-    Time m_foundAt{Seconds(-1)};                  //!< when
-    EventId m_next;                               //!< next look
+    std::string m_cycle;                           //!< the deadlock found
+    Time m_foundAt{Seconds(-1)};                   //!< when
+    EventId m_next;                                //!< next look
 };
 
 } // namespace ns3

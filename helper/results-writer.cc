@@ -18,9 +18,10 @@ const std::vector<std::string>&
 ResultsWriter::Columns()
 {
     static const std::vector<std::string> columns = {
-        "topology",  "algorithm",        "model",        "backend", "workers", "gst_s",
-        "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s", "pfc_pause_depth", "drops", "watchdog_drops", "link_drops",
-        "ecn_marks", "retransmits",      "events",       "pkt_hops", "wall_s",  "status"};
+        "topology",        "algorithm",   "model",          "backend",          "workers",
+        "gst_s",           "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s",
+        "pfc_pause_depth", "drops",       "watchdog_drops", "link_drops",       "ecn_marks",
+        "retransmits",     "events",      "pkt_hops",       "wall_s",           "status"};
     return columns;
 }
 
@@ -263,8 +264,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
 {
     if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
     {
-        throw std::runtime_error(dir + ": cannot create the --out directory: " +
-                                 std::strerror(errno));
+        throw std::runtime_error(dir +
+                                 ": cannot create the --out directory: " + std::strerror(errno));
     }
     // Build every file in memory first, so a failure leaves nothing half-written.
     std::ostringstream summary;
@@ -276,8 +277,7 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     summary << "],\"options\":{";
     for (size_t i = 0; i < used.size(); ++i)
     {
-        summary << (i ? "," : "") << JsonString(used[i].first) << ":"
-                << JsonString(used[i].second);
+        summary << (i ? "," : "") << JsonString(used[i].first) << ":" << JsonString(used[i].second);
     }
     summary << "}}\n";
 
@@ -294,15 +294,15 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     {
         for (const auto& t : r.transfers)
         {
-            transfers << CsvField(r.algorithm) << "," << t.iteration << "," << t.id << "," << t.src << ","
-                      << t.dst << "," << t.bytes << "," << t.startS << "," << t.endS << ","
+            transfers << CsvField(r.algorithm) << "," << t.iteration << "," << t.id << "," << t.src
+                      << "," << t.dst << "," << t.bytes << "," << t.startS << "," << t.endS << ","
                       << t.chunk << "," << t.phase << "\n";
         }
         for (const auto& p : r.pfc)
         {
-            pfc << CsvField(r.algorithm) << "," << p.node << "," << p.port << "," << p.priority << ","
-                << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << "," << p.drops
-                << "\n";
+            pfc << CsvField(r.algorithm) << "," << p.node << "," << p.port << "," << p.priority
+                << "," << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << ","
+                << p.drops << "\n";
         }
         for (const auto& f : r.flows)
         {
@@ -344,7 +344,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
         }
         WriteFileAtomically(dir + "/links.csv", links.str());
     }
-    if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
+    if (std::any_of(
+            runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
     {
         std::ostringstream updates;
         updates << "algorithm,worker,iteration,shard,delay,applied_s\n" << std::setprecision(12);
@@ -352,8 +353,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
         {
             for (const auto& u : r.updates)
             {
-                updates << CsvField(r.algorithm) << "," << u.worker << "," << u.iteration << "," << u.shard
-                        << "," << u.delay << "," << u.appliedS << "\n";
+                updates << CsvField(r.algorithm) << "," << u.worker << "," << u.iteration << ","
+                        << u.shard << "," << u.delay << "," << u.appliedS << "\n";
             }
         }
         WriteFileAtomically(dir + "/updates.csv", updates.str());

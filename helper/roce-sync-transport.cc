@@ -1,9 +1,9 @@
 #include "roce-sync-transport.h"
 
+#include "ns3/nstime.h"
 #include "ns3/queue-pair.h"
 #include "ns3/roce-nic.h"
 #include "ns3/string.h"
-#include "ns3/nstime.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>

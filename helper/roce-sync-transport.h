@@ -35,7 +35,11 @@ class RoceSyncTransport : public SyncTransport
     ~RoceSyncTransport() override;
 
     /// \brief The job told of deliveries (may be null: flows only).
-    void SetJob(MessageSink* job) { m_job = job; }
+    void
+    SetJob(MessageSink* job)
+    {
+        m_job = job;
+    }
 
     uint32_t QueuePairs(uint32_t srcHost, uint32_t dstHost) const override;
     void Send(uint32_t srcHost,
@@ -68,9 +72,9 @@ class RoceSyncTransport : public SyncTransport
     /// \brief A message of srcHost's QP `qpNumber` arrived at dstHost.
     void OnMessageReceived(uint32_t srcHost, uint32_t dstHost, uint32_t qpNumber);
 
-    const PfcNetwork& m_net;            //!< the network
-    std::vector<Ptr<RoceNic>> m_nics;   //!< by host rank
-    MessageSink* m_job{nullptr};        //!< told of deliveries
+    const PfcNetwork& m_net;          //!< the network
+    std::vector<Ptr<RoceNic>> m_nics; //!< by host rank
+    MessageSink* m_job{nullptr};      //!< told of deliveries
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Ptr<QueuePair>> m_qps; //!< sync QPs
     std::map<std::pair<uint32_t, uint32_t>, std::function<void()>>
         m_flowDelivered; //!< (src host, QP number) of a flow -> its delivery callback

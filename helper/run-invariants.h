@@ -26,13 +26,13 @@ namespace ns3
 /// \brief The counters the invariants are checked on.
 struct RunCounters
 {
-    bool pfc{true};             //!< PFC on
-    bool drained{false};        //!< the simulation ran out of events (nothing in flight)
-    bool completed{false};      //!< every message delivered
-    uint64_t drops{0};          //!< frames dropped by MMUs, any priority
-    uint64_t dataDrops{0};      //!< data frames dropped by MMUs
-    uint64_t dataSent{0};       //!< data packets sent by the NICs (retransmissions included)
-    uint64_t dataArrived{0};    //!< data packets that reached a NIC (accepted or discarded)
+    bool pfc{true};          //!< PFC on
+    bool drained{false};     //!< the simulation ran out of events (nothing in flight)
+    bool completed{false};   //!< every message delivered
+    uint64_t drops{0};       //!< frames dropped by MMUs, any priority
+    uint64_t dataDrops{0};   //!< data frames dropped by MMUs
+    uint64_t dataSent{0};    //!< data packets sent by the NICs (retransmissions included)
+    uint64_t dataArrived{0}; //!< data packets that reached a NIC (accepted or discarded)
 };
 
 /**

@@ -31,13 +31,13 @@ struct TransferRecord
 /// \brief PFC counters of one port and priority (a row of pfc.csv).
 struct PfcRecord
 {
-    std::string node;       //!< node name ("h3", "sw1.2")
-    uint32_t port;          //!< port index of the node
-    uint32_t priority;      //!< PFC priority
-    uint64_t pausesSent;    //!< PFC pause frames this port sent (quanta > 0)
+    std::string node;        //!< node name ("h3", "sw1.2")
+    uint32_t port;           //!< port index of the node
+    uint32_t priority;       //!< PFC priority
+    uint64_t pausesSent;     //!< PFC pause frames this port sent (quanta > 0)
     uint64_t pausesReceived; //!< PFC pause frames this port received (quanta > 0)
-    double pausedS;         //!< time this port's egress priority was paused
-    uint64_t drops{0};      //!< frames of this priority dropped on arrival at this port
+    double pausedS;          //!< time this port's egress priority was paused
+    uint64_t drops{0};       //!< frames of this priority dropped on arrival at this port
 };
 
 /// \brief A pause interval of one port's egress priority (a trace span).
@@ -52,12 +52,12 @@ struct PauseInterval
 /// \brief One replayed flow of --flows (a row of flows.csv).
 struct FlowRecord
 {
-    uint32_t index;   //!< line order in the flow file, from 0
-    uint32_t src;     //!< source node id as in the file
-    uint32_t dst;     //!< destination node id as in the file
-    uint64_t bytes;   //!< message bytes
-    double startS;    //!< start time from the file
-    double endS;      //!< completion time, < 0 when it never completed
+    uint32_t index; //!< line order in the flow file, from 0
+    uint32_t src;   //!< source node id as in the file
+    uint32_t dst;   //!< destination node id as in the file
+    uint64_t bytes; //!< message bytes
+    double startS;  //!< start time from the file
+    double endS;    //!< completion time, < 0 when it never completed
 };
 
 /// \brief One applied update of an asynchronous PS run (a row of updates.csv).
@@ -83,29 +83,29 @@ struct LinkRecord
 /// \brief The measurements of one run.
 struct RunResult
 {
-    std::string topology;  //!< canonical topology spec
-    std::string algorithm; //!< canonical algorithm spec ("none" for --flows alone)
-    std::string model;     //!< model name
-    std::string backend;   //!< "packet" or "fluid"
-    uint32_t workers{0};   //!< workers of the plan
-    uint64_t gradientBytes{0}; //!< bytes of one worker's gradient
-    double gstS{-1};       //!< mean GST over iterations (s); -1 when not measured
-    double idealGstS{-1};  //!< the fluid estimator's GST of the same plan (s)
+    std::string topology;                 //!< canonical topology spec
+    std::string algorithm;                //!< canonical algorithm spec ("none" for --flows alone)
+    std::string model;                    //!< model name
+    std::string backend;                  //!< "packet" or "fluid"
+    uint32_t workers{0};                  //!< workers of the plan
+    uint64_t gradientBytes{0};            //!< bytes of one worker's gradient
+    double gstS{-1};                      //!< mean GST over iterations (s); -1 when not measured
+    double idealGstS{-1};                 //!< the fluid estimator's GST of the same plan (s)
     std::vector<double> gstPerIterationS; //!< GST of each iteration
-    double iterationS{-1}; //!< mean iteration time (compute + exposed sync), -1 if n/a
+    double iterationS{-1};      //!< mean iteration time (compute + exposed sync), -1 if n/a
     uint64_t pfcPauseFrames{0}; //!< pause frames sent, whole fabric
-    double pfcPausedS{0};  //!< sum over port-priorities of paused time
-    uint32_t pfcPauseDepth{0}; //!< farthest reach of a pause cascade, hops (PauseSpread)
-    uint64_t drops{0};     //!< packets dropped by any MMU
-    uint64_t watchdogDrops{0}; //!< packets PFC watchdogs dropped from stormed queues
-    uint64_t linkDrops{0}; //!< frames lost on failed links (--link-down)
-    uint64_t ecnMarks{0};  //!< CE marks
-    uint64_t retransmits{0}; //!< go-back-N retransmitted packets
-    uint64_t events{0};    //!< simulator events executed
-    uint64_t pktHops{0};   //!< packet transmissions on links
-    double wallS{0};       //!< wall-clock time of this run
-    bool completed{true};  //!< every transfer / flow completed
-    std::string invariant; //!< empty, or what failed ("drops with PFC on", "deadlock ...")
+    double pfcPausedS{0};       //!< sum over port-priorities of paused time
+    uint32_t pfcPauseDepth{0};  //!< farthest reach of a pause cascade, hops (PauseSpread)
+    uint64_t drops{0};          //!< packets dropped by any MMU
+    uint64_t watchdogDrops{0};  //!< packets PFC watchdogs dropped from stormed queues
+    uint64_t linkDrops{0};      //!< frames lost on failed links (--link-down)
+    uint64_t ecnMarks{0};       //!< CE marks
+    uint64_t retransmits{0};    //!< go-back-N retransmitted packets
+    uint64_t events{0};         //!< simulator events executed
+    uint64_t pktHops{0};        //!< packet transmissions on links
+    double wallS{0};            //!< wall-clock time of this run
+    bool completed{true};       //!< every transfer / flow completed
+    std::string invariant;      //!< empty, or what failed ("drops with PFC on", "deadlock ...")
     std::vector<TransferRecord> transfers; //!< detail: transfers.csv
     std::vector<PfcRecord> pfc;            //!< detail: pfc.csv
     std::vector<PauseInterval> pauses;     //!< detail: the trace's port tracks
@@ -116,7 +116,7 @@ struct RunResult
     /// that holds these (name, number) pairs, in order.
     std::string systemKind;
     std::vector<std::pair<std::string, std::string>> systemMetrics; //!< (name, number)
-    std::vector<UpdateRecord> updates;     //!< detail: updates.csv (asynchronous PS)
+    std::vector<UpdateRecord> updates; //!< detail: updates.csv (asynchronous PS)
 };
 
 } // namespace ns3

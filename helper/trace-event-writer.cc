@@ -26,8 +26,8 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
         const uint32_t workersPid = pid++;
         const uint32_t portsPid = pid++;
         sep() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << workersPid
-              << ",\"args\":{\"name\":"
-              << ResultsWriter::JsonString(r.algorithm + " workers") << "}}";
+              << ",\"args\":{\"name\":" << ResultsWriter::JsonString(r.algorithm + " workers")
+              << "}}";
         sep() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << portsPid
               << ",\"args\":{\"name\":" << ResultsWriter::JsonString(r.algorithm + " ports")
               << "}}";
@@ -38,8 +38,7 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
             {
                 hosts[t.src] = true;
                 sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << workersPid
-                      << ",\"tid\":" << t.src << ",\"args\":{\"name\":\"host " << t.src
-                      << "\"}}";
+                      << ",\"tid\":" << t.src << ",\"args\":{\"name\":\"host " << t.src << "\"}}";
             }
             double end = t.endS >= 0 ? t.endS : t.startS;
             sep() << "{\"ph\":\"X\",\"pid\":" << workersPid << ",\"tid\":" << t.src
@@ -57,8 +56,9 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
                 uint32_t tid = static_cast<uint32_t>(ports.size());
                 it = ports.emplace(p.port, tid).first;
                 sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << portsPid
-                      << ",\"tid\":" << tid << ",\"args\":{\"name\":"
-                      << ResultsWriter::JsonString("port " + p.port) << "}}";
+                      << ",\"tid\":" << tid
+                      << ",\"args\":{\"name\":" << ResultsWriter::JsonString("port " + p.port)
+                      << "}}";
             }
             sep() << "{\"ph\":\"X\",\"pid\":" << portsPid << ",\"tid\":" << it->second
                   << ",\"name\":\"paused prio " << p.priority << "\",\"ts\":" << p.startS * 1e6

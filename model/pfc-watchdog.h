@@ -53,17 +53,25 @@ class PfcWatchdog
     /// \brief A pause frame arrived on some port: start looking if not already.
     void Wake();
     /// \brief Whether frames for egress (port, priority) are dropped (a storm is on).
-    bool Dropping(uint32_t port, uint8_t priority) const { return m_state[port][priority].stormed; }
+    bool
+    Dropping(uint32_t port, uint8_t priority) const
+    {
+        return m_state[port][priority].stormed;
+    }
     /// \brief Storms detected so far.
-    uint64_t Storms() const { return m_storms; }
+    uint64_t
+    Storms() const
+    {
+        return m_storms;
+    }
 
   private:
     /// One egress queue's watch.
     struct Watch
     {
-        bool stormed{false};      //!< dropping
-        Time pausedSince{-1};     //!< paused with backlog since (negative: not)
-        Time clearSince{-1};      //!< stormed and unpaused since (negative: not)
+        bool stormed{false};  //!< dropping
+        Time pausedSince{-1}; //!< paused with backlog since (negative: not)
+        Time clearSince{-1};  //!< stormed and unpaused since (negative: not)
     };
 
     /// \brief One look at every egress queue; reschedules while something is to watch.

@@ -4,9 +4,8 @@
 #include "ns3/async-ps-job.h"
 #include "ns3/simulator.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -20,8 +19,13 @@ class FixedLatencyTransport : public SyncTransport
         : m_sink(sink)
     {
     }
-    uint32_t QueuePairs(uint32_t, uint32_t) const override { return 1; }
-    void Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
+    uint32_t
+    QueuePairs(uint32_t, uint32_t) const override
+    {
+        return 1;
+    }
+    void
+    Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
     {
         Simulator::Schedule(MicroSeconds(100), &MessageSink::Delivered, m_sink, src, dst, qp);
     }
@@ -50,7 +54,12 @@ RunJob(AsyncPsConfig c)
     job.SetTransport(&transport);
     job.Start(Seconds(0));
     Simulator::Run();
-    JobOutcome r{job.Updates(), job.IterationEnds(), job.ShardVersions(), job.ServerBytes(), {}, job.Finished()};
+    JobOutcome r{job.Updates(),
+                 job.IterationEnds(),
+                 job.ShardVersions(),
+                 job.ServerBytes(),
+                 {},
+                 job.Finished()};
     for (uint32_t w = 0; w < c.workers; ++w)
     {
         r.blocked.push_back(job.BlockedTime(w));
@@ -143,10 +152,10 @@ TEST(AsyncPsJob, SspWithBoundZeroHoldsTheFastWorkerForTheStraggler)
     c.stalenessBound = 0;
     JobOutcome r = RunJob(c);
     ASSERT_TRUE(r.finished);
-    EXPECT_EQ(r.ends[0], (std::vector<Time>{MicroSeconds(1200), MicroSeconds(4400),
-                                            MicroSeconds(7600)}));
-    EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400),
-                                            MicroSeconds(9600)}));
+    EXPECT_EQ(r.ends[0],
+              (std::vector<Time>{MicroSeconds(1200), MicroSeconds(4400), MicroSeconds(7600)}));
+    EXPECT_EQ(r.ends[1],
+              (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400), MicroSeconds(9600)}));
     EXPECT_EQ(r.blocked[0], MilliSeconds(4));
     EXPECT_EQ(r.blocked[1], Seconds(0));
     for (const auto& u : r.updates)
@@ -183,10 +192,10 @@ TEST(AsyncPsJob, MlfabricGivesEachPushItsOwnSlotOnTheServerLink)
     c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
     JobOutcome r = RunJob(c);
     ASSERT_TRUE(r.finished);
-    EXPECT_EQ(r.ends[0], (std::vector<Time>{MicroSeconds(1200), MicroSeconds(2400),
-                                            MicroSeconds(3600)}));
-    EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(1300), MicroSeconds(2500),
-                                            MicroSeconds(3700)}));
+    EXPECT_EQ(r.ends[0],
+              (std::vector<Time>{MicroSeconds(1200), MicroSeconds(2400), MicroSeconds(3600)}));
+    EXPECT_EQ(r.ends[1],
+              (std::vector<Time>{MicroSeconds(1300), MicroSeconds(2500), MicroSeconds(3700)}));
     EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 1, 1}));
     EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1, 1, 1}));
     ASSERT_EQ(r.slots[0].size(), 6u);
@@ -237,8 +246,8 @@ TEST(AsyncPsJob, MlfabricDropsAnUpdateBeyondTheDelayBound)
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
     EXPECT_EQ(r.serverBytes, 11064u);
-    EXPECT_EQ(r.ends[1], (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400),
-                                            MicroSeconds(9600)}));
+    EXPECT_EQ(r.ends[1],
+              (std::vector<Time>{MicroSeconds(3200), MicroSeconds(6400), MicroSeconds(9600)}));
 }
 
 TEST(AsyncPsJob, MlfabricNeverHasAWorkerPushToTwoShardsAtOnce)
@@ -266,8 +275,9 @@ TEST(AsyncPsJob, MlfabricNeverHasAWorkerPushToTwoShardsAtOnce)
                 }
             }
         }
-        std::sort(mine.begin(), mine.end(),
-                  [](const PushSlot& a, const PushSlot& b) { return a.grant < b.grant; });
+        std::sort(mine.begin(), mine.end(), [](const PushSlot& a, const PushSlot& b) {
+            return a.grant < b.grant;
+        });
         ASSERT_EQ(mine.size(), 6u);
         for (size_t i = 1; i < mine.size(); ++i)
         {

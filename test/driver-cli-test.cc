@@ -88,8 +88,8 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
     const std::string ok = "--backend=fluid --model=bytes:1MB ";
     std::vector<Case> cases = {
         {ok + "--topology=moebius:n=3", "--topology"},
-        {ok + "--topology=bcube:n=1,k=1", "--topology"},       // impossible size
-        {ok + "--topology=fattree:k=3", "--topology"},         // odd k
+        {ok + "--topology=bcube:n=1,k=1", "--topology"}, // impossible size
+        {ok + "--topology=fattree:k=3", "--topology"},   // odd k
         {ok + "--topology=file:" + Scratch() + "/bad-topology.txt", "--topology"},
         {ok + "--topology=star:n=4 --algorithm=nosuch", "--algorithm"},
         {ok + "--topology=bcube:n=3,k=1 --algorithm=hdrm", "--algorithm"}, // hdrm needs BiGraph
@@ -104,11 +104,9 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --straggler=4", "--straggler"},
         {ok + "--topology=star:n=4 --algorithm=ring --slow-link=4", "--slow-link"},
         {ok + "--topology=star:n=4 --algorithm=ring --slow-link=1,x", "--slow-link"},
-        {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/bad-flows.txt",
-         "--flows"},
+        {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/bad-flows.txt", "--flows"},
         {"--topology=star:n=4 --algorithm=none --flows=" + Scratch() + "/missing.txt", "--flows"},
-        {ok + "--topology=star:n=4 --algorithm=ring --out=" + Scratch() + "/no/such/dir",
-         "--out"},
+        {ok + "--topology=star:n=4 --algorithm=ring --out=" + Scratch() + "/no/such/dir", "--out"},
         {ok + "--topology=star:n=4 --algorithm=ring --topolgy=x", "--topolgy"},
         {ok + "--topology=star:n=4 --algorithm=ring --max-events=0", "--max-events"},
         {ok + "--topology=star:n=4 --algorithm=ring --deadlock-check=-1ms", "--deadlock-check"},
@@ -174,8 +172,8 @@ TEST(DriverCli, FluidRunPrintsOneRowPerAlgorithmAndWritesFiles)
     EXPECT_LE(gst, 3.2e-3 * 1.001);
     EXPECT_DOUBLE_EQ(gst, Field(o.out, "ideal_gst_s"));
     EXPECT_EQ(Field(o.out, "workers"), 9);
-    for (const char* f : {"summary.json", "transfers.csv", "pfc.csv", "flows.csv",
-                          "attributes.txt"})
+    for (const char* f :
+         {"summary.json", "transfers.csv", "pfc.csv", "flows.csv", "attributes.txt"})
     {
         EXPECT_TRUE(Exists(outDir + "/" + f)) << f;
     }
@@ -222,8 +220,8 @@ TEST(DriverCli, AllRunsEveryApplicableAlgorithm)
                              "--model=bytes:9MB --format=json");
     ASSERT_EQ(o.code, 0) << o.err;
     // At least the flat baselines and hips apply to BCube; hdrm (BiGraph only) does not.
-    for (const char* name : {"\"algorithm\":\"ring", "\"algorithm\":\"mesh",
-                             "\"algorithm\":\"hips"})
+    for (const char* name :
+         {"\"algorithm\":\"ring", "\"algorithm\":\"mesh", "\"algorithm\":\"hips"})
     {
         EXPECT_NE(o.out.find(name), std::string::npos) << name << "\n" << o.out;
     }
@@ -234,12 +232,36 @@ TEST(DriverCli, HelpListsEveryOption)
 {
     Outcome o = RunParamsync("--help");
     std::string all = o.out + o.err;
-    for (const char* opt : {"--topology", "--algorithm", "--model", "--rate", "--delay", "--mtu",
-                            "--cc", "--pfc", "--iterations", "--seed", "--backend", "--flows",
-                            "--out", "--format", "--trace", "--compute", "--overlap",
-                            "--straggler", "--slow-link", "--buffer", "--rto", "--stop",
-                            "--deadlock-check", "--max-events", "--progress", "--priority",
-                            "--slow-hosts", "--pause-storm", "--pfc-watchdog", "--link-down"})
+    for (const char* opt : {"--topology",
+                            "--algorithm",
+                            "--model",
+                            "--rate",
+                            "--delay",
+                            "--mtu",
+                            "--cc",
+                            "--pfc",
+                            "--iterations",
+                            "--seed",
+                            "--backend",
+                            "--flows",
+                            "--out",
+                            "--format",
+                            "--trace",
+                            "--compute",
+                            "--overlap",
+                            "--straggler",
+                            "--slow-link",
+                            "--buffer",
+                            "--rto",
+                            "--stop",
+                            "--deadlock-check",
+                            "--max-events",
+                            "--progress",
+                            "--priority",
+                            "--slow-hosts",
+                            "--pause-storm",
+                            "--pfc-watchdog",
+                            "--link-down"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }

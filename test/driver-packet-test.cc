@@ -36,8 +36,8 @@ RunParamsync(const std::string& args)
     std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args +
                       " --format=json >" + base + ".out 2>" + base + ".err";
     int status = std::system(cmd.c_str());
-    Outcome o{WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"),
-              Slurp(base + ".err")};
+    Outcome o{
+        WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"), Slurp(base + ".err")};
     std::remove((base + ".out").c_str());
     std::remove((base + ".err").c_str());
     return o;
@@ -61,11 +61,14 @@ std::string
 Idle(const std::string& topology, const std::string& algorithm, const std::string& model)
 {
     return "--backend=packet --cc=none --pfc=1 --rate=40Gbps --delay=1us --mtu=4096 "
-           "--topology=" + topology + " --algorithm=" + algorithm + " --model=" + model;
+           "--topology=" +
+           topology + " --algorithm=" + algorithm + " --model=" + model;
 }
 
 double
-Gst(const std::string& topology, const std::string& algorithm, const std::string& model,
+Gst(const std::string& topology,
+    const std::string& algorithm,
+    const std::string& model,
     double* ideal = nullptr)
 {
     Outcome o = RunParamsync(Idle(topology, algorithm, model));
@@ -94,8 +97,8 @@ TEST(DriverPacket, GstIsWithinTenPercentAboveTheIdealOnBcubeAndTorus)
             double gst = Gst(topology, algorithm, "bytes:10MB", &ideal);
             ASSERT_GT(ideal, 0) << algorithm << " on " << topology;
             EXPECT_GE(gst, ideal) << algorithm << " on " << topology;
-            EXPECT_LE(gst, 1.10 * ideal) << algorithm << " on " << topology << ": " << gst
-                                         << " vs ideal " << ideal;
+            EXPECT_LE(gst, 1.10 * ideal)
+                << algorithm << " on " << topology << ": " << gst << " vs ideal " << ideal;
         }
     }
 }
@@ -176,10 +179,12 @@ TEST(DriverPacket, WithoutPfcAndASmallBufferTheIncastDropsAndStillCompletes)
 TEST(DriverPacket, HpccIncast32CompletesEveryFlowWithPausesAndNoDrops)
 {
     const std::string dir = "/tmp/paramsync-incast-" + std::to_string(getpid());
-    Outcome o = RunParamsync(std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
-                             "/topologies/hpcc/topology.txt --algorithm=none --flows=" +
-                             PARAMSYNC_SOURCE_DIR + "/helper/data/flow_incast32.txt --mtu=1000 "
-                             "--cc=none --out=" + dir);
+    Outcome o = RunParamsync(
+        std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
+        "/topologies/hpcc/topology.txt --algorithm=none --flows=" + PARAMSYNC_SOURCE_DIR +
+        "/helper/data/flow_incast32.txt --mtu=1000 "
+        "--cc=none --out=" +
+        dir);
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_GT(Field(o.out, "pfc_pause_frames"), 0) << o.out;
     EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
@@ -399,8 +404,7 @@ TEST(DriverPacket, LapseDynamicAllocationBeatsClassicOnMatrixFactorization)
     EXPECT_DOUBLE_EQ(Field(classic.out, "remote_fraction"), 0.75) << classic.out;
     EXPECT_EQ(Field(dynamic.out, "remote_accesses"), 0) << dynamic.out;
     // 8 workers x 8 sub-epochs x 200 steps x (pull + push) = 25600 accesses either way.
-    EXPECT_EQ(Field(classic.out, "local_accesses") + Field(classic.out, "remote_accesses"),
-              25600);
+    EXPECT_EQ(Field(classic.out, "local_accesses") + Field(classic.out, "remote_accesses"), 25600);
     EXPECT_EQ(Field(dynamic.out, "local_accesses"), 25600);
     EXPECT_LT(3 * Field(dynamic.out, "epoch_s"), Field(classic.out, "epoch_s"))
         << dynamic.out << classic.out;
@@ -442,8 +446,8 @@ TEST(DriverPacket, APfcWatchdogStopsAStormFromSpreadingToVictims)
     std::ofstream(dir + "/flows.txt") << "2\n0 8 3 100 20000000 0\n1 12 3 100 20000000 0\n";
     auto victimFct = [&](const std::string& watchdog, Outcome& o) {
         o = RunParamsync("--backend=packet --cc=none --topology=fattree:k=4 --algorithm=none "
-                         "--buffer=4MB --pause-storm=8@0.5ms+10ms --flows=" + dir +
-                         "/flows.txt --pfc-watchdog=" + watchdog + " --out=" + dir + "/" +
+                         "--buffer=4MB --pause-storm=8@0.5ms+10ms --flows=" +
+                         dir + "/flows.txt --pfc-watchdog=" + watchdog + " --out=" + dir + "/" +
                          watchdog);
         std::istringstream flows(Slurp(dir + "/" + watchdog + "/flows.csv"));
         std::string line;
@@ -507,9 +511,11 @@ TEST(DriverPacket, SoakManyIterationsWithBackgroundFlowsAndALinkFlap)
                                          "5 1 3 100 2000000 0.041\n7 4 3 100 2000000 0.05\n";
     Outcome o = RunParamsync("--backend=packet --cc=dcqcn --pfc=1 --topology=bcube:n=3,k=1 "
                              "--algorithm=hips --model=bytes:4MB --iterations=30 --compute=1ms "
-                             "--flows=" + dir + "/flows.txt "
-                             "--link-down=h4-sw1.1@10ms+5ms,h4-sw1.1@40ms+3ms --out=" + dir +
-                             "/out");
+                             "--flows=" +
+                             dir +
+                             "/flows.txt "
+                             "--link-down=h4-sw1.1@10ms+5ms,h4-sw1.1@40ms+3ms --out=" +
+                             dir + "/out");
     EXPECT_EQ(o.code, 0) << o.err;
     EXPECT_NE(o.out.find("\"status\":\"ok\""), std::string::npos) << o.out;
     EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;

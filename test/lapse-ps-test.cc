@@ -6,7 +6,6 @@
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
-
 #include <map>
 #include <random>
 
@@ -22,8 +21,13 @@ class FixedLatencyTransport : public SyncTransport
         : m_sink(sink)
     {
     }
-    uint32_t QueuePairs(uint32_t, uint32_t) const override { return 1; }
-    void Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
+    uint32_t
+    QueuePairs(uint32_t, uint32_t) const override
+    {
+        return 1;
+    }
+    void
+    Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
     {
         Simulator::Schedule(MicroSeconds(100), &MessageSink::Delivered, m_sink, src, dst, qp);
     }
@@ -101,9 +105,8 @@ TEST_F(LapsePsTest, RelocationIsThreeMessagesAndThenAccessIsLocal)
     EXPECT_EQ(ps->Owner(1), 2u);
     EXPECT_EQ(ps->Messages(), 2u);
     Time second = Seconds(-1);
-    Simulator::Schedule(MicroSeconds(1), [&]() {
-        ps->Localize(0, 1, [&]() { second = Simulator::Now(); });
-    });
+    Simulator::Schedule(MicroSeconds(1),
+                        [&]() { ps->Localize(0, 1, [&]() { second = Simulator::Now(); }); });
     Simulator::Run();
     EXPECT_EQ(second, MicroSeconds(200 + 1 + 300));
     EXPECT_EQ(ps->Messages(), 5u);

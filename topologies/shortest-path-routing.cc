@@ -1,10 +1,9 @@
 #include "shortest-path-routing.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/visitors.hpp>
-
-#include <algorithm>
 #include <limits>
 #include <stdexcept>
 
@@ -42,7 +41,8 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
         NodeIndex src = graph.HostNode(h);
         std::fill(dist.begin(), dist.end(), unreached);
         dist[src] = 0;
-        boost::breadth_first_search(g, src,
+        boost::breadth_first_search(g,
+                                    src,
                                     boost::visitor(boost::make_bfs_visitor(boost::record_distances(
                                         dist.data(), boost::on_tree_edge()))));
         for (NodeIndex n = 0; n < nodes; ++n)

@@ -38,9 +38,9 @@ class ShortestPathRouting
     void NextHops(NodeIndex at, HostRank dst, std::vector<RouteHop>& out) const;
 
   private:
-    const TopologyGraph& m_graph;  //!< the graph
-    std::vector<bool> m_down;      //!< failed links
-    std::vector<uint16_t> m_dist;  //!< [dst * nodes + node], hops
+    const TopologyGraph& m_graph; //!< the graph
+    std::vector<bool> m_down;     //!< failed links
+    std::vector<uint16_t> m_dist; //!< [dst * nodes + node], hops
 };
 
 /**
@@ -53,14 +53,24 @@ class DegradedTopology : public Topology
     /// \throws std::invalid_argument when the failures disconnect a host
     DegradedTopology(const Topology& original, const std::vector<bool>& down);
 
-    std::string Spec() const override { return m_spec; }
-    std::string Family() const override { return m_family; }
-    void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    std::string
+    Spec() const override
+    {
+        return m_spec;
+    }
+    std::string
+    Family() const override
+    {
+        return m_family;
+    }
+    void NextHops(NodeIndex at,
+                  HostRank dst,
+                  uint8_t lane,
                   std::vector<RouteHop>& out) const override;
 
   private:
-    std::string m_spec;                            //!< original spec + " (degraded)"
-    std::string m_family;                          //!< original family
+    std::string m_spec;                             //!< original spec + " (degraded)"
+    std::string m_family;                           //!< original family
     std::unique_ptr<ShortestPathRouting> m_routing; //!< over our copy of the graph
 };
 

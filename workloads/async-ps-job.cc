@@ -92,9 +92,10 @@ AsyncPsJob::TryStart(uint32_t w)
         m_blocked[w] += Simulator::Now() - m_waitSince[w];
     }
     m_iteration[w] = k;
-    const double factor =
-        static_cast<int64_t>(w) == m_config.straggler ? m_config.stragglerFactor : 1.0;
-    Simulator::Schedule(Seconds(m_config.compute.GetSeconds() * factor), &AsyncPsJob::Push, this, w);
+    const double factor = static_cast<int64_t>(w) == m_config.straggler ? m_config.stragglerFactor
+                                                                        : 1.0;
+    Simulator::Schedule(
+        Seconds(m_config.compute.GetSeconds() * factor), &AsyncPsJob::Push, this, w);
 }
 
 void
@@ -179,7 +180,10 @@ void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
     // Every message has a server at one end: the mailbox's bytes are the servers' traffic.
-    m_mail.Post(srcHost, dstHost, m, m.kind == Kind::PULL_REQUEST ? kPullRequestBytes : ShardBytes(m.shard));
+    m_mail.Post(srcHost,
+                dstHost,
+                m,
+                m.kind == Kind::PULL_REQUEST ? kPullRequestBytes : ShardBytes(m.shard));
 }
 
 void
@@ -188,7 +192,9 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     const Message m = m_mail.Take(srcHost, dstHost, qp);
     if (m.kind == Kind::PULL_REQUEST)
     {
-        Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard]});
+        Post(dstHost,
+             m.worker,
+             Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard]});
         return;
     }
     if (m.kind == Kind::PUSH)
@@ -196,7 +202,8 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
         // The server applies the update now: its staleness is the number of updates the
         // shard took since the version the worker computed on.
         uint64_t& version = m_version[m.shard];
-        m_updates.push_back({m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
+        m_updates.push_back(
+            {m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
         ++version;
         Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, version});
         if (m_config.policy == AsyncPsConfig::PushPolicy::MLFABRIC)

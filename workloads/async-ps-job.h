@@ -56,13 +56,13 @@ namespace ns3
 /// \brief What one AsyncPsJob runs.
 struct AsyncPsConfig
 {
-    uint32_t workers{1};          //!< N
-    uint32_t servers{1};          //!< S (hosts N..N+S-1)
-    uint64_t modelBytes{0};       //!< W
-    uint32_t iterations{1};       //!< iterations per worker
-    Time compute{Seconds(0)};     //!< compute time per iteration
-    int64_t straggler{-1};        //!< worker that computes slower, -1 none
-    double stragglerFactor{1.0};  //!< its compute multiplier
+    uint32_t workers{1};         //!< N
+    uint32_t servers{1};         //!< S (hosts N..N+S-1)
+    uint64_t modelBytes{0};      //!< W
+    uint32_t iterations{1};      //!< iterations per worker
+    Time compute{Seconds(0)};    //!< compute time per iteration
+    int64_t straggler{-1};       //!< worker that computes slower, -1 none
+    double stragglerFactor{1.0}; //!< its compute multiplier
     /// SSP staleness bound B (iterations ahead of the slowest); kAsp for none.
     uint32_t stalenessBound{kAsp};
     /// \brief How pushes reach the servers.
@@ -108,29 +108,65 @@ class AsyncPsJob : public MessageSink
     explicit AsyncPsJob(const AsyncPsConfig& config);
 
     /// \brief The transport (not owned; must outlive the run).
-    void SetTransport(SyncTransport* transport) { m_mail.SetTransport(transport); }
+    void
+    SetTransport(SyncTransport* transport)
+    {
+        m_mail.SetTransport(transport);
+    }
     /// \brief Every worker starts its first iteration at `at`.
     void Start(Time at);
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
 
     /// \brief Whether every worker finished every iteration.
-    bool Finished() const { return m_finishedWorkers == m_config.workers; }
+    bool
+    Finished() const
+    {
+        return m_finishedWorkers == m_config.workers;
+    }
     /// \brief Every applied update, in apply order.
-    const std::vector<AppliedUpdate>& Updates() const { return m_updates; }
+    const std::vector<AppliedUpdate>&
+    Updates() const
+    {
+        return m_updates;
+    }
     /// \brief Per worker, the end time of each finished iteration.
-    const std::vector<std::vector<Time>>& IterationEnds() const { return m_iterationEnds; }
+    const std::vector<std::vector<Time>>&
+    IterationEnds() const
+    {
+        return m_iterationEnds;
+    }
     /// \brief Per shard, its version (= updates applied to it).
-    const std::vector<uint64_t>& ShardVersions() const { return m_version; }
+    const std::vector<uint64_t>&
+    ShardVersions() const
+    {
+        return m_version;
+    }
     /// \brief Bytes pushed into the servers plus bytes pulled out of them.
-    uint64_t ServerBytes() const { return m_mail.Bytes(); }
+    uint64_t
+    ServerBytes() const
+    {
+        return m_mail.Bytes();
+    }
     /// \brief Time a worker spent blocked by the staleness bound.
-    Time BlockedTime(uint32_t worker) const { return m_blocked[worker]; }
+    Time
+    BlockedTime(uint32_t worker) const
+    {
+        return m_blocked[worker];
+    }
     /// \brief Bytes of shard s.
     uint64_t ShardBytes(uint32_t s) const;
     /// \brief MLFABRIC: updates dropped for their delay bound.
-    uint64_t Dropped() const { return m_dropped; }
+    uint64_t
+    Dropped() const
+    {
+        return m_dropped;
+    }
     /// \brief MLFABRIC: per shard, the slot of every granted push.
-    const std::vector<std::vector<PushSlot>>& Slots() const { return m_slots; }
+    const std::vector<std::vector<PushSlot>>&
+    Slots() const
+    {
+        return m_slots;
+    }
     /// \brief Bytes of a pull request (a dropped update's worker asks for the model).
     static constexpr uint64_t kPullRequestBytes = 64;
 
@@ -174,24 +210,24 @@ class AsyncPsJob : public MessageSink
     /// \brief The slowest worker's finished iterations.
     uint32_t SlowestFinished() const;
 
-    AsyncPsConfig m_config;                      //!< options
-    std::vector<uint64_t> m_version;             //!< per shard
-    std::vector<std::vector<uint64_t>> m_seen;   //!< [worker][shard] version last pulled
-    std::vector<uint32_t> m_iteration;           //!< per worker: current iteration
-    std::vector<uint32_t> m_finished;            //!< per worker: finished iterations
-    std::vector<uint32_t> m_repliesLeft;         //!< per worker: pulls still due this iteration
-    std::vector<bool> m_waiting;                 //!< per worker: held by the bound
-    std::vector<Time> m_waitSince;               //!< per worker: since when
-    std::vector<Time> m_blocked;                 //!< per worker: total time held
+    AsyncPsConfig m_config;                         //!< options
+    std::vector<uint64_t> m_version;                //!< per shard
+    std::vector<std::vector<uint64_t>> m_seen;      //!< [worker][shard] version last pulled
+    std::vector<uint32_t> m_iteration;              //!< per worker: current iteration
+    std::vector<uint32_t> m_finished;               //!< per worker: finished iterations
+    std::vector<uint32_t> m_repliesLeft;            //!< per worker: pulls still due this iteration
+    std::vector<bool> m_waiting;                    //!< per worker: held by the bound
+    std::vector<Time> m_waitSince;                  //!< per worker: since when
+    std::vector<Time> m_blocked;                    //!< per worker: total time held
     std::vector<std::vector<Time>> m_iterationEnds; //!< per worker
-    std::vector<AppliedUpdate> m_updates;        //!< apply order
-    uint32_t m_finishedWorkers{0};               //!< workers done with every iteration
-    std::vector<std::deque<Request>> m_pending;  //!< MLFABRIC: per shard, requests
-    std::vector<bool> m_reserved;                //!< MLFABRIC: per shard, link reserved
-    std::vector<std::vector<PushSlot>> m_slots;  //!< MLFABRIC: per shard slots
-    std::vector<bool> m_workerBusy;              //!< MLFABRIC: per worker, a push granted
-    uint64_t m_dropped{0};                       //!< MLFABRIC: dropped updates
-    MessageMailbox<Message> m_mail;              //!< messages in flight (all via servers)
+    std::vector<AppliedUpdate> m_updates;           //!< apply order
+    uint32_t m_finishedWorkers{0};                  //!< workers done with every iteration
+    std::vector<std::deque<Request>> m_pending;     //!< MLFABRIC: per shard, requests
+    std::vector<bool> m_reserved;                   //!< MLFABRIC: per shard, link reserved
+    std::vector<std::vector<PushSlot>> m_slots;     //!< MLFABRIC: per shard slots
+    std::vector<bool> m_workerBusy;                 //!< MLFABRIC: per worker, a push granted
+    uint64_t m_dropped{0};                          //!< MLFABRIC: dropped updates
+    MessageMailbox<Message> m_mail;                 //!< messages in flight (all via servers)
 };
 
 } // namespace ns3

@@ -24,11 +24,11 @@ namespace ns3
 /// \brief A parsed asynchronous-PS spec.
 struct AsyncPsSpec
 {
-    std::string canonical;  //!< the spec with every option, e.g. "ssp:servers=1,bound=3"
-    uint32_t servers{1};    //!< S
+    std::string canonical; //!< the spec with every option, e.g. "ssp:servers=1,bound=3"
+    uint32_t servers{1};   //!< S
     AsyncPsConfig::PushPolicy policy{AsyncPsConfig::PushPolicy::FAIR}; //!< push policy
-    uint32_t stalenessBound{AsyncPsConfig::kAsp}; //!< SSP bound
-    uint32_t delayBound{AsyncPsConfig::kAsp};     //!< MLFabric delay bound
+    uint32_t stalenessBound{AsyncPsConfig::kAsp};                      //!< SSP bound
+    uint32_t delayBound{AsyncPsConfig::kAsp};                          //!< MLFabric delay bound
 
     /// \brief Whether an --algorithm name is an asynchronous PS system.
     static bool IsAsyncName(const std::string& name);

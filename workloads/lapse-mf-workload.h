@@ -34,12 +34,12 @@ namespace ns3
 /// \brief The shape of a matrix-factorization run.
 struct LapseMfConfig
 {
-    uint32_t workersPerNode{1};  //!< workers per node
-    uint32_t stepsPerBlock{100}; //!< SGD steps per worker and sub-epoch
+    uint32_t workersPerNode{1};     //!< workers per node
+    uint32_t stepsPerBlock{100};    //!< SGD steps per worker and sub-epoch
     Time stepTime{MicroSeconds(1)}; //!< compute per SGD step
-    uint32_t epochs{1};          //!< epochs
-    bool dynamic{true};          //!< Lapse (true) or classic static allocation
-    uint32_t seed{1};            //!< key choice
+    uint32_t epochs{1};             //!< epochs
+    bool dynamic{true};             //!< Lapse (true) or classic static allocation
+    uint32_t seed{1};               //!< key choice
 };
 
 /**
@@ -54,11 +54,23 @@ class LapseMfWorkload
     /// \brief Starts epoch 0 at `at`.
     void Start(Time at);
     /// \brief Whether every epoch finished.
-    bool Finished() const { return m_epochsDone == m_config.epochs; }
+    bool
+    Finished() const
+    {
+        return m_epochsDone == m_config.epochs;
+    }
     /// \brief End time of each epoch.
-    const std::vector<Time>& EpochEnds() const { return m_epochEnds; }
+    const std::vector<Time>&
+    EpochEnds() const
+    {
+        return m_epochEnds;
+    }
     /// \brief Time spent in barriers, summed over workers.
-    Time BarrierWait() const { return m_barrierWait; }
+    Time
+    BarrierWait() const
+    {
+        return m_barrierWait;
+    }
 
   private:
     /// \brief Worker w starts sub-epoch m_subEpoch.
@@ -68,24 +80,28 @@ class LapseMfWorkload
     /// \brief Worker w finished its block: barrier.
     void BlockDone(uint32_t w);
     /// \brief Column block of worker w in sub-epoch j.
-    uint32_t BlockOf(uint32_t w, uint32_t j) const { return (w + j) % m_workers; }
+    uint32_t
+    BlockOf(uint32_t w, uint32_t j) const
+    {
+        return (w + j) % m_workers;
+    }
     /// \brief Localizes column block b at worker w's node.
     void LocalizeBlock(uint32_t w, uint32_t b);
 
-    LapsePs& m_ps;                   //!< the parameter server
-    uint32_t m_nodes;                //!< nodes
-    uint64_t m_keys;                 //!< keys
-    LapseMfConfig m_config;          //!< shape
-    uint32_t m_workers;              //!< p
-    uint32_t m_subEpoch{0};          //!< current sub-epoch (0..p-1)
-    uint32_t m_epoch{0};             //!< current epoch
-    uint32_t m_epochsDone{0};        //!< finished epochs
+    LapsePs& m_ps;                     //!< the parameter server
+    uint32_t m_nodes;                  //!< nodes
+    uint64_t m_keys;                   //!< keys
+    LapseMfConfig m_config;            //!< shape
+    uint32_t m_workers;                //!< p
+    uint32_t m_subEpoch{0};            //!< current sub-epoch (0..p-1)
+    uint32_t m_epoch{0};               //!< current epoch
+    uint32_t m_epochsDone{0};          //!< finished epochs
     std::vector<uint32_t> m_stepsLeft; //!< per worker in this block
-    uint32_t m_atBarrier{0};         //!< workers done with this sub-epoch
-    std::vector<Time> m_doneAt;      //!< per worker: when it reached the barrier
-    Time m_barrierWait{Seconds(0)};  //!< summed barrier waits
-    std::vector<Time> m_epochEnds;   //!< per epoch
-    std::mt19937_64 m_rng;           //!< key choice
+    uint32_t m_atBarrier{0};           //!< workers done with this sub-epoch
+    std::vector<Time> m_doneAt;        //!< per worker: when it reached the barrier
+    Time m_barrierWait{Seconds(0)};    //!< summed barrier waits
+    std::vector<Time> m_epochEnds;     //!< per epoch
+    std::mt19937_64 m_rng;             //!< key choice
 };
 
 } // namespace ns3

@@ -87,7 +87,8 @@ LapsePs::Push(uint32_t node, uint64_t key, double delta, std::function<void()> d
 }
 
 void
-LapsePs::Issue(uint32_t node, uint64_t key, bool push, double delta, std::function<void(double)> done)
+LapsePs::Issue(
+    uint32_t node, uint64_t key, bool push, double delta, std::function<void(double)> done)
 {
     NS_ABORT_MSG_IF(node >= m_config.nodes || key >= m_config.keys,
                     "LapsePs: node " << node << " key " << key << " out of range");
@@ -222,8 +223,7 @@ LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
         Simulator::ScheduleNow(&LapsePs::Handle, this, to, m);
         return;
     }
-    const bool carriesValue = m.kind == Kind::TRANSFER ||
-                              (m.kind == Kind::REQUEST && m.op.push) ||
+    const bool carriesValue = m.kind == Kind::TRANSFER || (m.kind == Kind::REQUEST && m.op.push) ||
                               (m.kind == Kind::RESPONSE && !m.op.push);
     m_mail.Post(from, to, m, m_config.headerBytes + (carriesValue ? m_config.valueBytes : 0));
 }
@@ -272,10 +272,11 @@ LapsePs::Handle(uint32_t node, Message m)
         }
         Complete(node, key, m.value);
         return;
-    case Kind::LOCALIZE: {
+    case Kind::LOCALIZE:
+    {
         const uint32_t old = m_owner[key];
-        NS_ABORT_MSG_IF(old == m.newOwner, "LapsePs: node " << old << " localizes key " << key
-                                                            << " it already owns");
+        NS_ABORT_MSG_IF(old == m.newOwner,
+                        "LapsePs: node " << old << " localizes key " << key << " it already owns");
         m_owner[key] = m.newOwner;
         Message h{Kind::HANDOVER, key, Op{}, 0, m.newOwner, 0};
         Send(node, old, h);

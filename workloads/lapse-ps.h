@@ -45,12 +45,12 @@ namespace ns3
 /// \brief The shape of a Lapse parameter server.
 struct LapseConfig
 {
-    uint32_t nodes{1};          //!< N (hosts 0..N-1)
-    uint64_t keys{1};           //!< K
-    uint32_t valueBytes{100};   //!< bytes of one key's value on the wire
-    uint32_t headerBytes{64};   //!< bytes of every message besides the value
+    uint32_t nodes{1};             //!< N (hosts 0..N-1)
+    uint64_t keys{1};              //!< K
+    uint32_t valueBytes{100};      //!< bytes of one key's value on the wire
+    uint32_t headerBytes{64};      //!< bytes of every message besides the value
     Time hostOverhead{Seconds(0)}; //!< handling time of each message at its receiver
-    bool locationCaches{false}; //!< nodes remember where a key was last found
+    bool locationCaches{false};    //!< nodes remember where a key was last found
     /// Time of an access to a key the node holds: 0 = shared memory (Lapse's fast local
     /// access); > 0 = through the local server process (classic PSs without it, e.g. IPC).
     Time localAccessTime{Seconds(0)};
@@ -59,10 +59,10 @@ struct LapseConfig
 /// \brief One operation as the owner applied it (the key's linearization).
 struct LapseApplied
 {
-    uint32_t node;   //!< who issued it
-    uint64_t seq;    //!< its issue number at that node
-    bool push;       //!< push (true) or pull
-    double value;    //!< push: the delta; pull: the value read
+    uint32_t node; //!< who issued it
+    uint64_t seq;  //!< its issue number at that node
+    bool push;     //!< push (true) or pull
+    double value;  //!< push: the delta; pull: the value read
 };
 
 /**
@@ -75,7 +75,11 @@ class LapsePs : public MessageSink
     explicit LapsePs(const LapseConfig& config);
 
     /// \brief The transport (not owned; must outlive the run).
-    void SetTransport(SyncTransport* transport) { m_mail.SetTransport(transport); }
+    void
+    SetTransport(SyncTransport* transport)
+    {
+        m_mail.SetTransport(transport);
+    }
 
     /// \brief Node reads key; done gets the value.
     void Pull(uint32_t node, uint64_t key, std::function<void(double)> done);
@@ -95,15 +99,35 @@ class LapsePs : public MessageSink
     /// \brief Every applied operation on a key, in apply order.
     const std::vector<LapseApplied>& AppliedLog(uint64_t key) const;
     /// \brief Operations served locally (no message).
-    uint64_t LocalAccesses() const { return m_local; }
+    uint64_t
+    LocalAccesses() const
+    {
+        return m_local;
+    }
     /// \brief Operations that needed the network.
-    uint64_t RemoteAccesses() const { return m_remote; }
+    uint64_t
+    RemoteAccesses() const
+    {
+        return m_remote;
+    }
     /// \brief Messages sent.
-    uint64_t Messages() const { return m_mail.Messages(); }
+    uint64_t
+    Messages() const
+    {
+        return m_mail.Messages();
+    }
     /// \brief Bytes sent.
-    uint64_t Bytes() const { return m_mail.Bytes(); }
+    uint64_t
+    Bytes() const
+    {
+        return m_mail.Bytes();
+    }
     /// \brief Operations issued but not completed.
-    uint64_t Outstanding() const { return m_outstanding; }
+    uint64_t
+    Outstanding() const
+    {
+        return m_outstanding;
+    }
 
   private:
     enum class Kind
@@ -117,27 +141,27 @@ class LapsePs : public MessageSink
     /// An operation of a node on a key.
     struct Op
     {
-        uint32_t node;  //!< issuer
-        uint64_t seq;   //!< its issue number at the issuer
-        bool push;      //!< push or pull
-        double delta;   //!< push: the delta
+        uint32_t node; //!< issuer
+        uint64_t seq;  //!< its issue number at the issuer
+        bool push;     //!< push or pull
+        double delta;  //!< push: the delta
     };
     /// A protocol message.
     struct Message
     {
         Kind kind;
         uint64_t key;
-        Op op;              //!< REQUEST / RESPONSE: the operation
-        double value;       //!< RESPONSE: value read; TRANSFER: the value
-        uint32_t newOwner;  //!< LOCALIZE / HANDOVER: the node that wants the key
-        uint32_t owner;     //!< RESPONSE: who served it (for location caches)
+        Op op;             //!< REQUEST / RESPONSE: the operation
+        double value;      //!< RESPONSE: value read; TRANSFER: the value
+        uint32_t newOwner; //!< LOCALIZE / HANDOVER: the node that wants the key
+        uint32_t owner;    //!< RESPONSE: who served it (for location caches)
     };
     /// What a node knows of a key it owns or awaits.
     struct Held
     {
-        bool present{false};           //!< the value is here
-        double value{0};               //!< the value
-        std::deque<Message> waiting;   //!< requests / handovers queued until it arrives
+        bool present{false};         //!< the value is here
+        double value{0};             //!< the value
+        std::deque<Message> waiting; //!< requests / handovers queued until it arrives
     };
     /// A node's operation waiting for its turn on a key, and its completion.
     struct Pending
@@ -147,7 +171,8 @@ class LapsePs : public MessageSink
     };
 
     /// \brief Starts or queues a node's operation on a key.
-    void Issue(uint32_t node, uint64_t key, bool push, double delta, std::function<void(double)> done);
+    void Issue(
+        uint32_t node, uint64_t key, bool push, double delta, std::function<void(double)> done);
     /// \brief Sends the node's next queued remote operation on a key, if none is in flight.
     void SendNext(uint32_t node, uint64_t key);
     /// \brief Handles a message at a node (after the host overhead).
@@ -170,14 +195,14 @@ class LapsePs : public MessageSink
     std::vector<std::unordered_map<uint64_t, uint32_t>> m_cache; //!< [node] key -> owner guess
     /// [node] key -> operations in program order; the front one is in flight if remote.
     std::vector<std::unordered_map<uint64_t, std::deque<Pending>>> m_queue;
-    std::vector<std::unordered_map<uint64_t, bool>> m_inFlight;  //!< [node] key -> remote op out
+    std::vector<std::unordered_map<uint64_t, bool>> m_inFlight; //!< [node] key -> remote op out
     std::vector<std::unordered_map<uint64_t, std::vector<std::function<void()>>>>
-        m_localizeDone;                                          //!< [node] key -> callbacks
-    std::vector<uint64_t> m_seq;                                 //!< [node] next op number
-    std::map<uint64_t, std::vector<LapseApplied>> m_log;         //!< by key: apply order
-    uint64_t m_local{0};                                         //!< local accesses
-    uint64_t m_remote{0};                                        //!< remote accesses
-    uint64_t m_outstanding{0};                                   //!< ops not completed
+        m_localizeDone;                                  //!< [node] key -> callbacks
+    std::vector<uint64_t> m_seq;                         //!< [node] next op number
+    std::map<uint64_t, std::vector<LapseApplied>> m_log; //!< by key: apply order
+    uint64_t m_local{0};                                 //!< local accesses
+    uint64_t m_remote{0};                                //!< remote accesses
+    uint64_t m_outstanding{0};                           //!< ops not completed
 };
 
 } // namespace ns3

@@ -25,10 +25,10 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
     r.ps.keys = s.GetUint("keys", 100000, 1, 100000000);
     if (r.ps.keys < workers)
     {
-        throw std::invalid_argument(s.Where() + "keys=" + std::to_string(r.ps.keys) +
-                                    " cannot give each of the " + std::to_string(workers) +
-                                    " workers a column block; allowed: keys >= " +
-                                    std::to_string(workers));
+        throw std::invalid_argument(
+            s.Where() + "keys=" + std::to_string(r.ps.keys) + " cannot give each of the " +
+            std::to_string(workers) +
+            " workers a column block; allowed: keys >= " + std::to_string(workers));
     }
     r.ps.valueBytes = static_cast<uint32_t>(s.GetUint("value", 100, 1, 1u << 24));
     r.mf.stepsPerBlock = static_cast<uint32_t>(s.GetUint("steps", 1000, 1, 100000000));

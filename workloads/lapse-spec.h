@@ -32,7 +32,11 @@ struct LapseSpec
     LapseMfConfig mf;      //!< the workload (epochs from --iterations)
 
     /// \brief Whether an --algorithm name is "lapse".
-    static bool IsLapseName(const std::string& name) { return name == "lapse"; }
+    static bool
+    IsLapseName(const std::string& name)
+    {
+        return name == "lapse";
+    }
     /**
      * \brief Parses a lapse spec for `hosts` nodes.
      * \throws std::invalid_argument naming --algorithm, the key and what is allowed

@@ -23,12 +23,16 @@ namespace ns3
 /**
  * \brief FIFOs of typed messages in flight over a SyncTransport (queue pair 0).
  */
-template <typename M>
+template<typename M>
 class MessageMailbox
 {
   public:
     /// \brief The transport (not owned).
-    void SetTransport(SyncTransport* transport) { m_transport = transport; }
+    void
+    SetTransport(SyncTransport* transport)
+    {
+        m_transport = transport;
+    }
 
     /// \brief Posts m from srcHost to dstHost as `bytes` bytes on queue pair 0.
     void
@@ -55,15 +59,23 @@ class MessageMailbox
     }
 
     /// \brief Bytes posted so far.
-    uint64_t Bytes() const { return m_bytes; }
+    uint64_t
+    Bytes() const
+    {
+        return m_bytes;
+    }
     /// \brief Messages posted so far.
-    uint64_t Messages() const { return m_messages; }
+    uint64_t
+    Messages() const
+    {
+        return m_messages;
+    }
 
   private:
-    SyncTransport* m_transport{nullptr}; //!< moves bytes
+    SyncTransport* m_transport{nullptr};                                          //!< moves bytes
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<M>> m_inFlight; //!< FIFOs
-    uint64_t m_bytes{0};                 //!< posted
-    uint64_t m_messages{0};              //!< posted
+    uint64_t m_bytes{0};                                                          //!< posted
+    uint64_t m_messages{0};                                                       //!< posted
 };
 
 } // namespace ns3

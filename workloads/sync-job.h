@@ -87,11 +87,11 @@ class SyncTransport
 /// \brief What one SyncJob runs.
 struct SyncJobConfig
 {
-    uint32_t iterations{1};        //!< synchronizations to run back to back
-    Time compute{Seconds(0)};      //!< forward + backward time per iteration
-    bool overlap{false};           //!< layer-wise overlap of sync with backprop
-    int64_t straggler{-1};         //!< worker that computes slower, -1 none
-    double stragglerFactor{1.0};   //!< its compute multiplier
+    uint32_t iterations{1};          //!< synchronizations to run back to back
+    Time compute{Seconds(0)};        //!< forward + backward time per iteration
+    bool overlap{false};             //!< layer-wise overlap of sync with backprop
+    int64_t straggler{-1};           //!< worker that computes slower, -1 none
+    double stragglerFactor{1.0};     //!< its compute multiplier
     double forwardFraction{1.0 / 3}; //!< forward share of the compute time (overlap only)
 };
 
@@ -132,19 +132,47 @@ class SyncJob : public MessageSink
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
 
     /// \brief True when every iteration finished.
-    bool Finished() const { return m_finishedIterations == m_config.iterations; }
+    bool
+    Finished() const
+    {
+        return m_finishedIterations == m_config.iterations;
+    }
     /// \brief Iterations finished.
-    uint32_t FinishedIterations() const { return m_finishedIterations; }
+    uint32_t
+    FinishedIterations() const
+    {
+        return m_finishedIterations;
+    }
     /// \brief GST of each finished iteration.
-    const std::vector<Time>& Gst() const { return m_gst; }
+    const std::vector<Time>&
+    Gst() const
+    {
+        return m_gst;
+    }
     /// \brief Iteration time of each finished iteration.
-    const std::vector<Time>& IterationTime() const { return m_iterationTime; }
+    const std::vector<Time>&
+    IterationTime() const
+    {
+        return m_iterationTime;
+    }
     /// \brief Every executed transfer (completed ones have end >= start).
-    const std::vector<SyncTransferTimes>& Transfers() const { return m_times; }
+    const std::vector<SyncTransferTimes>&
+    Transfers() const
+    {
+        return m_times;
+    }
     /// \brief Transfers completed in the current iteration (for progress lines).
-    uint32_t DoneInIteration() const { return m_doneInIteration; }
+    uint32_t
+    DoneInIteration() const
+    {
+        return m_doneInIteration;
+    }
     /// \brief The plan.
-    const SyncPlan& Plan() const { return m_plan; }
+    const SyncPlan&
+    Plan() const
+    {
+        return m_plan;
+    }
 
     // Used by SyncApplication.
     /// \brief Time the data of [offset, offset+bytes) exists at participant p this iteration.
@@ -158,12 +186,12 @@ class SyncJob : public MessageSink
     /// \brief Transfer id completed at the receiver.
     void Complete(TransferId id);
 
-    SyncPlan m_plan;                          //!< the plan
-    std::vector<GradientTensor> m_tensors;    //!< backprop order
-    SyncJobConfig m_config;                   //!< options
-    SyncTransport* m_transport{nullptr};      //!< moves bytes
-    std::vector<Ptr<SyncApplication>> m_apps; //!< by participant
-    std::vector<std::vector<TransferId>> m_outgoing; //!< by participant: transfers it sends
+    SyncPlan m_plan;                                   //!< the plan
+    std::vector<GradientTensor> m_tensors;             //!< backprop order
+    SyncJobConfig m_config;                            //!< options
+    SyncTransport* m_transport{nullptr};               //!< moves bytes
+    std::vector<Ptr<SyncApplication>> m_apps;          //!< by participant
+    std::vector<std::vector<TransferId>> m_outgoing;   //!< by participant: transfers it sends
     std::vector<std::vector<TransferId>> m_dependents; //!< by transfer: transfers waiting on it
     /// FIFO of posted transfers per (src host, dst host, qp).
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<TransferId>> m_inFlight;
