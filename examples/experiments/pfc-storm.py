@@ -23,8 +23,8 @@ run keeps its pfc.csv under results/pfc-storm/out/<hash>/):
   * deadlock: mesh of 64 MB with 1 MB buffers on ring:n=8 and torus:dims=4x4 with the
     deadlock-avoiding lanes off (deadlockfree=0: the run stops with exit 3 and names the
     cycle of paused ports) and on (deadlockfree=1: it completes).
-Not in the driver yet, so not here: storm injection (a receiver that stops draining, a NIC
-that keeps sending pauses) and a PFC watchdog.
+Storm injection (a NIC that keeps sending pauses) and the PFC watchdog are part 2,
+examples/experiments/pfc-storm-watchdog.py, which reuses this script's command line.
 """
 import argparse
 import os
@@ -65,8 +65,11 @@ def spec():
             "grids": grids}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+def run_experiment(experiment, make_spec, plot_script, doc, prepare=None):
+    """The command line shared by the pfc-storm experiments: runs the grid make_spec(results)
+    with the sweep runner (after prepare(results), which writes input files), collects its
+    CSV and renders its figures with plots/<plot_script>; returns the exit status."""
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
     ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
     ap.add_argument("--results", default=os.path.join(ROOT, "results"))
     ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
@@ -77,13 +80,18 @@ def main():
     ap.add_argument("--emit", choices=["slurm", "parallel"],
                     help="write the grid as a Slurm job array / GNU parallel job file")
     args = ap.parse_args()
+    args.paramsync, args.results, args.plots = (os.path.abspath(p) for p in
+                                                (args.paramsync, args.results, args.plots))
+    os.chdir(ROOT)  # a grid may name its input files relative to the checkout
+    script = os.path.abspath(sys.argv[0])
     try:
-        s = sweep.Sweep(spec(), args.paramsync, args.results, __file__)
-        s.collect_hint = f"{os.path.abspath(__file__)} --collect --results " \
-                         f"{os.path.abspath(args.results)}"
+        if prepare:
+            prepare(args.results)
+        s = sweep.Sweep(make_spec(args.results), args.paramsync, args.results, script)
+        s.collect_hint = f"{script} --collect --results {args.results}"
         if args.emit:
             path, hint = s.emit(args.emit)
-            print(f"[{EXPERIMENT}] {len(s.points)} grid points -> {path}\n    {hint}",
+            print(f"[{experiment}] {len(s.points)} grid points -> {path}\n    {hint}",
                   file=sys.stderr)
             return 0
         if not args.collect:
@@ -91,16 +99,16 @@ def main():
         rows, failed = s.collect()
         status = sweep.report(s, rows, failed)
     except sweep.SpecError as e:
-        print(f"{EXPERIMENT}: {e}", file=sys.stderr)
+        print(f"{experiment}: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print(f"\n{EXPERIMENT}: interrupted; finished runs are stored, rerun to resume",
+        print(f"\n{experiment}: interrupted; finished runs are stored, rerun to resume",
               file=sys.stderr)
         return 1
-    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "pfc-storm.py"),
+    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", plot_script),
                     s.csv_path, args.plots], check=True)
     return status
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_experiment(EXPERIMENT, lambda results: spec(), "pfc-storm.py", __doc__))
