@@ -92,8 +92,9 @@ NetworkRecorder::OnPauseReceived(NetworkRecorder* self,
 void
 NetworkRecorder::OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority, Time paused)
 {
-    const Port& p = self->m_ports[port];
+    Port& p = self->m_ports[port];
     const double now = Simulator::Now().GetSeconds();
+    p.endedPausedS[priority & 7] += paused.GetSeconds();
     self->m_intervals.push_back({self->m_net.names[p.node] + "/" + std::to_string(p.port),
                                  priority,
                                  now - paused.GetSeconds(),
@@ -170,8 +171,29 @@ NetworkRecorder::Fill(RunResult& result) const
             }
         }
     }
-    result.pauses.insert(result.pauses.end(), m_intervals.begin(), m_intervals.end());
-    result.pfcPauseDepth = std::max(result.pfcPauseDepth, PauseSpread::Depth(m_paused, m_peer));
+    // Pauses still on at the end (a storm without end, a deadlock) count up to now: their
+    // start is what the device's paused time has beyond the pauses that ended.
+    std::vector<PauseInterval> intervals = m_intervals;
+    std::vector<PausedEgress> paused = m_paused;
+    const double now = Simulator::Now().GetSeconds();
+    for (const Port& p : m_ports)
+    {
+        Ptr<PfcNetDevice> dev = m_net.ports[p.node][p.port];
+        for (uint8_t prio = 0; prio < 8; ++prio)
+        {
+            const double ongoing = dev->GetPausedTime(prio).GetSeconds() - p.endedPausedS[prio];
+            if (dev->IsPaused(prio) && ongoing > 0)
+            {
+                intervals.push_back({m_net.names[p.node] + "/" + std::to_string(p.port),
+                                     prio,
+                                     now - ongoing,
+                                     now});
+                paused.push_back({p.node, m_peer[p.node][p.port], now - ongoing, now});
+            }
+        }
+    }
+    result.pauses.insert(result.pauses.end(), intervals.begin(), intervals.end());
+    result.pfcPauseDepth = std::max(result.pfcPauseDepth, PauseSpread::Depth(paused, m_peer));
 }
 
 } // namespace ns3

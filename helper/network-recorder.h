@@ -87,6 +87,7 @@ class NetworkRecorder
         std::array<uint64_t, 8> pausesSent{};
         std::array<uint64_t, 8> pausesReceived{};
         std::array<uint64_t, 8> drops{}; //!< frames dropped on arrival at this port
+        std::array<double, 8> endedPausedS{}; //!< paused time of the pauses that ended
     };
     static void OnDequeue(NetworkRecorder* self, Ptr<const Packet> frame, uint8_t priority);
     static void OnPauseSent(NetworkRecorder* self,

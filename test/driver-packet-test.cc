@@ -428,6 +428,9 @@ TEST(DriverPacket, APauseStormStallsTheRingForItsDurationAndForeverWithoutEnd)
     EXPECT_EQ(Field(storm.out, "drops"), 0) << storm.out;
     EXPECT_EQ(endless.code, 3) << endless.err;
     EXPECT_NE(endless.err.find("stalled"), std::string::npos) << endless.err;
+    // Pauses still on at the stop count up to it: the storm's own pause of host 8's edge
+    // switch (1 hop) at least, however far the backlog spread behind it.
+    EXPECT_GE(Field(endless.out, "pfc_pause_depth"), 1) << endless.out;
 }
 
 TEST(DriverPacket, APfcWatchdogStopsAStormFromSpreadingToVictims)
