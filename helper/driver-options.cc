@@ -96,6 +96,9 @@ ParseUintList(const std::string& text, const std::string& option, uint64_t max)
     return values;
 }
 
+/// "HOST@START[+DURATION]" (empty: none) -> the event; one line naming the option if bad.
+DriverOptions::HostEvent ParseHostEvent(const std::string& text, const std::string& option);
+
 /// Rethrows the spec-string parsers' messages as OptionError (they already name the option).
 template<typename F>
 auto
@@ -109,6 +112,37 @@ AsOption(F f) -> decltype(f())
     {
         throw OptionError(e.what());
     }
+}
+
+DriverOptions::HostEvent
+ParseHostEvent(const std::string& text, const std::string& option)
+{
+    DriverOptions::HostEvent e;
+    if (text.empty())
+    {
+        return e;
+    }
+    const size_t at = text.find('@');
+    if (at == std::string::npos)
+    {
+        throw OptionError(option + ": '" + text +
+                          "' is not allowed; allowed: HOST@START[+DURATION], e.g. 3@1ms+2ms");
+    }
+    const size_t plus = text.find('+', at);
+    e.host = static_cast<int64_t>(ParseUint(text.substr(0, at), option, 0, 1u << 24));
+    const std::string start =
+        text.substr(at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1);
+    e.startS = AsOption([&] { return ParseTime(start, option); });
+    if (plus != std::string::npos)
+    {
+        e.durationS = AsOption([&] { return ParseTime(text.substr(plus + 1), option); });
+        if (!(e.durationS > 0))
+        {
+            throw OptionError(option + ": duration '" + text.substr(plus + 1) +
+                              "' is not allowed; allowed: a time > 0");
+        }
+    }
+    return e;
 }
 
 bool
@@ -171,6 +205,7 @@ DriverOptions::DriverOptions()
       slowLinkFractionText("1"),
       slowHostsText(""),
       pauseStormText(""),
+      stopDrainingText(""),
       watchdogText("0"),
       linkDownText(""),
       bufferText("32MB"),
@@ -252,6 +287,11 @@ DriverOptions::Register(CommandLine& cmd)
                  "data priority without end from START (for DURATION), as a faulty NIC does "
                  "(e.g. 3@1ms+2ms); empty: none",
                  pauseStormText);
+    cmd.AddValue("stop-draining",
+                 "HOST@START[+DURATION]: host HOST's NIC stops taking frames off the wire from "
+                 "START (for DURATION): they wait in its receive buffer, which pauses the "
+                 "upstream above 256 KB, and are processed when it drains again; empty: none",
+                 stopDrainingText);
     cmd.AddValue("pfc-watchdog",
                  "DETECT[/RESTORE]: PFC watchdog on every switch and relaying host: an egress "
                  "queue paused with frames waiting for DETECT is stormed and its frames are "
@@ -343,33 +383,8 @@ DriverOptions::Validate()
     slowLinks = slowLinkText == "-1" ? std::vector<uint32_t>{}
                                      : ParseUintList(slowLinkText, "--slow-link", 1u << 30);
     slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0);
-    stormHost = -1;
-    if (!pauseStormText.empty())
-    {
-        const size_t at = pauseStormText.find('@');
-        const size_t plus = pauseStormText.find('+', at == std::string::npos ? 0 : at);
-        if (at == std::string::npos)
-        {
-            throw OptionError("--pause-storm: '" + pauseStormText +
-                              "' is not allowed; allowed: HOST@START[+DURATION], e.g. 3@1ms+2ms");
-        }
-        stormHost = static_cast<int64_t>(
-            ParseUint(pauseStormText.substr(0, at), "--pause-storm", 0, 1u << 24));
-        const std::string start = pauseStormText.substr(
-            at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1);
-        stormStartS = AsOption([&] { return ParseTime(start, "--pause-storm"); });
-        stormDurationS = 0;
-        if (plus != std::string::npos)
-        {
-            stormDurationS = AsOption(
-                [&] { return ParseTime(pauseStormText.substr(plus + 1), "--pause-storm"); });
-            if (!(stormDurationS > 0))
-            {
-                throw OptionError("--pause-storm: duration '" + pauseStormText.substr(plus + 1) +
-                                  "' is not allowed; allowed: a time > 0");
-            }
-        }
-    }
+    pauseStorm = ParseHostEvent(pauseStormText, "--pause-storm");
+    stopDraining = ParseHostEvent(stopDrainingText, "--stop-draining");
     slowHosts = ParseUintList(slowHostsText, "--slow-hosts", 1u << 24);
     linkDowns.clear();
     for (size_t start = 0; start < linkDownText.size();)
@@ -527,6 +542,7 @@ DriverOptions::Used() const
             {"slow-link-fraction", slowLinkFractionText},
             {"slow-hosts", slowHostsText},
             {"pause-storm", pauseStormText},
+            {"stop-draining", stopDrainingText},
             {"pfc-watchdog", watchdogText},
             {"link-down", linkDownText},
             {"buffer", bufferText},

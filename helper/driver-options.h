@@ -86,6 +86,7 @@ class DriverOptions
     std::string slowLinkFractionText; //!< --slow-link-fraction
     std::string slowHostsText;        //!< --slow-hosts
     std::string pauseStormText;       //!< --pause-storm
+    std::string stopDrainingText;     //!< --stop-draining
     std::string watchdogText;         //!< --pfc-watchdog
     std::string linkDownText;         //!< --link-down
     std::string bufferText;           //!< --buffer
@@ -110,9 +111,15 @@ class DriverOptions
     std::vector<uint32_t> slowLinks; //!< topology link indices running slower
     double slowLinkFraction{1};      //!< its rate fraction (0, 1]
     std::vector<uint32_t> slowHosts; //!< hosts whose every link runs at slowLinkFraction
-    int64_t stormHost{-1};           //!< host whose NIC sends pause frames non-stop, -1 none
-    double stormStartS{0};           //!< from
-    double stormDurationS{0};        //!< for (0: until the run ends)
+    /// \brief Something that happens to one host from a time, for a while or for good.
+    struct HostEvent
+    {
+        int64_t host{-1};    //!< the host, -1 none
+        double startS{0};    //!< from
+        double durationS{0}; //!< for (0: until the run ends)
+    };
+    HostEvent pauseStorm;   //!< --pause-storm: a NIC sending pause frames non-stop
+    HostEvent stopDraining; //!< --stop-draining: a NIC that stops taking frames
     double watchdogDetectionS{0};    //!< PFC watchdog detection time (0: no watchdog)
     double watchdogRestoreS{0};      //!< PFC watchdog restore time
     /// \brief One --link-down event: the link between nodes a and b fails at atS for

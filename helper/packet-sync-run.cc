@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -232,6 +233,111 @@ class PauseStorm
     std::vector<uint8_t> m_priorities;
     Time m_end;
     std::function<bool()> m_keepGoing;
+};
+
+/**
+ * A receiver that stops draining (a stalled host, a NIC whose receive path hangs): from
+ * `start` the host takes no frame off the wire; frames wait in its receive buffer, and once
+ * more than kXoffBytes wait it pauses the sending port's priority, refreshed before expiry,
+ * like any lossless receiver that cannot keep up. At `end` it processes every waiting frame
+ * in arrival order and resumes its upstream.
+ */
+class StalledReceiver
+{
+  public:
+    StalledReceiver(const PfcNetwork& net,
+                    uint32_t host,
+                    PfcNetDevice::FrameReceiveCallback deliver,
+                    Time start,
+                    Time end)
+        : m_deliver(std::move(deliver))
+    {
+        net.SetHostReceive(host,
+                           PfcNetDevice::FrameReceiveCallback(
+                               [this](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
+                                   Receive(dev, frame, p);
+                               }));
+        Simulator::Schedule(start, [this]() { m_stalled = true; });
+        if (end.IsStrictlyPositive())
+        {
+            Simulator::Schedule(end, &StalledReceiver::Drain, this);
+        }
+    }
+
+  private:
+    struct Held
+    {
+        Ptr<PfcNetDevice> dev;
+        Ptr<Packet> frame;
+        uint8_t priority;
+    };
+
+    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
+    {
+        if (!m_stalled)
+        {
+            m_deliver(dev, frame, priority);
+            return;
+        }
+        m_bytes += frame->GetSize();
+        m_held.push_back({dev, frame, priority});
+        if (m_bytes > kXoffBytes)
+        {
+            Pause(dev, priority);
+        }
+    }
+
+    void Pause(Ptr<PfcNetDevice> dev, uint8_t priority)
+    {
+        for (const auto& [d, p] : m_pausing)
+        {
+            if (d == dev && p == priority)
+            {
+                return; // already paused, and refreshed
+            }
+        }
+        m_pausing.emplace_back(dev, priority);
+        Refresh(dev, priority);
+    }
+
+    void Refresh(Ptr<PfcNetDevice> dev, uint8_t priority)
+    {
+        if (!m_stalled)
+        {
+            return;
+        }
+        dev->SendPause(priority, kQuanta);
+        Simulator::Schedule(dev->PauseDuration(kQuanta) / 2,
+                            &StalledReceiver::Refresh,
+                            this,
+                            dev,
+                            priority);
+    }
+
+    void Drain()
+    {
+        m_stalled = false;
+        std::deque<Held> held;
+        held.swap(m_held);
+        m_bytes = 0;
+        for (const Held& h : held)
+        {
+            m_deliver(h.dev, h.frame, h.priority);
+        }
+        for (const auto& [dev, priority] : m_pausing)
+        {
+            dev->SendPause(priority, 0);
+        }
+        m_pausing.clear();
+    }
+
+    static constexpr uint64_t kXoffBytes = 256 * 1024; //!< a NIC's on-chip receive buffer
+    static constexpr uint16_t kQuanta = 0xffff;
+    PfcNetDevice::FrameReceiveCallback m_deliver;        //!< the NIC's receive
+    bool m_stalled{false};                               //!< not draining
+    std::deque<Held> m_held;                             //!< waiting frames
+    uint64_t m_bytes{0};                                 //!< their bytes
+    std::vector<std::pair<Ptr<PfcNetDevice>, uint8_t>> m_pausing; //!< paused upstreams
 };
 
 } // namespace
@@ -544,20 +650,37 @@ PacketSyncRun::Run()
         }
     }
 
+    std::unique_ptr<StalledReceiver> stalled;
+    if (o.stopDraining.host >= 0)
+    {
+        const auto host = static_cast<uint32_t>(o.stopDraining.host);
+        Ptr<RoceNic> nic = transport.Nic(host);
+        const Time start = Seconds(o.stopDraining.startS);
+        stalled = std::make_unique<StalledReceiver>(
+            net,
+            host,
+            PfcNetDevice::FrameReceiveCallback(
+                [nic](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
+                    nic->Receive(dev, frame, p);
+                }),
+            start,
+            o.stopDraining.durationS > 0 ? start + Seconds(o.stopDraining.durationS) : Seconds(0));
+    }
+
     std::unique_ptr<PauseStorm> storm;
-    if (o.stormHost >= 0)
+    if (o.pauseStorm.host >= 0)
     {
         // Every data lane's priority (lane L travels on BasePriority + L).
-        const Ptr<ForwardingTable> table = net.tables[net.hostNode[o.stormHost]];
+        const Ptr<ForwardingTable> table = net.tables[net.hostNode[o.pauseStorm.host]];
         std::vector<uint8_t> priorities;
         for (uint8_t lane = 0; lane < table->GetLaneCount(); ++lane)
         {
             priorities.push_back(table->LanePriority(lane));
         }
-        const Time start = Seconds(o.stormStartS);
-        const Time end = o.stormDurationS > 0 ? start + Seconds(o.stormDurationS) : Seconds(0);
+        const Time start = Seconds(o.pauseStorm.startS);
+        const Time end = o.pauseStorm.durationS > 0 ? start + Seconds(o.pauseStorm.durationS) : Seconds(0);
         storm = std::make_unique<PauseStorm>(
-            net.HostPorts(o.stormHost), priorities, start, end, unfinished);
+            net.HostPorts(o.pauseStorm.host), priorities, start, end, unfinished);
     }
 
     const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));

@@ -109,11 +109,15 @@ ParamsyncDriver::Prepare()
         }
         graph.MutableLink(static_cast<LinkIndex>(link)).rateBps *= o.slowLinkFraction;
     }
-    if (o.stormHost >= 0 && static_cast<uint64_t>(o.stormHost) >= graph.HostCount())
+    for (const auto& [event, option] : {std::pair{o.pauseStorm, "--pause-storm"},
+                                        std::pair{o.stopDraining, "--stop-draining"}})
     {
-        throw OptionError("--pause-storm: host " + std::to_string(o.stormHost) +
-                          " is not a host of " + m_topology->Spec() + "; allowed: host ranks 0.." +
-                          std::to_string(graph.HostCount() - 1));
+        if (event.host >= 0 && static_cast<uint64_t>(event.host) >= graph.HostCount())
+        {
+            throw OptionError(std::string(option) + ": host " + std::to_string(event.host) +
+                              " is not a host of " + m_topology->Spec() +
+                              "; allowed: host ranks 0.." + std::to_string(graph.HostCount() - 1));
+        }
     }
     for (uint32_t host : o.slowHosts)
     {
@@ -182,7 +186,8 @@ ParamsyncDriver::Prepare()
         // Packet-level events: the fluid estimator has no pauses, buffers or failures.
         const std::pair<bool, const char*> packetOnly[] = {
             {!o.linkDowns.empty(), "--link-down"},
-            {o.stormHost >= 0, "--pause-storm"},
+            {o.pauseStorm.host >= 0, "--pause-storm"},
+            {o.stopDraining.host >= 0, "--stop-draining"},
             {o.watchdogDetectionS > 0, "--pfc-watchdog"}};
         for (const auto& [given, option] : packetOnly)
         {

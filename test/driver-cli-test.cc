@@ -122,6 +122,9 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
          "--link-down"},
         {ok + "--topology=star:n=4 --algorithm=ring --link-down=h0-sw0@1ms+1ms", "--link-down"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms", "--pause-storm"},
+        {ok + "--topology=star:n=4 --algorithm=ring --stop-draining=1@1ms", "--stop-draining"},
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --stop-draining=7@1ms",
+         "--stop-draining"},
         {ok + "--topology=star:n=4 --algorithm=ring --pfc-watchdog=1ms", "--pfc-watchdog"},
         {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --link-down=h0-sw9@1ms",
          "--link-down"}, // no such node

@@ -537,3 +537,20 @@ TEST(DriverPacket, SoakManyIterationsWithBackgroundFlowsAndALinkFlap)
     EXPECT_EQ(done, 6);
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }
+
+TEST(DriverPacket, AReceiverThatStopsDrainingPausesItsUpstreamAndLosesNothing)
+{
+    // The same 16 MB ring over fattree:k=4, host 8's NIC taking no frame off the wire from
+    // 1 ms to 4 ms: its receive buffer fills past 256 KB and it pauses its edge switch, so
+    // the ring stalls for about the 3 ms (GST + >= 2.5 ms); when it drains, every held frame
+    // is processed, so nothing is lost or resent (the RTO, 12.8 ms, exceeds the stall).
+    const std::string base = Idle("fattree:k=4", "ring", "bytes:16MB");
+    Outcome calm = RunParamsync(base);
+    Outcome stalled = RunParamsync(base + " --stop-draining=8@1ms+3ms");
+    ASSERT_EQ(calm.code, 0) << calm.err;
+    ASSERT_EQ(stalled.code, 0) << stalled.err;
+    EXPECT_GE(Field(stalled.out, "gst_s"), Field(calm.out, "gst_s") + 2.5e-3) << stalled.out;
+    EXPECT_GT(Field(stalled.out, "pfc_pause_frames"), 0) << stalled.out;
+    EXPECT_EQ(Field(stalled.out, "drops"), 0) << stalled.out;
+    EXPECT_EQ(Field(stalled.out, "retransmits"), 0) << stalled.out;
+}
