@@ -457,7 +457,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
 }
 
 void
-PfcNetDevice::ReceiveRoce(Ptr<Packet> frame, RoceFrameInfo info)
+PfcNetDevice::ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info)
 {
     if (m_pcap)
     {

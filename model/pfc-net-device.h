@@ -187,7 +187,7 @@ class PfcNetDevice : public NetDevice
     /// \brief Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> frame);
     /// \brief Called by the channel when a RoCE frame with a known header has fully arrived.
-    void ReceiveRoce(Ptr<Packet> frame, RoceFrameInfo info);
+    void ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
