@@ -69,12 +69,20 @@ def program_cmd(kind, build, sc, flows):
 
 def run_once(cmd):
     t0 = time.monotonic()
-    out = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
-    wall = time.monotonic() - t0
-    if out.returncode != 0:
-        return {"error": out.stderr.strip()[-300:]}
-    line = [l for l in out.stdout.splitlines() if l.startswith("{")][-1]
+    with tempfile.TemporaryFile("w+") as so, tempfile.TemporaryFile("w+") as se:
+        proc = subprocess.Popen(cmd, stdout=so, stderr=se, text=True)
+        # wait4 gives this child's own peak RSS (for a program that does not report it).
+        _, status, usage = os.wait4(proc.pid, 0)
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        wall = time.monotonic() - t0
+        so.seek(0)
+        se.seek(0)
+        stdout, stderr = so.read(), se.read()
+    if proc.returncode != 0:
+        return {"error": stderr.strip()[-300:]}
+    line = [l for l in stdout.splitlines() if l.startswith("{")][-1]
     r = json.loads(line)
+    r.setdefault("peak_rss_kb", usage.ru_maxrss)  # Linux: kilobytes
     w = r.get("wall_s", wall)
     return {"pkt_hops_per_wall_s": r["pkt_hops"] / w, "events_per_s": r["events"] / w,
             "sim_over_wall": r.get("sim_s", 0.0) / w, "wall_s": w,
@@ -99,7 +107,9 @@ def main():
     build = argv[0] if argv else "build"
     reps = 1 if quick else 5
     names = QUICK if quick else list(SCENARIOS)
-    result = {"build": build, "quick": quick, "reps": reps, "scenarios": {}}
+    # The machine may be shared: the load average beside the figures says how far to trust them.
+    result = {"build": build, "quick": quick, "reps": reps,
+              "loadavg_start": os.getloadavg()[0], "scenarios": {}}
     tmpdir = tempfile.mkdtemp(prefix="paramsync-bench-")
     for name in names:
         sc = SCENARIOS[name]
@@ -135,6 +145,9 @@ def main():
                 print("%-12s %-10s %-8s" % (name, k, s["status"]))
         if e["byte_scale"] != 1.0:
             print("  (%s: bytes scaled by %g for all three programs)" % (name, e["byte_scale"]))
+    result["loadavg_end"] = os.getloadavg()[0]
+    print("load average (1 min): %.2f at start, %.2f at end" % (result["loadavg_start"],
+                                                              result["loadavg_end"]))
     os.makedirs(os.path.join(HERE, "..", "results"), exist_ok=True)
     path = os.path.join(HERE, "..", "results", "bench.json")
     with open(path + ".tmp", "w") as f:
