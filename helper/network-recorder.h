@@ -28,12 +28,6 @@ class NetworkRecorder
     /// \brief Connects to every device and switch of net (which must outlive the recorder's use).
     explicit NetworkRecorder(const PfcNetwork& net);
 
-    /// \brief Data frames that started transmission on any link (packet-hops).
-    uint64_t
-    PacketHops() const
-    {
-        return m_pktHops;
-    }
     /// \brief Pause frames (quanta > 0) sent by any port.
     uint64_t
     PauseFrames() const
@@ -89,7 +83,6 @@ class NetworkRecorder
         std::array<uint64_t, 8> drops{}; //!< frames dropped on arrival at this port
         std::array<double, 8> endedPausedS{}; //!< paused time of the pauses that ended
     };
-    static void OnDequeue(NetworkRecorder* self, Ptr<const Packet> frame, uint8_t priority);
     static void OnPauseSent(NetworkRecorder* self,
                             uint32_t port,
                             uint8_t priority,
@@ -111,7 +104,6 @@ class NetworkRecorder
     std::vector<PauseInterval> m_intervals;    //!< ended pauses
     std::vector<PausedEgress> m_paused;        //!< the same by node indices (pause spread)
     std::vector<std::vector<uint32_t>> m_peer; //!< [node][port] -> node at the other end
-    uint64_t m_pktHops{0};                     //!< data transmissions
     uint64_t m_pauseFrames{0};                 //!< pauses sent
     uint64_t m_drops{0};                       //!< MMU drops
     std::array<uint64_t, 8> m_watchdogDrops{}; //!< PFC watchdog drops per priority

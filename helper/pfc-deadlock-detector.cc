@@ -52,47 +52,60 @@ PfcDeadlockDetector::Tick()
 std::string
 PfcDeadlockDetector::Look()
 {
-    // stuck[q][v] = the (port, peer node) of v stuck on q since the previous look.
-    std::array<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>, 8> stuck;
-    for (auto& s : stuck)
+    // One pass over the ports; the per-node graph is built only when some port is stuck
+    // (this runs every look of every run, nearly always on a network without a deadlock).
+    struct Stuck
     {
-        s.resize(m_net.ports.size());
-    }
-    bool any = false;
+        uint8_t q;
+        uint32_t node;
+        uint32_t port;
+    };
+    std::vector<Stuck> stuckPorts;
     for (uint32_t v = 0; v < m_net.ports.size(); ++v)
     {
         for (uint32_t p = 0; p < m_net.ports[v].size(); ++p)
         {
             const Ptr<PfcNetDevice>& dev = m_net.ports[v][p];
-            PortSnapshot now;
+            PortSnapshot& last = m_last[v][p];
+            uint8_t paused = 0;
             for (uint8_t q = 0; q < 8; ++q)
             {
-                now.txFrames[q] = dev->GetTxFrames(q);
-                if (dev->IsPaused(q))
-                {
-                    now.pausedMask |= static_cast<uint8_t>(1u << q);
-                }
+                paused |= dev->IsPaused(q) ? static_cast<uint8_t>(1u << q) : 0;
             }
-            const PortSnapshot& before = m_last[v][p];
             for (uint8_t q = 0; q < 8; ++q)
             {
                 const uint8_t bit = static_cast<uint8_t>(1u << q);
-                if ((now.pausedMask & bit) && (before.pausedMask & bit) &&
-                    now.txFrames[q] == before.txFrames[q])
+                if (!(paused & bit))
                 {
-                    stuck[q][v].emplace_back(p, m_peer[v][p]);
-                    any = true;
+                    continue;
                 }
+                const uint64_t sent = dev->GetTxFrames(q);
+                if ((last.pausedMask & bit) && sent == last.txFrames[q])
+                {
+                    stuckPorts.push_back({q, v, p});
+                }
+                last.txFrames[q] = sent;
             }
-            m_last[v][p] = now;
+            last.pausedMask = paused;
         }
     }
-    if (!any)
+    if (stuckPorts.empty())
     {
         return "";
     }
+    std::array<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>, 8> stuck;
+    for (const Stuck& x : stuckPorts)
+    {
+        auto& byNode = stuck[x.q];
+        byNode.resize(m_net.ports.size());
+        byNode[x.node].emplace_back(x.port, m_peer[x.node][x.port]);
+    }
     for (uint8_t q = 0; q < 8; ++q)
     {
+        if (stuck[q].empty())
+        {
+            continue;
+        }
         std::string cycle = FindCycle(q, stuck[q]);
         if (!cycle.empty())
         {
