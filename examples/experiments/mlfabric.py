@@ -25,9 +25,7 @@ last hosts; every run keeps its updates.csv under results/mlfabric/out/<hash>/):
     i.e. 13 %); both together;
   * on the star also 4 MB and 25 MB models (none and network straggler).
 """
-import argparse
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -75,42 +73,5 @@ def spec():
             "grids": grids}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
-    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
-    ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
-                    help="directory for the figures")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
-    ap.add_argument("--collect", action="store_true",
-                    help="only rebuild the CSV and the figures from stored runs")
-    ap.add_argument("--emit", choices=["slurm", "parallel"],
-                    help="write the grid as a Slurm job array / GNU parallel job file")
-    args = ap.parse_args()
-    try:
-        s = sweep.Sweep(spec(), args.paramsync, args.results, __file__)
-        s.collect_hint = f"{os.path.abspath(__file__)} --collect --results " \
-                         f"{os.path.abspath(args.results)}"
-        if args.emit:
-            path, hint = s.emit(args.emit)
-            print(f"[{EXPERIMENT}] {len(s.points)} grid points -> {path}\n    {hint}",
-                  file=sys.stderr)
-            return 0
-        if not args.collect:
-            s.run(args.jobs)
-        rows, failed = s.collect()
-        status = sweep.report(s, rows, failed)
-    except sweep.SpecError as e:
-        print(f"{EXPERIMENT}: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\n{EXPERIMENT}: interrupted; finished runs are stored, rerun to resume",
-              file=sys.stderr)
-        return 1
-    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "mlfabric.py"),
-                    s.csv_path, args.plots], check=True)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(sweep.run_experiment(EXPERIMENT, lambda a: spec(), "mlfabric.py", __doc__))

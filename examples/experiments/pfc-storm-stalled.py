@@ -48,6 +48,12 @@ def spec(results):
                       for topo in part2.FAMILIES]}
 
 
+def prepared_spec(args):
+    """The grid, after writing part 2's flow files it names."""
+    part2.write_inputs(args.results)
+    return spec(args.results)
+
+
 if __name__ == "__main__":
-    sys.exit(part1.run_experiment(EXPERIMENT, spec, "pfc-storm-stalled.py", __doc__,
-                                  part2.write_inputs))
+    sys.exit(part1.sweep.run_experiment(EXPERIMENT, prepared_spec, "pfc-storm-stalled.py",
+                                        __doc__))

@@ -6,7 +6,7 @@ pauses spread to flows that never touch it, and what a PFC watchdog changes.
                                                [--results results] [--plots plots]
                                                [--jobs N] [--collect] [--emit=slurm|parallel]
 
-Same command line as pfc-storm.py (part 1; its run_experiment). Writes the flow files to
+Same command line as pfc-storm.py (part 1; sweep.run_experiment). Writes the flow files to
 results/pfc-storm-watchdog/inputs/, runs the grid below with the sweep runner (resumable),
 writes results/pfc-storm-watchdog/pfc-storm-watchdog.csv, flows.csv (every flow's FCT) and
 ports.csv (per-port pauses, from each run's pfc.csv), and renders
@@ -144,6 +144,11 @@ def spec(results):
             "grids": grids}
 
 
+def prepared_spec(args):
+    """The grid, after writing the flow files it names."""
+    write_inputs(args.results)
+    return spec(args.results)
+
+
 if __name__ == "__main__":
-    sys.exit(pfc_storm.run_experiment(EXPERIMENT, spec, "pfc-storm-watchdog.py", __doc__,
-                                      write_inputs))
+    sys.exit(sweep.run_experiment(EXPERIMENT, prepared_spec, "pfc-storm-watchdog.py", __doc__))

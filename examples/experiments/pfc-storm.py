@@ -26,9 +26,7 @@ run keeps its pfc.csv under results/pfc-storm/out/<hash>/):
 Storm injection (a NIC that keeps sending pauses) and the PFC watchdog are part 2,
 examples/experiments/pfc-storm-watchdog.py, which reuses this script's command line.
 """
-import argparse
 import os
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -65,50 +63,5 @@ def spec():
             "grids": grids}
 
 
-def run_experiment(experiment, make_spec, plot_script, doc, prepare=None):
-    """The command line shared by the pfc-storm experiments: runs the grid make_spec(results)
-    with the sweep runner (after prepare(results), which writes input files), collects its
-    CSV and renders its figures with plots/<plot_script>; returns the exit status."""
-    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
-    ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
-    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
-    ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
-                    help="directory for the figures")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
-    ap.add_argument("--collect", action="store_true",
-                    help="only rebuild the CSV and the figures from stored runs")
-    ap.add_argument("--emit", choices=["slurm", "parallel"],
-                    help="write the grid as a Slurm job array / GNU parallel job file")
-    args = ap.parse_args()
-    args.paramsync, args.results, args.plots = (os.path.abspath(p) for p in
-                                                (args.paramsync, args.results, args.plots))
-    os.chdir(ROOT)  # a grid may name its input files relative to the checkout
-    script = os.path.abspath(sys.argv[0])
-    try:
-        if prepare:
-            prepare(args.results)
-        s = sweep.Sweep(make_spec(args.results), args.paramsync, args.results, script)
-        s.collect_hint = f"{script} --collect --results {args.results}"
-        if args.emit:
-            path, hint = s.emit(args.emit)
-            print(f"[{experiment}] {len(s.points)} grid points -> {path}\n    {hint}",
-                  file=sys.stderr)
-            return 0
-        if not args.collect:
-            s.run(args.jobs)
-        rows, failed = s.collect()
-        status = sweep.report(s, rows, failed)
-    except sweep.SpecError as e:
-        print(f"{experiment}: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\n{experiment}: interrupted; finished runs are stored, rerun to resume",
-              file=sys.stderr)
-        return 1
-    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", plot_script),
-                    s.csv_path, args.plots], check=True)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(run_experiment(EXPERIMENT, lambda results: spec(), "pfc-storm.py", __doc__))
+    sys.exit(sweep.run_experiment(EXPERIMENT, lambda a: spec(), "pfc-storm.py", __doc__))

@@ -31,11 +31,9 @@ only: hips needs the family's host groups, which a topology file does not have).
     format): 0, 8 or 16 flows of 4 MB between random host pairs (priority 3, the sync
     job's own lane 0), starting at random times in the first 2 ms.
 """
-import argparse
 import csv
 import os
 import random
-import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -233,48 +231,7 @@ def spec(inputs, manifest, fluid_only=False):
             "grids": grids}
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--paramsync", default=os.path.join(ROOT, "build", "paramsync"))
-    ap.add_argument("--results", default=os.path.join(ROOT, "results"))
-    ap.add_argument("--plots", default=os.path.join(ROOT, "plots"),
-                    help="directory for the figures")
-    ap.add_argument("--jobs", type=int, default=os.cpu_count())
-    ap.add_argument("--fluid-only", action="store_true",
-                    help="leave out the packet-level subset (seconds instead of minutes)")
-    ap.add_argument("--collect", action="store_true",
-                    help="only rebuild the CSV and the figures from stored runs")
-    ap.add_argument("--emit", choices=["slurm", "parallel"],
-                    help="write the grid as a Slurm job array / GNU parallel job file")
-    args = ap.parse_args()
-    args.paramsync, args.results, args.plots = (os.path.abspath(p) for p in
-                                                (args.paramsync, args.results, args.plots))
-    os.chdir(ROOT)  # the grid names its input files relative to the checkout
-    try:
-        inputs, manifest = make_inputs(args.results)
-        s = sweep.Sweep(spec(inputs, manifest, args.fluid_only), args.paramsync, args.results,
-                        __file__)
-        s.collect_hint = f"{os.path.abspath(__file__)} --collect --results {args.results}"
-        if args.emit:
-            path, hint = s.emit(args.emit)
-            print(f"[{EXPERIMENT}] {len(s.points)} grid points -> {path}\n    {hint}",
-                  file=sys.stderr)
-            return 0
-        if not args.collect:
-            s.run(args.jobs)
-        rows, failed = s.collect()
-        status = sweep.report(s, rows, failed)
-    except sweep.SpecError as e:
-        print(f"{EXPERIMENT}: {e}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print(f"\n{EXPERIMENT}: interrupted; finished runs are stored, rerun to resume",
-              file=sys.stderr)
-        return 1
-    subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "plots", "trees.py"), s.csv_path,
-                    args.plots], check=True)
-    return status
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(sweep.run_experiment(
+        EXPERIMENT, lambda a: spec(*make_inputs(a.results), a.fluid_only), "trees.py", __doc__,
+        fluid_only=True))

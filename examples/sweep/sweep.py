@@ -482,6 +482,56 @@ def report(sweep, rows, failed, stream=sys.stderr):
     return 1 if missing else 0
 
 
+def run_experiment(experiment, make_spec, plot_script, doc, fluid_only=False):
+    """The command line every script in examples/experiments/ shares: parses --paramsync,
+    --results, --plots, --jobs, --collect, --emit (and --fluid-only when asked), runs the
+    grid make_spec(args) with the sweep runner (make_spec may first write input files under
+    args.results), collects the CSV and renders the figures with plots/<plot_script>.
+    Returns the exit status."""
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    ap = argparse.ArgumentParser(description=doc.split("\n")[0])
+    ap.add_argument("--paramsync", default=os.path.join(root, "build", "paramsync"))
+    ap.add_argument("--results", default=os.path.join(root, "results"))
+    ap.add_argument("--plots", default=os.path.join(root, "plots"),
+                    help="directory for the figures")
+    ap.add_argument("--jobs", type=int, default=os.cpu_count())
+    if fluid_only:
+        ap.add_argument("--fluid-only", action="store_true",
+                        help="leave out the packet-level subset (seconds instead of minutes)")
+    ap.add_argument("--collect", action="store_true",
+                    help="only rebuild the CSV and the figures from stored runs")
+    ap.add_argument("--emit", choices=["slurm", "parallel"],
+                    help="write the grid as a Slurm job array / GNU parallel job file")
+    args = ap.parse_args()
+    args.fluid_only = getattr(args, "fluid_only", False)
+    args.paramsync, args.results, args.plots = (os.path.abspath(p) for p in
+                                                (args.paramsync, args.results, args.plots))
+    os.chdir(root)  # a grid may name its input files relative to the checkout
+    script = os.path.abspath(sys.argv[0])
+    try:
+        s = Sweep(make_spec(args), args.paramsync, args.results, script)
+        s.collect_hint = f"{script} --collect --results {args.results}"
+        if args.emit:
+            path, hint = s.emit(args.emit)
+            print(f"[{experiment}] {len(s.points)} grid points -> {path}\n    {hint}",
+                  file=sys.stderr)
+            return 0
+        if not args.collect:
+            s.run(args.jobs)
+        rows, failed = s.collect()
+        status = report(s, rows, failed)
+    except SpecError as e:
+        print(f"{experiment}: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"\n{experiment}: interrupted; finished runs are stored, rerun to resume",
+              file=sys.stderr)
+        return 1
+    subprocess.run(["/usr/bin/python3", os.path.join(root, "plots", plot_script), s.csv_path,
+                    args.plots], check=True)
+    return status
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(
         description="Run a grid of paramsync runs in parallel (resumable), collect a CSV, "
