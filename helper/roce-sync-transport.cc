@@ -132,23 +132,15 @@ RoceSyncTransport::SendFlow(uint32_t srcHost,
 uint64_t
 RoceSyncTransport::DataPacketsSent() const
 {
-    uint64_t n = 0;
-    for (const auto& nic : m_nics)
-    {
-        n += nic->GetDataPacketsSent();
-    }
-    return n;
+    return SumOverNics([](const RoceNic& nic) { return nic.GetDataPacketsSent(); });
 }
 
 uint64_t
 RoceSyncTransport::DataPacketsArrived() const
 {
-    uint64_t n = 0;
-    for (const auto& nic : m_nics)
-    {
-        n += nic->GetDataPacketsReceived() + nic->GetDataPacketsDiscarded();
-    }
-    return n;
+    return SumOverNics([](const RoceNic& nic) {
+        return nic.GetDataPacketsReceived() + nic.GetDataPacketsDiscarded();
+    });
 }
 
 uint8_t
@@ -168,10 +160,16 @@ RoceSyncTransport::Nic(uint32_t host) const
 uint64_t
 RoceSyncTransport::Retransmits() const
 {
+    return SumOverNics([](const RoceNic& nic) { return nic.GetRetransmittedPackets(); });
+}
+
+uint64_t
+RoceSyncTransport::SumOverNics(const std::function<uint64_t(const RoceNic&)>& count) const
+{
     uint64_t n = 0;
     for (const auto& nic : m_nics)
     {
-        n += nic->GetRetransmittedPackets();
+        n += count(*nic);
     }
     return n;
 }

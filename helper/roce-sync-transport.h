@@ -69,6 +69,8 @@ class RoceSyncTransport : public SyncTransport
   private:
     /// \brief Tag of the QPs of replayed flows (not sync QPs).
     static constexpr uint32_t kFlowTag = ~0u;
+    /// \brief A counter summed over every host's NIC.
+    uint64_t SumOverNics(const std::function<uint64_t(const RoceNic&)>& count) const;
     /// \brief A message of srcHost's QP `qpNumber` arrived at dstHost.
     void OnMessageReceived(uint32_t srcHost, uint32_t dstHost, uint32_t qpNumber);
 

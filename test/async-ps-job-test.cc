@@ -4,6 +4,8 @@
 #include "ns3/async-ps-job.h"
 #include "ns3/simulator.h"
 
+#include "fixed-latency-transport.h"
+
 #include <algorithm>
 #include <gtest/gtest.h>
 
@@ -11,28 +13,6 @@ using namespace ns3;
 
 namespace
 {
-
-class FixedLatencyTransport : public SyncTransport
-{
-  public:
-    explicit FixedLatencyTransport(MessageSink* sink)
-        : m_sink(sink)
-    {
-    }
-    uint32_t
-    QueuePairs(uint32_t, uint32_t) const override
-    {
-        return 1;
-    }
-    void
-    Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
-    {
-        Simulator::Schedule(MicroSeconds(100), &MessageSink::Delivered, m_sink, src, dst, qp);
-    }
-
-  private:
-    MessageSink* m_sink;
-};
 
 struct JobOutcome
 {

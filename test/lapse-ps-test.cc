@@ -5,6 +5,8 @@
 #include "ns3/lapse-ps.h"
 #include "ns3/simulator.h"
 
+#include "fixed-latency-transport.h"
+
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
@@ -13,28 +15,6 @@ using namespace ns3;
 
 namespace
 {
-
-class FixedLatencyTransport : public SyncTransport
-{
-  public:
-    explicit FixedLatencyTransport(MessageSink* sink)
-        : m_sink(sink)
-    {
-    }
-    uint32_t
-    QueuePairs(uint32_t, uint32_t) const override
-    {
-        return 1;
-    }
-    void
-    Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t, std::function<void()>) override
-    {
-        Simulator::Schedule(MicroSeconds(100), &MessageSink::Delivered, m_sink, src, dst, qp);
-    }
-
-  private:
-    MessageSink* m_sink;
-};
 
 class LapsePsTest : public ::testing::Test
 {

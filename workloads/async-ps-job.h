@@ -39,15 +39,13 @@
 #define PARAMSYNC_ASYNC_PS_JOB_H
 
 #include "message-mailbox.h"
-#include "sync-job.h"
+#include "sync-transport.h"
 
 #include "ns3/nstime.h"
 
 #include <cstdint>
 #include <deque>
 #include <limits>
-#include <map>
-#include <tuple>
 #include <vector>
 
 namespace ns3

@@ -27,7 +27,7 @@
 #define PARAMSYNC_LAPSE_PS_H
 
 #include "message-mailbox.h"
-#include "sync-job.h"
+#include "sync-transport.h"
 
 #include "ns3/nstime.h"
 

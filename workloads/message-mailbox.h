@@ -8,12 +8,13 @@
 #ifndef PARAMSYNC_MESSAGE_MAILBOX_H
 #define PARAMSYNC_MESSAGE_MAILBOX_H
 
-#include "sync-job.h"
+#include "sync-transport.h"
 
 #include "ns3/abort.h"
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -34,15 +35,23 @@ class MessageMailbox
         m_transport = transport;
     }
 
-    /// \brief Posts m from srcHost to dstHost as `bytes` bytes on queue pair 0.
+    /**
+     * \brief Posts m from srcHost to dstHost as `bytes` bytes on queue pair qp; onSent (may
+     * be empty) fires when the sender sees it acknowledged.
+     */
     void
-    Post(uint32_t srcHost, uint32_t dstHost, const M& m, uint64_t bytes)
+    Post(uint32_t srcHost,
+         uint32_t dstHost,
+         const M& m,
+         uint64_t bytes,
+         uint32_t qp = 0,
+         std::function<void()> onSent = nullptr)
     {
         NS_ABORT_MSG_IF(!m_transport, "MessageMailbox has no transport");
-        m_inFlight[{srcHost, dstHost, 0}].push_back(m);
+        m_inFlight[{srcHost, dstHost, qp}].push_back(m);
         m_bytes += bytes;
         ++m_messages;
-        m_transport->Send(srcHost, dstHost, 0, bytes, nullptr);
+        m_transport->Send(srcHost, dstHost, qp, bytes, std::move(onSent));
     }
 
     /// \brief The message that the transport reports delivered (FIFO per queue pair).

@@ -31,6 +31,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/async-ps-job.h
     workloads/async-ps-spec.h
     workloads/message-mailbox.h
+    workloads/sync-transport.h
     workloads/lapse-ps.h
     workloads/lapse-mf-workload.h
     workloads/lapse-spec.h
@@ -54,6 +55,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/async-ps-job-test.cc
+    test/fixed-latency-transport.h
     test/lapse-ps-test.cc
     test/model-profile-test.cc
     test/plan-checker-test.cc

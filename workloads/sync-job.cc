@@ -27,6 +27,7 @@ void
 SyncJob::SetTransport(SyncTransport* transport)
 {
     m_transport = transport;
+    m_mail.SetTransport(transport);
 }
 
 void
@@ -143,8 +144,7 @@ SyncJob::Post(TransferId id)
     for (uint32_t qp = 0; qp < parts; ++qp)
     {
         const uint64_t bytes = t.bytes / parts + (qp < t.bytes % parts ? 1 : 0);
-        m_inFlight[{srcHost, dstHost, qp}].push_back(id);
-        m_transport->Send(srcHost, dstHost, qp, bytes, [this, id, iteration]() {
+        m_mail.Post(srcHost, dstHost, id, bytes, qp, [this, id, iteration]() {
             // A sender completion of an earlier iteration must not count in this one.
             if (iteration == m_iteration && --m_partsUnsent[id] == 0)
             {
@@ -157,12 +157,7 @@ SyncJob::Post(TransferId id)
 void
 SyncJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
-    auto it = m_inFlight.find({srcHost, dstHost, qp});
-    NS_ABORT_MSG_IF(it == m_inFlight.end() || it->second.empty(),
-                    "message delivered " << srcHost << "->" << dstHost << " qp " << qp
-                                         << " that no transfer posted");
-    TransferId id = it->second.front();
-    it->second.pop_front();
+    const TransferId id = m_mail.Take(srcHost, dstHost, qp);
     if (--m_partsUndelivered[id] == 0)
     {
         Complete(id);

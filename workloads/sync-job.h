@@ -27,62 +27,23 @@
 #ifndef PARAMSYNC_SYNC_JOB_H
 #define PARAMSYNC_SYNC_JOB_H
 
+#include "message-mailbox.h"
 #include "model-profile.h"
 #include "sync-plan.h"
+#include "sync-transport.h"
 
 #include "ns3/node.h"
 #include "ns3/nstime.h"
 #include "ns3/ptr.h"
 
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <map>
-#include <tuple>
 #include <vector>
 
 namespace ns3
 {
 
 class SyncApplication;
-
-/**
- * \brief Told when a message's last byte reached its destination host. Messages on one
- * (src host, dst host, queue pair) arrive in posting order (RC semantics), so the sink
- * knows which message it was from its own FIFO of posted messages.
- */
-class MessageSink
-{
-  public:
-    virtual ~MessageSink() = default;
-    /// \brief A message from srcHost on queue pair qp reached dstHost.
-    virtual void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) = 0;
-};
-
-/**
- * \brief How a job moves a transfer's bytes between hosts.
- */
-class SyncTransport
-{
-  public:
-    virtual ~SyncTransport() = default;
-    /**
-     * \brief Number of queue pairs from host src to host dst, one per equal-cost path: the
-     * job stripes every transfer over them in equal parts.
-     */
-    virtual uint32_t QueuePairs(uint32_t srcHost, uint32_t dstHost) const = 0;
-    /**
-     * \brief Posts a message of `bytes` from srcHost to dstHost on queue pair `qp`.
-     * Must call MessageSink::Delivered(srcHost, dstHost, qp) of the job when its last byte
-     * reached dstHost
-     * and onSent when the sender sees it complete (acknowledged).
-     */
-    virtual void Send(uint32_t srcHost,
-                      uint32_t dstHost,
-                      uint32_t qp,
-                      uint64_t bytes,
-                      std::function<void()> onSent) = 0;
-};
 
 /// \brief What one SyncJob runs.
 struct SyncJobConfig
@@ -193,18 +154,17 @@ class SyncJob : public MessageSink
     std::vector<Ptr<SyncApplication>> m_apps;          //!< by participant
     std::vector<std::vector<TransferId>> m_outgoing;   //!< by participant: transfers it sends
     std::vector<std::vector<TransferId>> m_dependents; //!< by transfer: transfers waiting on it
-    /// FIFO of posted transfers per (src host, dst host, qp).
-    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<TransferId>> m_inFlight;
-    std::vector<uint32_t> m_partsUndelivered; //!< by transfer: stripes not yet delivered
-    std::vector<uint32_t> m_partsUnsent;      //!< by transfer: stripes not yet acknowledged
-    uint32_t m_iteration{0};                  //!< current iteration
-    Time m_iterationStart;                    //!< its start
-    uint32_t m_doneInIteration{0};            //!< transfers delivered in it
-    uint32_t m_finishedIterations{0};         //!< iterations finished
-    std::vector<size_t> m_timeIndex;          //!< by transfer: index in m_times (this iteration)
-    std::vector<SyncTransferTimes> m_times;   //!< every transfer executed
-    std::vector<Time> m_gst;                  //!< per iteration
-    std::vector<Time> m_iterationTime;        //!< per iteration
+    MessageMailbox<TransferId> m_mail;                 //!< posted stripes, FIFO per queue pair
+    std::vector<uint32_t> m_partsUndelivered;          //!< by transfer: stripes not yet delivered
+    std::vector<uint32_t> m_partsUnsent;    //!< by transfer: stripes not yet acknowledged
+    uint32_t m_iteration{0};                //!< current iteration
+    Time m_iterationStart;                  //!< its start
+    uint32_t m_doneInIteration{0};          //!< transfers delivered in it
+    uint32_t m_finishedIterations{0};       //!< iterations finished
+    std::vector<size_t> m_timeIndex;        //!< by transfer: index in m_times (this iteration)
+    std::vector<SyncTransferTimes> m_times; //!< every transfer executed
+    std::vector<Time> m_gst;                //!< per iteration
+    std::vector<Time> m_iterationTime;      //!< per iteration
 };
 
 } // namespace ns3
