@@ -107,13 +107,7 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
     const uint32_t n = topology.Graph().HostCount();
     const uint64_t w = model.TotalBytes();
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = w;
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, w, n, n);
     if (n < 2)
     {
         return plan;

@@ -38,13 +38,7 @@ HalvingDoublingAlgorithm::Compile(const Topology& topology, const ModelProfile& 
     const uint32_t n = topology.Graph().HostCount();
     const uint64_t w = model.TotalBytes();
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = w;
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, w, n, n);
     uint32_t p2 = 1;
     while (p2 * 2 <= n)
     {

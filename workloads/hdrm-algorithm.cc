@@ -102,12 +102,7 @@ HdrmAlgorithm::RankMap(const BigraphTopology& bigraph)
 SyncPlan
 HdrmAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
+    RequireApplies(topology);
     const auto& bigraph = dynamic_cast<const BigraphTopology&>(topology);
     SyncPlan plan;
     plan.algorithm = Spec();

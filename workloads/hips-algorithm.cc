@@ -596,22 +596,11 @@ HipsAlgorithm::Exchange() const
 SyncPlan
 HipsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
+    RequireApplies(topology);
     const std::vector<HostDimension> dims = topology.Dimensions();
     const uint32_t n = topology.Graph().HostCount();
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     AddHierarchicalAllreduce(plan, dims, Flows(dims), Exchange(), "--algorithm '" + Spec() + "'");
     return plan;
 }
@@ -619,22 +608,11 @@ HipsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
 std::optional<RoundPlan>
 HipsAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
+    RequireApplies(topology);
     const std::vector<HostDimension> dims = topology.Dimensions();
     const uint32_t n = topology.Graph().HostCount();
     RoundPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     if (!AddHierarchicalRounds(plan, dims, Flows(dims), Exchange(), "--algorithm '" + Spec() + "'"))
     {
         return std::nullopt;

@@ -34,13 +34,7 @@ MeshAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
 {
     const uint32_t n = topology.Graph().HostCount();
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     const uint64_t w = model.TotalBytes();
     std::vector<uint64_t> offset(n + 1, 0);
     for (uint32_t i = 0; i < n; ++i)

@@ -118,23 +118,12 @@ PsAlgorithm::Shards(const ModelProfile& model) const
 SyncPlan
 PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() +
-                                    ": " + why);
-    }
+    RequireApplies(topology);
     const uint32_t hosts = topology.Graph().HostCount();
     const bool dedicated = m_placement == "dedicated";
     const uint32_t n = dedicated ? hosts - m_servers : hosts;
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < (dedicated ? hosts : n); ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, (dedicated ? hosts : n));
     auto participantOf = [&](uint32_t server) { return dedicated ? n + server : server; };
 
     constexpr TransferId kNone = UINT32_MAX;

@@ -125,12 +125,7 @@ RingAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 std::vector<std::vector<HostRank>>
 RingAlgorithm::RingOrders(const Topology& topology) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
+    RequireApplies(topology);
     const TopologyGraph& graph = topology.Graph();
     const uint32_t n = graph.HostCount();
     const auto* bcube = dynamic_cast<const BcubeTopology*>(&topology);
@@ -262,13 +257,7 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
     const uint32_t n = topology.Graph().HostCount();
     std::vector<std::vector<HostRank>> orders = RingOrders(topology);
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     const uint32_t rings = static_cast<uint32_t>(orders.size());
     const uint32_t segs = m_segments;
     std::vector<uint64_t> ringOffset = SplitOffsets(plan.gradientBytes, rings);
@@ -356,13 +345,7 @@ RingAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model
     const uint32_t n = topology.Graph().HostCount();
     std::vector<std::vector<HostRank>> orders = RingOrders(topology);
     RoundPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     const uint64_t rings = orders.size();
     // Smallest and largest segment over every ring and chunk (SplitOffsets: ceil and floor
     // at every split).

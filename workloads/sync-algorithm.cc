@@ -17,6 +17,17 @@
 namespace ns3
 {
 
+void
+SyncAlgorithm::RequireApplies(const Topology& topology) const
+{
+    std::string why;
+    if (!AppliesTo(topology, why))
+    {
+        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
+                                    why);
+    }
+}
+
 namespace
 {
 

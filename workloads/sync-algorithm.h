@@ -52,6 +52,29 @@ class SyncAlgorithm
      */
     virtual std::optional<RoundPlan> CompileRounds(const Topology& topology,
                                                    const ModelProfile& model) const;
+
+  protected:
+    /// \brief Throws std::invalid_argument "--algorithm 'SPEC' on TOPOLOGY: why" unless the
+    /// algorithm applies to the topology.
+    void RequireApplies(const Topology& topology) const;
+
+    /**
+     * \brief The header every plan starts with (SyncPlan or RoundPlan): this algorithm's
+     * spec, W bytes, `workers` workers, and participants 0..participants-1 on the hosts of
+     * the same rank.
+     */
+    template<typename Plan>
+    void
+    StartPlan(Plan& plan, uint64_t gradientBytes, uint32_t workers, uint32_t participants) const
+    {
+        plan.algorithm = Spec();
+        plan.gradientBytes = gradientBytes;
+        plan.workers = workers;
+        for (uint32_t p = 0; p < participants; ++p)
+        {
+            plan.hostOf.push_back(p);
+        }
+    }
 };
 
 /**

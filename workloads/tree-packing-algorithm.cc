@@ -68,12 +68,7 @@ TreePackingAlgorithm::AppliesTo(const Topology& topology, std::string& why) cons
 TreePackingResult
 TreePackingAlgorithm::Pack(const Topology& topology) const
 {
-    std::string why;
-    if (!AppliesTo(topology, why))
-    {
-        throw std::invalid_argument("--algorithm '" + Spec() + "' on " + topology.Spec() + ": " +
-                                    why);
-    }
+    RequireApplies(topology);
     return ArborescencePacking(m_iterations, m_epsilon, m_maxTrees).Pack(topology);
 }
 
@@ -101,13 +96,7 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
     const uint32_t n = topology.Graph().HostCount();
     TreePackingResult packing = Pack(topology);
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     const uint64_t w = plan.gradientBytes;
     const std::vector<std::pair<uint32_t, double>> streams = Streams(packing);
     long double cumulative = 0;

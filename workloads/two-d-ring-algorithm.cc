@@ -114,13 +114,7 @@ TwoDRingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) 
     std::vector<HostDimension> levels = CheckedLevels(topology);
     const uint32_t n = topology.Graph().HostCount();
     SyncPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     AddHierarchicalAllreduce(plan,
                              levels,
                              {HierarchicalFlow{{0, 1}, false}},
@@ -135,13 +129,7 @@ TwoDRingAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& m
     std::vector<HostDimension> levels = CheckedLevels(topology);
     const uint32_t n = topology.Graph().HostCount();
     RoundPlan plan;
-    plan.algorithm = Spec();
-    plan.gradientBytes = model.TotalBytes();
-    plan.workers = n;
-    for (uint32_t p = 0; p < n; ++p)
-    {
-        plan.hostOf.push_back(p);
-    }
+    StartPlan(plan, model.TotalBytes(), n, n);
     if (!AddHierarchicalRounds(plan,
                                levels,
                                {HierarchicalFlow{{0, 1}, false}},
