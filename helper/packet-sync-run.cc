@@ -23,10 +23,10 @@
 
 #include <algorithm>
 #include <chrono>
-#include <deque>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 #include <unistd.h>
 
 namespace ns3
@@ -184,63 +184,115 @@ class RunGuard
 };
 
 /**
- * A faulty NIC that floods pause frames (a PFC storm's usual origin): from `start`, every
- * port of the host pauses every data priority with the largest quanta and refreshes before
- * the pause expires, until `end` (then resumes), or for as long as the run goes on.
+ * A pause a host keeps on one port and priority, as a storm origin does: sent with the
+ * largest quanta and refreshed every half pause until Release() (which resumes at once) or
+ * until keepGoing() says the run is over (so that it does not keep a finished run alive).
  */
-class PauseStorm
+class HeldPause
 {
   public:
-    PauseStorm(std::vector<Ptr<PfcNetDevice>> ports,
-               std::vector<uint8_t> priorities,
-               Time start,
-               Time end,
-               std::function<bool()> keepGoing)
-        : m_ports(std::move(ports)),
-          m_priorities(std::move(priorities)),
-          m_end(end),
+    HeldPause(Ptr<PfcNetDevice> dev, uint8_t priority, std::function<bool()> keepGoing)
+        : m_dev(std::move(dev)),
+          m_priority(priority),
           m_keepGoing(std::move(keepGoing))
     {
-        Simulator::Schedule(start, &PauseStorm::Send, this);
+    }
+
+    void
+    Hold()
+    {
+        if (!m_held)
+        {
+            m_held = true;
+            Refresh();
+        }
+    }
+
+    void
+    Release()
+    {
+        if (m_held)
+        {
+            m_held = false;
+            m_refresh.Cancel();
+            m_dev->SendPause(m_priority, 0);
+        }
+    }
+
+    bool
+    Is(const Ptr<PfcNetDevice>& dev, uint8_t priority) const
+    {
+        return m_dev == dev && m_priority == priority;
     }
 
   private:
     void
-    Send()
+    Refresh()
     {
-        const bool over = m_end.IsStrictlyPositive() && Simulator::Now() >= m_end;
-        for (const auto& dev : m_ports)
+        m_dev->SendPause(m_priority, kQuanta);
+        if (m_keepGoing())
         {
-            for (uint8_t q : m_priorities)
-            {
-                dev->SendPause(q, over ? 0 : kQuanta);
-            }
+            m_refresh = Simulator::Schedule(
+                m_dev->PauseDuration(kQuanta) / 2, &HeldPause::Refresh, this);
         }
-        if (over || !m_keepGoing())
-        {
-            return;
-        }
-        Time next = m_ports.front()->PauseDuration(kQuanta) / 2;
-        if (m_end.IsStrictlyPositive())
-        {
-            next = std::min(next, m_end - Simulator::Now());
-        }
-        Simulator::Schedule(next, &PauseStorm::Send, this);
     }
 
     static constexpr uint16_t kQuanta = 0xffff;
-    std::vector<Ptr<PfcNetDevice>> m_ports;
-    std::vector<uint8_t> m_priorities;
-    Time m_end;
+    Ptr<PfcNetDevice> m_dev;
+    uint8_t m_priority;
     std::function<bool()> m_keepGoing;
+    bool m_held{false};
+    EventId m_refresh;
+};
+
+/**
+ * A faulty NIC that floods pause frames (a PFC storm's usual origin): from `start`, every
+ * port of the host holds a pause on every data priority until `end`, or for as long as the
+ * run goes on.
+ */
+class PauseStorm
+{
+  public:
+    PauseStorm(const std::vector<Ptr<PfcNetDevice>>& ports,
+               const std::vector<uint8_t>& priorities,
+               Time start,
+               Time end,
+               const std::function<bool()>& keepGoing)
+    {
+        for (const auto& dev : ports)
+        {
+            for (uint8_t q : priorities)
+            {
+                m_pauses.push_back(std::make_unique<HeldPause>(dev, q, keepGoing));
+            }
+        }
+        Simulator::Schedule(start, [this]() {
+            for (auto& p : m_pauses)
+            {
+                p->Hold();
+            }
+        });
+        if (end.IsStrictlyPositive())
+        {
+            Simulator::Schedule(end, [this]() {
+                for (auto& p : m_pauses)
+                {
+                    p->Release();
+                }
+            });
+        }
+    }
+
+  private:
+    std::vector<std::unique_ptr<HeldPause>> m_pauses;
 };
 
 /**
  * A receiver that stops draining (a stalled host, a NIC whose receive path hangs): from
  * `start` the host takes no frame off the wire; frames wait in its receive buffer, and once
- * more than kXoffBytes wait it pauses the sending port's priority, refreshed before expiry,
- * like any lossless receiver that cannot keep up. At `end` it processes every waiting frame
- * in arrival order and resumes its upstream.
+ * more than kXoffBytes wait it holds a pause on the port and priority they came by, like any
+ * lossless receiver that cannot keep up. At `end` it processes every waiting frame in
+ * arrival order and releases its pauses.
  */
 class StalledReceiver
 {
@@ -249,8 +301,10 @@ class StalledReceiver
                     uint32_t host,
                     PfcNetDevice::FrameReceiveCallback deliver,
                     Time start,
-                    Time end)
-        : m_deliver(std::move(deliver))
+                    Time end,
+                    std::function<bool()> keepGoing)
+        : m_deliver(std::move(deliver)),
+          m_keepGoing(std::move(keepGoing))
     {
         net.SetHostReceive(host,
                            PfcNetDevice::FrameReceiveCallback(
@@ -272,7 +326,8 @@ class StalledReceiver
         uint8_t priority;
     };
 
-    void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
+    void
+    Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
     {
         if (!m_stalled)
         {
@@ -283,38 +338,26 @@ class StalledReceiver
         m_held.push_back({dev, frame, priority});
         if (m_bytes > kXoffBytes)
         {
-            Pause(dev, priority);
+            PauseOf(dev, priority).Hold();
         }
     }
 
-    void Pause(Ptr<PfcNetDevice> dev, uint8_t priority)
+    HeldPause&
+    PauseOf(const Ptr<PfcNetDevice>& dev, uint8_t priority)
     {
-        for (const auto& [d, p] : m_pausing)
+        for (auto& p : m_pauses)
         {
-            if (d == dev && p == priority)
+            if (p->Is(dev, priority))
             {
-                return; // already paused, and refreshed
+                return *p;
             }
         }
-        m_pausing.emplace_back(dev, priority);
-        Refresh(dev, priority);
+        m_pauses.push_back(std::make_unique<HeldPause>(dev, priority, m_keepGoing));
+        return *m_pauses.back();
     }
 
-    void Refresh(Ptr<PfcNetDevice> dev, uint8_t priority)
-    {
-        if (!m_stalled)
-        {
-            return;
-        }
-        dev->SendPause(priority, kQuanta);
-        Simulator::Schedule(dev->PauseDuration(kQuanta) / 2,
-                            &StalledReceiver::Refresh,
-                            this,
-                            dev,
-                            priority);
-    }
-
-    void Drain()
+    void
+    Drain()
     {
         m_stalled = false;
         std::deque<Held> held;
@@ -324,20 +367,19 @@ class StalledReceiver
         {
             m_deliver(h.dev, h.frame, h.priority);
         }
-        for (const auto& [dev, priority] : m_pausing)
+        for (auto& p : m_pauses)
         {
-            dev->SendPause(priority, 0);
+            p->Release();
         }
-        m_pausing.clear();
     }
 
     static constexpr uint64_t kXoffBytes = 256 * 1024; //!< a NIC's on-chip receive buffer
-    static constexpr uint16_t kQuanta = 0xffff;
-    PfcNetDevice::FrameReceiveCallback m_deliver;        //!< the NIC's receive
-    bool m_stalled{false};                               //!< not draining
-    std::deque<Held> m_held;                             //!< waiting frames
-    uint64_t m_bytes{0};                                 //!< their bytes
-    std::vector<std::pair<Ptr<PfcNetDevice>, uint8_t>> m_pausing; //!< paused upstreams
+    PfcNetDevice::FrameReceiveCallback m_deliver;      //!< the NIC's receive
+    std::function<bool()> m_keepGoing;                 //!< the run is not over
+    bool m_stalled{false};                             //!< not draining
+    std::deque<Held> m_held;                           //!< waiting frames
+    uint64_t m_bytes{0};                               //!< their bytes
+    std::vector<std::unique_ptr<HeldPause>> m_pauses;  //!< upstream pauses held
 };
 
 } // namespace
@@ -659,12 +701,12 @@ PacketSyncRun::Run()
         stalled = std::make_unique<StalledReceiver>(
             net,
             host,
-            PfcNetDevice::FrameReceiveCallback(
-                [nic](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
-                    nic->Receive(dev, frame, p);
-                }),
+            PfcNetDevice::FrameReceiveCallback([nic](Ptr<PfcNetDevice> dev,
+                                                     Ptr<Packet> frame,
+                                                     uint8_t p) { nic->Receive(dev, frame, p); }),
             start,
-            o.stopDraining.durationS > 0 ? start + Seconds(o.stopDraining.durationS) : Seconds(0));
+            o.stopDraining.durationS > 0 ? start + Seconds(o.stopDraining.durationS) : Seconds(0),
+            unfinished);
     }
 
     std::unique_ptr<PauseStorm> storm;
@@ -678,7 +720,8 @@ PacketSyncRun::Run()
             priorities.push_back(table->LanePriority(lane));
         }
         const Time start = Seconds(o.pauseStorm.startS);
-        const Time end = o.pauseStorm.durationS > 0 ? start + Seconds(o.pauseStorm.durationS) : Seconds(0);
+        const Time end = o.pauseStorm.durationS > 0 ? start + Seconds(o.pauseStorm.durationS)
+                                                    : Seconds(0);
         storm = std::make_unique<PauseStorm>(
             net.HostPorts(o.pauseStorm.host), priorities, start, end, unfinished);
     }
