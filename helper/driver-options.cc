@@ -302,7 +302,8 @@ DriverOptions::Register(CommandLine& cmd)
                  "A-B@TIME[+DURATION][,...]: the link between nodes A and B (names as in "
                  "--out's pfc.csv, e.g. h0-sw0.0) fails at TIME (and comes back after "
                  "DURATION): routing switches to shortest paths around it, queue pairs resend "
-                 "what it lost; empty: none",
+                 "what it lost; hosts it cuts off wait for the repair (a failure without one "
+                 "must leave every host connected); empty: none",
                  linkDownText);
     cmd.AddValue(
         "buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)", bufferText);

@@ -14,18 +14,18 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
     : m_net(net),
       m_peer(net.PeerNodes())
 {
+    // Only link failures fire these, rarely: reading the frame here costs nothing per hop.
+    const Callback<void, Ptr<const Packet>> lostToFailure([this](Ptr<const Packet> frame) {
+        ++m_linkDrops;
+        RoceFrameInfo info;
+        if (ReadRoceFrame(frame, info) && info.opcode <= RoceOpcode::kSendOnly)
+        {
+            ++m_dataLinkDrops;
+        }
+    });
     for (const auto& channel : net.channels)
     {
-        // Only failed links fire this, rarely: reading the frame here costs nothing per hop.
-        channel->TraceConnectWithoutContext(
-            "LinkDrop", Callback<void, Ptr<const Packet>>([this](Ptr<const Packet> frame) {
-                ++m_linkDrops;
-                RoceFrameInfo info;
-                if (ReadRoceFrame(frame, info) && info.opcode <= RoceOpcode::kSendOnly)
-                {
-                    ++m_dataLinkDrops;
-                }
-            }));
+        channel->TraceConnectWithoutContext("LinkDrop", lostToFailure);
     }
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
@@ -51,6 +51,10 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
                     [this](Ptr<const Packet>, uint32_t, uint8_t priority) {
                         ++m_watchdogDrops[priority & 7];
                     }));
+            net.switches[v]->TraceConnectWithoutContext(
+                "NoRouteDrop",
+                Callback<void, Ptr<const Packet>, uint32_t>(
+                    [lostToFailure](Ptr<const Packet> frame, uint32_t) { lostToFailure(frame); }));
             net.switches[v]->TraceConnectWithoutContext("EcnMark",
                                                         MakeBoundCallback(&OnMark, this));
         }

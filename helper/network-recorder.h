@@ -107,7 +107,7 @@ class NetworkRecorder
     uint64_t m_pauseFrames{0};                 //!< pauses sent
     uint64_t m_drops{0};                       //!< MMU drops
     std::array<uint64_t, 8> m_watchdogDrops{}; //!< PFC watchdog drops per priority
-    uint64_t m_linkDrops{0};                   //!< frames lost on failed links
+    uint64_t m_linkDrops{0};                   //!< frames lost to link failures (cable, no route)
     uint64_t m_dataLinkDrops{0};               //!< of which data
     uint64_t m_ecnMarks{0};                    //!< CE marks
 };

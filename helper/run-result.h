@@ -98,7 +98,7 @@ struct RunResult
     uint32_t pfcPauseDepth{0};  //!< farthest reach of a pause cascade, hops (PauseSpread)
     uint64_t drops{0};          //!< packets dropped by any MMU
     uint64_t watchdogDrops{0};  //!< packets PFC watchdogs dropped from stormed queues
-    uint64_t linkDrops{0};      //!< frames lost on failed links (--link-down)
+    uint64_t linkDrops{0};      //!< frames lost to --link-down: on the dead cable or no route
     uint64_t ecnMarks{0};       //!< CE marks
     uint64_t retransmits{0};    //!< go-back-N retransmitted packets
     uint64_t events{0};         //!< simulator events executed

@@ -136,6 +136,11 @@ PfcSwitch::GetTypeId()
                             "(frame, egress port, priority).",
                             MakeTraceSourceAccessor(&PfcSwitch::m_watchdogDropTrace),
                             "ns3::PfcSwitch::DropTracedCallback")
+            .AddTraceSource("NoRouteDrop",
+                            "A frame whose destination host no route reaches (link failures "
+                            "cut it off) was dropped (frame, ingress port).",
+                            MakeTraceSourceAccessor(&PfcSwitch::m_noRouteDropTrace),
+                            "ns3::PfcSwitch::NoRouteDropTracedCallback")
             .AddTraceSource("WatchdogStorm",
                             "The PFC watchdog declared a storm on (egress port, priority) "
                             "(true) or restored it (false).",
@@ -390,8 +395,14 @@ PfcSwitch::Receive(uint32_t inPort,
     uint8_t inLane = isLane ? static_cast<uint8_t>(priority - base) : 0;
     const ForwardingRoute* route =
         m_table->Lookup(info.dstHost, inLane, info.srcHost, info.udpSrcPort);
-    NS_ABORT_MSG_IF(!route,
-                    "PfcSwitch: no route to host " << info.dstHost << " on lane " << int(inLane));
+    if (!route)
+    {
+        // Failed links cut the destination off (a partition until a repair): the frame is
+        // lost as on a dead cable, and its queue pair resends once a route is back.
+        ++m_noRouteDrops;
+        m_noRouteDropTrace(frame, inPort);
+        return;
+    }
     uint8_t outPriority = isLane ? m_table->LanePriority(route->lane) : priority;
     if (m_watchdog && m_watchdog->Dropping(route->port, outPriority))
     {

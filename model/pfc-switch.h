@@ -53,6 +53,8 @@ class PfcSwitch : public Object
     typedef void (*PauseTracedCallback)(uint32_t port, uint8_t priority, uint16_t quanta);
     /// \brief Trace: the watchdog declared (true) or ended (false) a storm on an egress.
     typedef void (*StormTracedCallback)(uint32_t port, uint8_t priority, bool storm);
+    /// \brief Trace: a frame with no route to its host dropped, with its ingress port.
+    typedef void (*NoRouteDropTracedCallback)(Ptr<const Packet> frame, uint32_t port);
 
     /// \brief Register the type.
     static TypeId GetTypeId();
@@ -90,6 +92,8 @@ class PfcSwitch : public Object
     uint64_t GetTotalDrops() const;
     /// \brief Frames the PFC watchdog dropped (stormed egress queues).
     uint64_t GetWatchdogDrops() const { return m_watchdogDrops; }
+    /// \brief Frames dropped for want of a route: link failures cut their destination off.
+    uint64_t GetNoRouteDrops() const { return m_noRouteDrops; }
     /// \brief Storms the PFC watchdog detected.
     uint64_t GetWatchdogStorms() const;
     /// \brief Frames marked CE.
@@ -191,6 +195,8 @@ class PfcSwitch : public Object
     Time m_watchdogRestore;                  //!< WatchdogRestore
     std::unique_ptr<PfcWatchdog> m_watchdog; //!< the storm watchdog, if any
     uint64_t m_watchdogDrops{0};             //!< frames it dropped
+    TracedCallback<Ptr<const Packet>, uint32_t> m_noRouteDropTrace; //!< NoRouteDrop
+    uint64_t m_noRouteDrops{0};              //!< frames with no route to their host
 };
 
 } // namespace ns3

@@ -238,13 +238,16 @@ RoceNic::CreateQueuePair(uint32_t dstHost)
     const TypeId ccTid = CheckQueuePairRequest(dstHost);
     const uint16_t udpSrcPort = NextUdpSrcPort();
     const ForwardingRoute* route = Table()->Lookup(dstHost, 0, m_hostRank, udpSrcPort);
-    if (!route)
-    {
-        throw std::invalid_argument("RoceNic::CreateQueuePair: no route from host " +
-                                    std::to_string(m_hostRank) + " to host " +
-                                    std::to_string(dstHost));
-    }
-    return MakeQueuePair(dstHost, ccTid, udpSrcPort, *route);
+    return MakeQueuePair(dstHost, ccTid, udpSrcPort, route ? *route : ParkedRoute());
+}
+
+ForwardingRoute
+RoceNic::ParkedRoute() const
+{
+    // Link failures cut the destination off for now (a partition until a repair): the QP
+    // starts on port 0, its frames are lost like any sent into a failure, and Reroute()
+    // moves it onto a real route when one comes back; its timeouts resend what was lost.
+    return ForwardingRoute{0, 0};
 }
 
 Ptr<QueuePair>
@@ -252,6 +255,12 @@ RoceNic::CreateQueuePair(uint32_t dstHost, uint32_t routeIndex)
 {
     const TypeId ccTid = CheckQueuePairRequest(dstHost);
     const std::vector<ForwardingRoute>& routes = Table()->Routes(dstHost, 0);
+    if (routes.empty())
+    {
+        Ptr<QueuePair> qp = MakeQueuePair(dstHost, ccTid, NextUdpSrcPort(), ParkedRoute());
+        qp->m_routeIndex = static_cast<int32_t>(routeIndex);
+        return qp;
+    }
     if (routeIndex >= routes.size())
     {
         throw std::invalid_argument("RoceNic::CreateQueuePair: no route " +

@@ -108,8 +108,9 @@ class RoceNic : public Object
     /**
      * \brief A new RC queue pair to dstHost: next QP number, UDP source port 49152 +
      * (number mod 16384), port and lane from ForwardingTable::Lookup(dst, 0, self, udpSrcPort).
-     * Throws std::invalid_argument for an unknown CongestionControl, a destination without
-     * route or a data priority above 7.
+     * A destination that link failures cut off (no route now) gets a QP parked on port 0
+     * until Reroute() finds it a route. Throws std::invalid_argument for an unknown
+     * CongestionControl or a data priority above 7.
      */
     Ptr<QueuePair> CreateQueuePair(uint32_t dstHost);
     /**
@@ -117,7 +118,8 @@ class RoceNic : public Object
      * equal-cost first hops ForwardingTable::Routes(dstHost) lists rather than the hashed
      * one, so that a sender can stripe a message over all its equal-cost paths (a BCube
      * server's correction orders start on different ports). Throws std::invalid_argument
-     * when there is no such route.
+     * when there is no such route; with no route at all (a partition) the QP is parked as
+     * above and keeps routeIndex for when routes return.
      */
     Ptr<QueuePair> CreateQueuePair(uint32_t dstHost, uint32_t routeIndex);
     /**
@@ -227,6 +229,8 @@ class RoceNic : public Object
     TypeId CheckQueuePairRequest(uint32_t dstHost) const;
     /// \brief UDP source port (ECMP entropy) of the next QP.
     uint16_t NextUdpSrcPort() const;
+    /// \brief Where a QP to a host with no route now starts (port 0, lane 0).
+    ForwardingRoute ParkedRoute() const;
     /// \brief Makes and registers a QP leaving by `route`.
     Ptr<QueuePair> MakeQueuePair(uint32_t dstHost,
                                  TypeId ccTid,

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/connected_components.hpp>
 #include <boost/graph/visitors.hpp>
 #include <limits>
 #include <stdexcept>
@@ -12,7 +13,8 @@ namespace ns3
 
 ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
                                          std::vector<bool> down,
-                                         const std::string& what)
+                                         const std::string& what,
+                                         Unreachable unreachable)
     : m_graph(graph),
       m_down(std::move(down))
 {
@@ -47,7 +49,8 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
                                         dist.data(), boost::on_tree_edge()))));
         for (NodeIndex n = 0; n < nodes; ++n)
         {
-            if (dist[n] == unreached && graph.Node(n).isHost)
+            if (dist[n] == unreached && graph.Node(n).isHost &&
+                unreachable == Unreachable::REFUSE)
             {
                 throw std::invalid_argument(what + ": host " + graph.Node(n).name +
                                             " cannot reach host " + graph.Node(src).name +
@@ -65,6 +68,35 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
             }
         }
     }
+}
+
+std::vector<std::vector<HostRank>>
+ShortestPathRouting::HostGroups(const TopologyGraph& graph, const std::vector<bool>& down)
+{
+    using Graph = boost::adjacency_list<boost::vecS, boost::vecS, boost::undirectedS>;
+    Graph g(graph.NodeCount());
+    for (LinkIndex l = 0; l < graph.LinkCount(); ++l)
+    {
+        if (l >= down.size() || !down[l])
+        {
+            boost::add_edge(graph.Link(l).a, graph.Link(l).b, g);
+        }
+    }
+    std::vector<uint32_t> component(graph.NodeCount());
+    boost::connected_components(g, component.data());
+    std::vector<std::vector<HostRank>> groups;
+    std::vector<int64_t> groupOfComponent(graph.NodeCount(), -1);
+    for (HostRank h = 0; h < graph.HostCount(); ++h)
+    {
+        int64_t& group = groupOfComponent[component[graph.HostNode(h)]];
+        if (group < 0)
+        {
+            group = static_cast<int64_t>(groups.size());
+            groups.emplace_back();
+        }
+        groups[group].push_back(h);
+    }
+    return groups;
 }
 
 uint32_t
@@ -89,12 +121,15 @@ ShortestPathRouting::NextHops(NodeIndex at, HostRank dst, std::vector<RouteHop>&
     }
 }
 
-DegradedTopology::DegradedTopology(const Topology& original, const std::vector<bool>& down)
+DegradedTopology::DegradedTopology(const Topology& original,
+                                   const std::vector<bool>& down,
+                                   ShortestPathRouting::Unreachable unreachable)
     : m_spec(original.Spec() + " (degraded)"),
       m_family(original.Family())
 {
     m_graph = original.Graph();
-    m_routing = std::make_unique<ShortestPathRouting>(m_graph, down, original.Spec());
+    m_routing =
+        std::make_unique<ShortestPathRouting>(m_graph, down, original.Spec(), unreachable);
 }
 
 void

@@ -22,15 +22,30 @@ namespace ns3
 class ShortestPathRouting
 {
   public:
+    /// \brief What a host that cannot reach another host means.
+    enum class Unreachable
+    {
+        REFUSE, //!< an error: the graph must connect every host
+        NO_ROUTE //!< a partition (failed links until a repair): no next hop towards it
+    };
     /**
      * \param graph the graph (must outlive this object)
      * \param down by LinkIndex, links that carry nothing (empty: none)
      * \param what names the graph in messages
-     * \throws std::invalid_argument when a host cannot reach another host
+     * \param unreachable whether a partition is an error
+     * \throws std::invalid_argument when a host cannot reach another host (REFUSE)
      */
     ShortestPathRouting(const TopologyGraph& graph,
                         std::vector<bool> down,
-                        const std::string& what);
+                        const std::string& what,
+                        Unreachable unreachable = Unreachable::REFUSE);
+
+    /**
+     * \brief The groups of hosts that can still reach each other with `down` links failed,
+     * by host rank; the group of host 0 first, the others in order of their lowest rank.
+     */
+    static std::vector<std::vector<HostRank>> HostGroups(const TopologyGraph& graph,
+                                                         const std::vector<bool>& down);
 
     /// \brief Hops from node to host dst.
     uint32_t Distance(NodeIndex node, HostRank dst) const;
@@ -50,8 +65,11 @@ class ShortestPathRouting
 class DegradedTopology : public Topology
 {
   public:
-    /// \throws std::invalid_argument when the failures disconnect a host
-    DegradedTopology(const Topology& original, const std::vector<bool>& down);
+    /// \throws std::invalid_argument when the failures disconnect a host, unless NO_ROUTE
+    DegradedTopology(const Topology& original,
+                     const std::vector<bool>& down,
+                     ShortestPathRouting::Unreachable unreachable =
+                         ShortestPathRouting::Unreachable::REFUSE);
 
     std::string
     Spec() const override

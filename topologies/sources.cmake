@@ -34,4 +34,5 @@ set(PARAMSYNC_TOPOLOGIES_TESTS
     test/topology-test.cc
     test/file-topology-test.cc
     test/channel-dependency-test.cc
+    test/shortest-path-routing-test.cc
 )
