@@ -229,7 +229,9 @@ DriverOptions::Register(CommandLine& cmd)
                  "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
                  "dbtree, trees), 'all' for every one that applies to the topology, or an "
                  "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only), or "
-                 "lapse:mode=dynamic|classic (matrix factorization on a Lapse PS; packet only)",
+                 "lapse:workload=mf|kge,mode=dynamic|classic,nodes=N (matrix factorization or "
+                 "knowledge-graph embeddings on a Lapse PS on hosts 0..N-1; nodes=1 uses host "
+                 "0 of any topology; packet only)",
                  algorithm);
     cmd.AddValue("model",
                  "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE "

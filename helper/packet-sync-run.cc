@@ -606,9 +606,9 @@ PacketSyncRun::SetLapse(const LapseSpec& spec)
 }
 
 void
-PacketSyncRun::FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, RunResult& result)
+PacketSyncRun::FillLapseMetrics(const LapsePs& ps, const LapseWorkload& w, RunResult& result)
 {
-    const auto& ends = mf.EpochEnds();
+    const auto& ends = w.EpochEnds();
     const double last = ends.empty() ? 0 : ends.back().GetSeconds();
     const uint64_t accesses = ps.LocalAccesses() + ps.RemoteAccesses();
     auto n = [](double v) { return ResultsWriter::Number(v); };
@@ -621,9 +621,10 @@ PacketSyncRun::FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, Ru
         {"remote_fraction",
          n(accesses ? static_cast<double>(ps.RemoteAccesses()) / static_cast<double>(accesses)
                     : 0)},
+        {"localizes", std::to_string(ps.Localizes())},
         {"messages", std::to_string(ps.Messages())},
         {"ps_bytes", std::to_string(ps.Bytes())},
-        {"barrier_wait_s", n(mf.BarrierWait().GetSeconds())}};
+        {"barrier_wait_s", n(w.BarrierWait().GetSeconds())}};
 }
 
 void
@@ -665,15 +666,15 @@ PacketSyncRun::Run()
         job->Start(Seconds(0));
     }
     std::unique_ptr<LapsePs> lapse;
-    std::unique_ptr<LapseMfWorkload> lapseMf;
+    std::unique_ptr<LapseWorkload> lapseWork;
     if (m_lapse)
     {
+        // The PS nodes are hosts 0..nodes-1 (nodes=1: host 0 alone, no message).
         lapse = std::make_unique<LapsePs>(m_lapse->ps);
         lapse->SetTransport(&transport);
         transport.SetJob(lapse.get());
-        lapseMf = std::make_unique<LapseMfWorkload>(
-            *lapse, m_lapse->ps.nodes, m_lapse->ps.keys, m_lapse->mf);
-        lapseMf->Start(Seconds(0));
+        lapseWork = m_lapse->MakeWorkload(*lapse);
+        lapseWork->Start(Seconds(0));
     }
     std::unique_ptr<AsyncPsJob> asyncJob;
     if (m_async)
@@ -700,7 +701,7 @@ PacketSyncRun::Run()
 
     auto unfinished = [&]() {
         return (job && !job->Finished()) || (asyncJob && !asyncJob->Finished()) ||
-               (lapseMf && !lapseMf->Finished()) || flowsDone < m_flows.size();
+               (lapseWork && !lapseWork->Finished()) || flowsDone < m_flows.size();
     };
     std::unique_ptr<PfcDeadlockDetector> deadlock;
     if (o.deadlockCheckS > 0)
@@ -838,11 +839,11 @@ PacketSyncRun::Run()
                                         tr.phase});
         }
     }
-    if (lapseMf)
+    if (lapseWork)
     {
-        result.workers = m_lapse->ps.nodes * m_lapse->mf.workersPerNode;
-        result.completed = lapseMf->Finished() && lapse->Outstanding() == 0;
-        FillLapseMetrics(*lapse, *lapseMf, result);
+        result.workers = m_lapse->Workers();
+        result.completed = lapseWork->Finished() && lapse->Outstanding() == 0;
+        FillLapseMetrics(*lapse, *lapseWork, result);
     }
     if (asyncJob)
     {

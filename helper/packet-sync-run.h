@@ -37,7 +37,7 @@ class PacketSyncRun
     void SetPlan(const SyncPlan& plan, const std::vector<GradientTensor>& tensors);
     /// \brief An asynchronous PS job to run instead of a plan (asp / ssp / mlfabric).
     void SetAsyncJob(const AsyncPsConfig& config);
-    /// \brief A Lapse parameter server with its matrix factorization workload instead.
+    /// \brief A Lapse parameter server with its workload (mf, kge) instead.
     void SetLapse(const LapseSpec& spec);
     /// \brief Flows to replay; srcRank/dstRank are the host ranks of each flow's ends.
     void SetFlows(const std::vector<FlowSpec>& flows,
@@ -71,7 +71,7 @@ class PacketSyncRun
     /// \brief An asynchronous job's delays, drops, bytes and makespan into result.
     static void FillAsyncMetrics(const AsyncPsJob& job, RunResult& result);
     /// \brief A Lapse run's epochs, accesses and traffic into result.
-    static void FillLapseMetrics(const LapsePs& ps, const LapseMfWorkload& mf, RunResult& result);
+    static void FillLapseMetrics(const LapsePs& ps, const LapseWorkload& w, RunResult& result);
 
     const DriverOptions& m_options;        //!< options
     const Topology& m_topology;            //!< topology

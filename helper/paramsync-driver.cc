@@ -406,7 +406,7 @@ ParamsyncDriver::PrepareLapse()
                           " is a parameter-server protocol, simulated packet by packet only; "
                           "allowed: --backend=packet");
     }
-    m_lapse->mf.epochs = o.iterations;
+    m_lapse->SetEpochs(o.iterations);
 }
 
 RunResult
@@ -429,7 +429,7 @@ ParamsyncDriver::RunAsync()
     RunResult r = run.Run();
     r.topology = m_topology->Spec();
     r.algorithm = m_lapse ? m_lapse->canonical : m_asyncSpec;
-    r.model = m_lapse ? "mf" : m_model->Name();
+    r.model = m_lapse ? m_lapse->workload : m_model->Name();
     r.backend = "packet";
     r.wallS = WallSince(t0);
     return r;

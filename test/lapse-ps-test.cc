@@ -1,12 +1,13 @@
 // LapsePs (dynamic parameter allocation) over a fake transport that delivers every message
 // 100 us after it is posted: message counts and times derived by hand, then a randomized
 // run with concurrent relocations checked against a sequential reference.
+#include "fixed-latency-transport.h"
+
 #include "ns3/lapse-mf-workload.h"
 #include "ns3/lapse-ps.h"
 #include "ns3/simulator.h"
 
-#include "fixed-latency-transport.h"
-
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <map>
 #include <random>
@@ -130,21 +131,30 @@ TEST_F(LapsePsTest, RequestsAreForwardedToTheOwnerAndCachesSkipTheHome)
     }
 }
 
-TEST_F(LapsePsTest, ConcurrentRelocationsKeepPerKeySequentialConsistency)
+namespace
+{
+
+void
+RandomizedConsistency(bool batch)
 {
     // 4 nodes, 6 keys, 3000 random operations (40 % push of a random delta, 40 % pull,
     // 20 % localize) at random times within 20 ms — about 30 in flight at once, so requests
     // race with relocations all the time. Sequential reference: in each key's apply order
     // (the owners' log) every pull must read the sum of the pushes before it, every node's
     // operations must appear in the order it issued them, the final value must be the sum
-    // of all pushes, and every operation must complete (none lost in a relocation).
-    Make(Config(4, 6, true));
+    // of all pushes, and every operation must complete (none lost in a relocation). With
+    // batching, a localize takes a random run of 1-3 keys in one batch.
+    LapsePs lapse(Config(4, 6, true));
+    FixedLatencyTransport fixed(&lapse);
+    lapse.SetTransport(&fixed);
+    LapsePs* ps = &lapse;
     std::mt19937 rng(12345);
     std::uniform_int_distribution<uint32_t> node(0, 3);
     std::uniform_int_distribution<uint64_t> key(0, 5);
     std::uniform_int_distribution<int> kind(0, 9);
     std::uniform_int_distribution<int> delta(1, 9);
     std::uniform_int_distribution<int> at(0, 20000);
+    std::uniform_int_distribution<uint64_t> run(1, 3);
     std::map<uint64_t, double> pushedSum;
     std::map<std::pair<uint32_t, uint64_t>, double> readBySeq; // (node, seq) -> value read
     std::map<uint32_t, uint64_t> issued;                       // node -> ops issued (seq)
@@ -155,7 +165,8 @@ TEST_F(LapsePsTest, ConcurrentRelocationsKeepPerKeySequentialConsistency)
         const uint64_t k = key(rng);
         const int what = kind(rng);
         const double d = delta(rng);
-        Simulator::Schedule(MicroSeconds(at(rng)), [&, n, k, what, d]() {
+        const uint64_t len = batch ? run(rng) : 1;
+        Simulator::Schedule(MicroSeconds(at(rng)), [&, n, k, what, d, len]() {
             if (what < 4)
             {
                 pushedSum[k] += d;
@@ -170,7 +181,17 @@ TEST_F(LapsePsTest, ConcurrentRelocationsKeepPerKeySequentialConsistency)
             else
             {
                 ++localizes;
-                ps->Localize(n, k, nullptr);
+                if (!batch)
+                {
+                    ps->Localize(n, k, nullptr);
+                    return;
+                }
+                std::vector<uint64_t> keys;
+                for (uint64_t j = k; j < std::min<uint64_t>(k + len, 6); ++j)
+                {
+                    keys.push_back(j);
+                }
+                ps->Localize(n, keys, nullptr);
             }
         });
     }
@@ -201,6 +222,70 @@ TEST_F(LapsePsTest, ConcurrentRelocationsKeepPerKeySequentialConsistency)
                 EXPECT_DOUBLE_EQ(readBySeq.at({a.node, a.seq}), sum) << "key " << k;
             }
         }
+    }
+    Simulator::Destroy();
+}
+
+} // namespace
+
+TEST(LapsePsRandomized, ConcurrentRelocationsKeepPerKeySequentialConsistency)
+{
+    RandomizedConsistency(false);
+}
+
+TEST(LapsePsRandomized, BatchedRelocationsKeepPerKeySequentialConsistency)
+{
+    RandomizedConsistency(true);
+}
+
+TEST_F(LapsePsTest, BatchedLocalizeOfABlockIsThreeMessagesInsteadOfThreePerKey)
+{
+    // 3 nodes, 30 keys: the block of keys 10..19 has home node 1 (k * 3 / 30 = 1). Node 2
+    // takes the block (the home is the owner: LOCALIZE 2->1, local handover, TRANSFER 1->2),
+    // then node 0 takes it from node 2: LOCALIZE 0->1, HANDOVER 1->2, TRANSFER 2->0. Batched,
+    // each step is 2 resp. 3 messages for the whole block; key by key 2 resp. 3 per key
+    // (20 and 30 for 10 keys). Both take the same time: 200 us, then 300 us (the key-by-key
+    // messages run in parallel on the fixed-latency transport). Bytes of the second step:
+    // batched LOCALIZE and HANDOVER 64 + 9 x 8 = 136 B each, TRANSFER 64 + 10 x 100 = 1064 B,
+    // 1336 B; key by key 10 x (64 + 64 + 164) = 2920 B.
+    std::vector<uint64_t> block;
+    for (uint64_t k = 10; k < 20; ++k)
+    {
+        block.push_back(k);
+    }
+    for (bool batch : {true, false})
+    {
+        Make(Config(3, 30));
+        auto take = [&](uint32_t node, Time* done) {
+            if (batch)
+            {
+                ps->Localize(node, block, [done]() { *done = Simulator::Now(); });
+                return;
+            }
+            for (uint64_t k : block)
+            {
+                ps->Localize(node, k, [done]() { *done = Simulator::Now(); });
+            }
+        };
+        Time first = Seconds(-1);
+        take(2, &first);
+        Simulator::Run();
+        EXPECT_EQ(first, MicroSeconds(200)) << batch;
+        EXPECT_EQ(ps->Messages(), batch ? 2u : 20u) << batch;
+        const uint64_t m0 = ps->Messages();
+        const uint64_t b0 = ps->Bytes();
+        Time second = Seconds(-1);
+        take(0, &second);
+        Simulator::Run();
+        EXPECT_EQ(second - first, MicroSeconds(300)) << batch;
+        EXPECT_EQ(ps->Messages() - m0, batch ? 3u : 30u) << batch;
+        EXPECT_EQ(ps->Bytes() - b0, batch ? 1336u : 2920u) << batch;
+        EXPECT_EQ(ps->Localizes(), 20u) << batch;
+        for (uint64_t k : block)
+        {
+            EXPECT_EQ(ps->Owner(k), 0u) << k;
+        }
+        Simulator::Destroy();
     }
 }
 

@@ -54,6 +54,16 @@ LapseMfWorkload::LocalizeBlock(uint32_t w, uint32_t b)
     const uint32_t node = w / m_config.workersPerNode;
     const uint64_t first = b * m_keys / m_workers;
     const uint64_t last = (b + 1) * m_keys / m_workers;
+    if (m_config.batchLocalize)
+    {
+        std::vector<uint64_t> block;
+        for (uint64_t k = first; k < last; ++k)
+        {
+            block.push_back(k);
+        }
+        m_ps.Localize(node, block, nullptr);
+        return;
+    }
     for (uint64_t k = first; k < last; ++k)
     {
         m_ps.Localize(node, k, nullptr);

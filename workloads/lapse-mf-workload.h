@@ -16,11 +16,14 @@
  *    node). Fetching earlier would take keys from the worker still using them: in DSGD
  *    every column block is in use in every sub-epoch.
  * Within a node, workers share the node's keys (local accesses are shared memory).
+ * With `batchLocalize` a block is localized as one batch (3 messages per block that sits at
+ * one node instead of 3 per key, see LapsePs).
  */
 #ifndef PARAMSYNC_LAPSE_MF_WORKLOAD_H
 #define PARAMSYNC_LAPSE_MF_WORKLOAD_H
 
 #include "lapse-ps.h"
+#include "lapse-workload.h"
 
 #include "ns3/nstime.h"
 
@@ -39,35 +42,36 @@ struct LapseMfConfig
     Time stepTime{MicroSeconds(1)}; //!< compute per SGD step
     uint32_t epochs{1};             //!< epochs
     bool dynamic{true};             //!< Lapse (true) or classic static allocation
+    bool batchLocalize{false};      //!< localize a block in one batch (not key by key)
     uint32_t seed{1};               //!< key choice
 };
 
 /**
  * \brief DSGD matrix factorization with parameter blocking on a LapsePs.
  */
-class LapseMfWorkload
+class LapseMfWorkload : public LapseWorkload
 {
   public:
     /// \throws std::invalid_argument if the PS has fewer keys than workers
     LapseMfWorkload(LapsePs& ps, uint32_t nodes, uint64_t keys, const LapseMfConfig& config);
 
     /// \brief Starts epoch 0 at `at`.
-    void Start(Time at);
+    void Start(Time at) override;
     /// \brief Whether every epoch finished.
     bool
-    Finished() const
+    Finished() const override
     {
         return m_epochsDone == m_config.epochs;
     }
     /// \brief End time of each epoch.
     const std::vector<Time>&
-    EpochEnds() const
+    EpochEnds() const override
     {
         return m_epochEnds;
     }
     /// \brief Time spent in barriers, summed over workers.
     Time
-    BarrierWait() const
+    BarrierWait() const override
     {
         return m_barrierWait;
     }

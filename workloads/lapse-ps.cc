@@ -3,6 +3,8 @@
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
 
+#include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -148,7 +150,7 @@ LapsePs::SendNext(uint32_t node, uint64_t key)
             target = cached->second;
         }
     }
-    Message m{Kind::REQUEST, key, queue.front().op, 0, 0, 0};
+    Message m{Kind::REQUEST, key, queue.front().op, 0, 0, 0, {}, {}};
     Send(node, target, m);
 }
 
@@ -183,35 +185,66 @@ void
 LapsePs::Serve(uint32_t owner, uint64_t key, Held& held, const Message& m)
 {
     const double value = Apply(owner, key, held, m.op);
-    Message r{Kind::RESPONSE, key, m.op, value, 0, owner};
+    Message r{Kind::RESPONSE, key, m.op, value, 0, owner, {}, {}};
     Send(owner, m.op.node, r);
 }
 
 void
 LapsePs::Localize(uint32_t node, uint64_t key, std::function<void()> done)
 {
-    NS_ABORT_MSG_IF(node >= m_config.nodes || key >= m_config.keys,
-                    "LapsePs: node " << node << " key " << key << " out of range");
-    auto held = m_held[node].find(key);
-    if (held != m_held[node].end() && held->second.present)
+    Localize(node, std::vector<uint64_t>{key}, std::move(done));
+}
+
+void
+LapsePs::Localize(uint32_t node, const std::vector<uint64_t>& keys, std::function<void()> done)
+{
+    std::map<uint32_t, std::vector<uint64_t>> byHome; // keys to fetch, one LOCALIZE per home
+    std::vector<uint64_t> awaited;                    // keys whose value is not here yet
+    for (uint64_t key : keys)
     {
-        if (done)
+        NS_ABORT_MSG_IF(node >= m_config.nodes || key >= m_config.keys,
+                        "LapsePs: node " << node << " key " << key << " out of range");
+        auto held = m_held[node].find(key);
+        if (held != m_held[node].end() && held->second.present)
         {
-            done();
+            continue;
         }
-        return;
+        awaited.push_back(key);
+        if (held != m_held[node].end())
+        {
+            continue; // already on its way here
+        }
+        m_held[node][key]; // awaiting: requests that reach us now wait for the value
+        byHome[Home(key)].push_back(key);
+        ++m_localizes;
     }
     if (done)
     {
-        m_localizeDone[node][key].push_back(std::move(done));
+        if (awaited.empty())
+        {
+            done();
+        }
+        else
+        {
+            // One callback per awaited key; the last one to arrive completes the batch.
+            auto left = std::make_shared<size_t>(awaited.size());
+            auto all = std::make_shared<std::function<void()>>(std::move(done));
+            for (uint64_t key : awaited)
+            {
+                m_localizeDone[node][key].push_back([left, all]() {
+                    if (--*left == 0)
+                    {
+                        (*all)();
+                    }
+                });
+            }
+        }
     }
-    if (held != m_held[node].end())
+    for (auto& [home, ks] : byHome)
     {
-        return; // already on its way here
+        Message m{Kind::LOCALIZE, 0, Op{}, 0, node, 0, std::move(ks), {}};
+        Send(node, home, m);
     }
-    m_held[node][key]; // awaiting: requests that reach us now wait for the value
-    Message m{Kind::LOCALIZE, key, Op{}, 0, node, 0};
-    Send(node, Home(key), m);
 }
 
 void
@@ -223,9 +256,20 @@ LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
         Simulator::ScheduleNow(&LapsePs::Handle, this, to, m);
         return;
     }
-    const bool carriesValue = m.kind == Kind::TRANSFER || (m.kind == Kind::REQUEST && m.op.push) ||
-                              (m.kind == Kind::RESPONSE && !m.op.push);
-    m_mail.Post(from, to, m, m_config.headerBytes + (carriesValue ? m_config.valueBytes : 0));
+    uint64_t bytes = m_config.headerBytes;
+    if (m.kind == Kind::TRANSFER)
+    {
+        bytes += m.keys.size() * m_config.valueBytes;
+    }
+    else if (m.kind == Kind::LOCALIZE || m.kind == Kind::HANDOVER)
+    {
+        bytes += 8 * (m.keys.size() - 1); // the key list of a batch
+    }
+    else if ((m.kind == Kind::REQUEST && m.op.push) || (m.kind == Kind::RESPONSE && !m.op.push))
+    {
+        bytes += m_config.valueBytes;
+    }
+    m_mail.Post(from, to, m, bytes);
 }
 
 void
@@ -274,35 +318,62 @@ LapsePs::Handle(uint32_t node, Message m)
         return;
     case Kind::LOCALIZE:
     {
-        const uint32_t old = m_owner[key];
-        NS_ABORT_MSG_IF(old == m.newOwner,
-                        "LapsePs: node " << old << " localizes key " << key << " it already owns");
-        m_owner[key] = m.newOwner;
-        Message h{Kind::HANDOVER, key, Op{}, 0, m.newOwner, 0};
-        Send(node, old, h);
+        // The home records the new owner of each key and asks each old owner, once, for
+        // the keys it holds.
+        std::map<uint32_t, std::vector<uint64_t>> byOwner;
+        for (uint64_t k : m.keys)
+        {
+            const uint32_t old = m_owner[k];
+            NS_ABORT_MSG_IF(old == m.newOwner,
+                            "LapsePs: node " << old << " localizes key " << k
+                                             << " it already owns");
+            m_owner[k] = m.newOwner;
+            byOwner[old].push_back(k);
+        }
+        for (auto& [old, ks] : byOwner)
+        {
+            Message h{Kind::HANDOVER, 0, Op{}, 0, m.newOwner, 0, std::move(ks), {}};
+            Send(node, old, h);
+        }
         return;
     }
     case Kind::HANDOVER:
-        NS_ABORT_MSG_IF(held == m_held[node].end(),
-                        "LapsePs: handover of key " << key << " at node " << node
-                                                    << ", which neither owns nor awaits it");
-        if (!held->second.present)
+    {
+        Message t{Kind::TRANSFER, 0, Op{}, 0, m.newOwner, 0, {}, {}};
+        for (uint64_t k : m.keys)
         {
-            held->second.waiting.push_back(m); // our own transfer first, then hand on
-            return;
-        }
-        {
-            Message t{Kind::TRANSFER, key, Op{}, held->second.value, m.newOwner, 0};
-            m_held[node].erase(held);
+            auto h = m_held[node].find(k);
+            NS_ABORT_MSG_IF(h == m_held[node].end(),
+                            "LapsePs: handover of key " << k << " at node " << node
+                                                        << ", which neither owns nor awaits it");
+            if (!h->second.present)
+            {
+                // Our own transfer first, then hand this key on (alone: the rest of the
+                // batch need not wait for it).
+                Message one = m;
+                one.keys = {k};
+                h->second.waiting.push_back(one);
+                continue;
+            }
+            t.keys.push_back(k);
+            t.values.push_back(h->second.value);
+            m_held[node].erase(h);
             if (m_config.locationCaches)
             {
-                m_cache[node][key] = m.newOwner;
+                m_cache[node][k] = m.newOwner;
             }
+        }
+        if (!t.keys.empty())
+        {
             Send(node, m.newOwner, t);
         }
         return;
+    }
     case Kind::TRANSFER:
-        Arrive(node, key, m.value);
+        for (size_t i = 0; i < m.keys.size(); ++i)
+        {
+            Arrive(node, m.keys[i], m.values[i]);
+        }
         return;
     }
 }

@@ -13,14 +13,21 @@
  *    requester directly (with caches, the answer also refreshes the requester's cache).
  *  - Localize(k) at node n: n sends LOCALIZE to the home; the home records n as the owner
  *    and sends HANDOVER to the old owner; the old owner sends TRANSFER with the value to n
- *    (three messages). Operations that reach n for k before the value are queued there and
- *    served, in arrival order, when it arrives; a HANDOVER that reaches a node still
- *    waiting for the value is queued likewise, so back-to-back relocations chain.
+ *    (three messages). Localize of a set of keys (batched: a block) sends one LOCALIZE per
+ *    home, the home one HANDOVER per old owner and each old owner one TRANSFER with all
+ *    the values it gives up: 3 messages for a block that sits at one node instead of 3 per
+ *    key. The protocol stays per key (each key of a batch is handed over, queued and
+ *    served exactly as if it moved alone); only the messages are shared. Operations that
+ *    reach n for k before the value are queued there and served, in arrival order, when it
+ *    arrives; a HANDOVER that reaches a node still waiting for the value is queued likewise,
+ *    so back-to-back relocations chain.
  *  - Per-key sequential consistency: every operation on a key is applied by its owner of
  *    the moment in one order (ownership moves with the value), and a node keeps at most one
  *    remote operation per key in flight (later ones wait, in program order), so each node's
  *    operations on a key are applied in the order it issued them.
- * Message sizes: a header (default 64 B) plus the value (pull answers, pushes, transfers).
+ * Message sizes: a header (default 64 B) plus the value (pull answers, pushes, transfers;
+ * a batched transfer carries one value per key) plus 8 B per key beyond the first in a
+ * batched LOCALIZE / HANDOVER (the key list).
  * A per-message host overhead delays the handling of every message at its receiver.
  */
 #ifndef PARAMSYNC_LAPSE_PS_H
@@ -87,6 +94,9 @@ class LapsePs : public MessageSink
     void Push(uint32_t node, uint64_t key, double delta, std::function<void()> done);
     /// \brief Node becomes the owner of key; done when its value arrived.
     void Localize(uint32_t node, uint64_t key, std::function<void()> done);
+    /// \brief Node becomes the owner of every key (one batch: messages shared per home and
+    /// old owner); done when all their values arrived.
+    void Localize(uint32_t node, const std::vector<uint64_t>& keys, std::function<void()> done);
 
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
 
@@ -109,6 +119,12 @@ class LapsePs : public MessageSink
     RemoteAccesses() const
     {
         return m_remote;
+    }
+    /// \brief Keys that were relocated to a node that asked for them.
+    uint64_t
+    Localizes() const
+    {
+        return m_localizes;
     }
     /// \brief Messages sent.
     uint64_t
@@ -150,11 +166,13 @@ class LapsePs : public MessageSink
     struct Message
     {
         Kind kind;
-        uint64_t key;
-        Op op;             //!< REQUEST / RESPONSE: the operation
-        double value;      //!< RESPONSE: value read; TRANSFER: the value
-        uint32_t newOwner; //!< LOCALIZE / HANDOVER: the node that wants the key
-        uint32_t owner;    //!< RESPONSE: who served it (for location caches)
+        uint64_t key;               //!< REQUEST / RESPONSE: the key
+        Op op;                      //!< REQUEST / RESPONSE: the operation
+        double value;               //!< RESPONSE: value read
+        uint32_t newOwner;          //!< LOCALIZE / HANDOVER / TRANSFER: who wants the keys
+        uint32_t owner;             //!< RESPONSE: who served it (for location caches)
+        std::vector<uint64_t> keys; //!< LOCALIZE / HANDOVER / TRANSFER: the keys that move
+        std::vector<double> values; //!< TRANSFER: their values
     };
     /// What a node knows of a key it owns or awaits.
     struct Held
@@ -202,6 +220,7 @@ class LapsePs : public MessageSink
     std::map<uint64_t, std::vector<LapseApplied>> m_log; //!< by key: apply order
     uint64_t m_local{0};                                 //!< local accesses
     uint64_t m_remote{0};                                //!< remote accesses
+    uint64_t m_localizes{0};                             //!< keys relocated on request
     uint64_t m_outstanding{0};                           //!< ops not completed
 };
 

@@ -1,24 +1,34 @@
 /*
- * LapseSpec: the --algorithm spec of the Lapse parameter server with its matrix
- * factorization workload (LapsePs + LapseMfWorkload), a system that is neither an allreduce
- * plan nor a dense-gradient PS:
+ * LapseSpec: the --algorithm spec of the Lapse parameter server (LapsePs) with one of its
+ * workloads, a system that is neither an allreduce plan nor a dense-gradient PS:
  *
- *   lapse[:mode=dynamic|classic,workers=4,keys=100000,value=100,steps=1000,step=1us,
- *          caches=0,overhead=0us,local=0us,seed=1]
+ *   lapse[:workload=mf|kge,mode=dynamic|classic,nodes=HOSTS,workers=4,value=100,step=1us,
+ *          caches=0,overhead=0us,local=0us,batch=0,seed=1,
+ *          (mf)  keys=100000,steps=1000,
+ *          (kge) entities=100000,relations=100,zipf=1,triples=1000,window=8]
  *
- * mode: dynamic parameter allocation (Lapse) or classic static allocation; workers per
- * node (every host is a node); keys: column-factor keys; value: bytes of one key's value;
- * steps: SGD steps per worker and sub-epoch, each of `step` compute; caches: location
- * caches; overhead: per-message host overhead at the receiver; local: time of an access to
- * a key the node holds (0: fast local access through shared memory; > 0: through the local
- * server process, as classic PSs without fast local access). --iterations = epochs.
+ * workload: matrix factorization with parameter blocking (LapseMfWorkload) or
+ * knowledge-graph embeddings (LapseKgeWorkload); mode: dynamic parameter allocation
+ * (Lapse) or classic static allocation; nodes: PS nodes, on hosts 0..nodes-1 of the
+ * topology (default every host; nodes=1 runs on host 0 alone, every access local); workers
+ * per node; value: bytes of one key's value; step: compute per SGD step (mf) or triple
+ * (kge); caches: location caches; overhead: per-message host overhead at the receiver;
+ * local: time of an access to a key the node holds (0: fast local access through shared
+ * memory; > 0: through the local server process, as classic PSs without fast local
+ * access); batch: localize a block (mf) or a triple's entities (kge) in one batch.
+ * mf: keys = column-factor keys, steps = SGD steps per worker and sub-epoch. kge: E
+ * entities drawn Zipf(zipf)-skewed, R relations, triples per worker and epoch, window =
+ * triples ahead whose entities are localized. --iterations = epochs.
  */
 #ifndef PARAMSYNC_LAPSE_SPEC_H
 #define PARAMSYNC_LAPSE_SPEC_H
 
+#include "lapse-kge-workload.h"
 #include "lapse-mf-workload.h"
 #include "lapse-ps.h"
+#include "lapse-workload.h"
 
+#include <memory>
 #include <string>
 
 namespace ns3
@@ -28,8 +38,10 @@ namespace ns3
 struct LapseSpec
 {
     std::string canonical; //!< the spec with every option
-    LapseConfig ps;        //!< the parameter server (nodes = hosts)
-    LapseMfConfig mf;      //!< the workload (epochs from --iterations)
+    std::string workload;  //!< "mf" or "kge" (the run's model column)
+    LapseConfig ps;        //!< the parameter server
+    LapseMfConfig mf;      //!< the mf workload
+    LapseKgeConfig kge;    //!< the kge workload
 
     /// \brief Whether an --algorithm name is "lapse".
     static bool
@@ -38,10 +50,16 @@ struct LapseSpec
         return name == "lapse";
     }
     /**
-     * \brief Parses a lapse spec for `hosts` nodes.
+     * \brief Parses a lapse spec for a topology of `hosts` hosts.
      * \throws std::invalid_argument naming --algorithm, the key and what is allowed
      */
     static LapseSpec Parse(const std::string& spec, uint32_t hosts);
+    /// \brief Sets the epochs (--iterations) of the workload.
+    void SetEpochs(uint32_t epochs);
+    /// \brief The workload the spec names, driven on ps.
+    std::unique_ptr<LapseWorkload> MakeWorkload(LapsePs& ps) const;
+    /// \brief Workers in all (nodes x workers per node).
+    uint32_t Workers() const;
 };
 
 } // namespace ns3

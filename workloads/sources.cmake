@@ -6,6 +6,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/async-ps-spec.cc
     workloads/lapse-ps.cc
     workloads/lapse-mf-workload.cc
+    workloads/lapse-kge-workload.cc
     workloads/lapse-spec.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
@@ -34,6 +35,8 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-transport.h
     workloads/lapse-ps.h
     workloads/lapse-mf-workload.h
+    workloads/lapse-kge-workload.h
+    workloads/lapse-workload.h
     workloads/lapse-spec.h
     workloads/model-profile.h
     workloads/plan-checker.h
@@ -57,6 +60,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/async-ps-job-test.cc
     test/fixed-latency-transport.h
     test/lapse-ps-test.cc
+    test/lapse-kge-workload-test.cc
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc
