@@ -52,10 +52,17 @@ struct Outcome
     uint64_t messages;
     uint64_t localizes;
     bool relationsAtHome;
+    bool relationsAtTheirNode;        //!< relation r owned by node r mod N
+    bool someRelationAwayFromItsNode; //!< the placement put a relation's home elsewhere
 };
 
 Outcome
-RunKge(uint32_t nodes, uint32_t workersPerNode, bool dynamic, Time local, bool batch = false)
+RunKge(uint32_t nodes,
+       uint32_t workersPerNode,
+       bool dynamic,
+       Time local,
+       bool batch = false,
+       bool cluster = false)
 {
     LapseConfig pc;
     pc.nodes = nodes;
@@ -73,22 +80,29 @@ RunKge(uint32_t nodes, uint32_t workersPerNode, bool dynamic, Time local, bool b
     c.stepTime = MicroSeconds(1);
     c.dynamic = dynamic;
     c.batchLocalize = batch;
+    c.clusterRelations = cluster;
     LapseKgeWorkload kge(ps, nodes, pc.keys, c);
     kge.Start(Seconds(0));
     Simulator::Run();
     EXPECT_TRUE(kge.Finished());
     EXPECT_EQ(ps.Outstanding(), 0u);
     bool atHome = true;
+    bool atNode = true;
+    bool away = false;
     for (uint64_t r = 0; r < 3; ++r)
     {
         atHome = atHome && ps.Owner(kge.RelationKey(r)) == ps.Home(kge.RelationKey(r));
+        atNode = atNode && ps.Owner(kge.RelationKey(r)) == r % nodes;
+        away = away || ps.Home(kge.RelationKey(r)) != r % nodes;
     }
     Outcome o{kge.EpochEnds().at(0),
               ps.LocalAccesses(),
               ps.RemoteAccesses(),
               ps.Messages(),
               ps.Localizes(),
-              atHome};
+              atHome,
+              atNode,
+              away};
     Simulator::Destroy();
     return o;
 }
@@ -142,6 +156,21 @@ TEST(LapseKgeWorkload, DynamicAllocationMovesEntitiesOnly)
         EXPECT_LE(o.localizes, 160u) << batch;
         EXPECT_TRUE(o.relationsAtHome) << batch;
     }
+}
+
+TEST(LapseKgeWorkload, ClusteredRelationsLiveAtTheNodeThatTrainsThem)
+{
+    // relations-at=cluster on 2 nodes: relations 0 and 2 are trained at node 0, relation 1
+    // at node 1. Dynamic allocation localizes them there at the start and never moves them
+    // again (no worker of another node uses them); classic allocation leaves them at home.
+    // Still 480 accesses either way.
+    Outcome dynamic = RunKge(2, 2, true, Seconds(0), true, true);
+    ASSERT_TRUE(dynamic.someRelationAwayFromItsNode); // else nothing had to move
+    EXPECT_TRUE(dynamic.relationsAtTheirNode);
+    EXPECT_EQ(dynamic.local + dynamic.remote, 480u);
+    Outcome classic = RunKge(2, 2, false, Seconds(0), false, true);
+    EXPECT_TRUE(classic.relationsAtHome);
+    EXPECT_EQ(classic.local + classic.remote, 480u);
 }
 
 TEST(LapseMfWorkload, OneNodeIsComputePlusLocalAccesses)
@@ -210,7 +239,8 @@ TEST(LapseSpec, WorkloadNodesAndBatchOptions)
              {"lapse:workload=svm", "workload"},       // mf | kge
              {"lapse:workload=kge,steps=10", "steps"}, // an mf option
              {"lapse:workload=kge,entities=1", "entities"},
-             {"lapse:workload=kge,zipf=-1", "zipf"}})
+             {"lapse:workload=kge,zipf=-1", "zipf"},
+             {"lapse:workload=kge,relations=3,relations-at=cluster", "relations"}})
     {
         const std::string e = message(spec);
         EXPECT_NE(e.find("--algorithm"), std::string::npos) << spec << ": " << e;

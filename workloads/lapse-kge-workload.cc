@@ -46,6 +46,7 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
                                    const LapseKgeConfig& config)
     : m_ps(ps),
       m_config(config),
+      m_nodes(nodes),
       m_workers(nodes * config.workersPerNode),
       m_zipf(std::max<uint64_t>(config.entities, 1), config.zipf)
 {
@@ -56,6 +57,13 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
                                     std::to_string(config.entities) + " entities, " +
                                     std::to_string(config.relations) + " relations, " +
                                     std::to_string(keys) + " keys)");
+    }
+    if (config.clusterRelations && config.relations < nodes)
+    {
+        throw std::invalid_argument("LapseKgeWorkload: clustering by relation needs at least "
+                                    "one relation per node (got " +
+                                    std::to_string(config.relations) + " relations, " +
+                                    std::to_string(nodes) + " nodes)");
     }
     if (m_workers == 0 || config.epochs == 0 || config.triplesPerEpoch == 0)
     {
@@ -87,7 +95,14 @@ LapseKgeWorkload::Draw(uint32_t w)
     {
         tail = m_zipf.Draw(rng);
     }
-    const uint64_t relation = rng() % m_config.relations;
+    uint64_t relation = rng() % m_config.relations;
+    if (m_config.clusterRelations)
+    {
+        // The node's relations are node, node + N, node + 2N, ... < R.
+        const uint64_t node = w / m_config.workersPerNode;
+        const uint64_t own = (m_config.relations - node + m_nodes - 1) / m_nodes;
+        relation = node + (relation % own) * m_nodes;
+    }
     const uint64_t r = m_config.relations;
     return Triple{m_key[r + head], m_key[relation], m_key[r + tail]};
 }
@@ -116,6 +131,26 @@ void
 LapseKgeWorkload::Start(Time at)
 {
     Simulator::Schedule(at, [this]() {
+        if (m_config.clusterRelations && m_config.dynamic)
+        {
+            for (uint32_t node = 0; node < m_nodes; ++node)
+            {
+                std::vector<uint64_t> own;
+                for (uint64_t rel = node; rel < m_config.relations; rel += m_nodes)
+                {
+                    own.push_back(m_key[rel]);
+                }
+                if (m_config.batchLocalize)
+                {
+                    m_ps.Localize(node, own, nullptr);
+                    continue;
+                }
+                for (uint64_t k : own)
+                {
+                    m_ps.Localize(node, k, nullptr);
+                }
+            }
+        }
         for (uint32_t w = 0; w < m_workers; ++w)
         {
             m_left[w] = m_config.triplesPerEpoch;

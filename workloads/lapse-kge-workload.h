@@ -18,7 +18,13 @@
  *    triples and localizes their entities as a triple enters the window (one batch per
  *    triple with `batchLocalize`), so relocations overlap the work on earlier triples.
  *    Relations are few and hot, used by every worker all the time: moving them would only
- *    bounce them between nodes, so they stay at their home and are pulled and pushed there.
+ *    bounce them between nodes, so they stay at their home and are pulled and pushed there
+ *    (`clusterRelations` off), or
+ *  - with `clusterRelations` (data clustering by relation, the way we read Lapse's KGE
+ *    setup): relation r's triples are trained at node r mod N only, and with dynamic
+ *    allocation each node localizes its relations once at the start, so relation accesses
+ *    are local and only entities move. Classic allocation draws the same triples, its
+ *    relations stay at their home.
  */
 #ifndef PARAMSYNC_LAPSE_KGE_WORKLOAD_H
 #define PARAMSYNC_LAPSE_KGE_WORKLOAD_H
@@ -62,6 +68,7 @@ struct LapseKgeConfig
     uint32_t epochs{1};             //!< epochs
     bool dynamic{true};             //!< Lapse (true) or classic static allocation
     bool batchLocalize{false};      //!< localize a triple's entities in one batch
+    bool clusterRelations{false};   //!< relation r trained at node r mod N only
     uint32_t seed{1};               //!< key placement and triples
 };
 
@@ -71,7 +78,8 @@ struct LapseKgeConfig
 class LapseKgeWorkload : public LapseWorkload
 {
   public:
-    /// \throws std::invalid_argument if the PS does not have E + R keys, E < 2 or R = 0
+    /// \throws std::invalid_argument if the PS does not have E + R keys, E < 2, R = 0 or
+    /// (clustered) R < nodes
     LapseKgeWorkload(LapsePs& ps, uint32_t nodes, uint64_t keys, const LapseKgeConfig& config);
 
     void Start(Time at) override;
@@ -116,6 +124,7 @@ class LapseKgeWorkload : public LapseWorkload
 
     LapsePs& m_ps;                            //!< the parameter server
     LapseKgeConfig m_config;                  //!< shape
+    uint32_t m_nodes;                         //!< N
     uint32_t m_workers;                       //!< p
     std::vector<uint64_t> m_key;              //!< relations 0..R-1, then entities by Zipf rank
     LapseZipfSampler m_zipf;                  //!< entity ranks

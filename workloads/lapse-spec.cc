@@ -65,12 +65,22 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
         r.kge.zipf = s.GetDouble("zipf", 1.0, 0, 10);
         r.kge.triplesPerEpoch = static_cast<uint32_t>(s.GetUint("triples", 1000, 1, 100000000));
         r.kge.window = static_cast<uint32_t>(s.GetUint("window", 8, 0, 100000));
+        r.kge.clusterRelations = s.GetChoice("relations-at", "home", {"home", "cluster"}) ==
+                                 "cluster";
+        if (r.kge.clusterRelations && r.kge.relations < r.ps.nodes)
+        {
+            throw std::invalid_argument(s.Where() +
+                                        "relations-at=cluster trains relation r at "
+                                        "node r mod nodes; allowed: relations >= nodes (" +
+                                        std::to_string(r.ps.nodes) + ")");
+        }
         r.kge.stepTime = Seconds(step);
         r.kge.seed = seed;
         r.ps.keys = r.kge.entities + r.kge.relations;
         c << ",entities=" << r.kge.entities << ",relations=" << r.kge.relations
           << ",zipf=" << r.kge.zipf << ",triples=" << r.kge.triplesPerEpoch
-          << ",window=" << r.kge.window;
+          << ",window=" << r.kge.window
+          << ",relations-at=" << (r.kge.clusterRelations ? "cluster" : "home");
     }
     s.Finish();
     r.canonical = c.str();

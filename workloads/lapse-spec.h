@@ -5,7 +5,8 @@
  *   lapse[:workload=mf|kge,mode=dynamic|classic,nodes=HOSTS,workers=4,value=100,step=1us,
  *          caches=0,overhead=0us,local=0us,batch=0,seed=1,
  *          (mf)  keys=100000,steps=1000,
- *          (kge) entities=100000,relations=100,zipf=1,triples=1000,window=8]
+ *          (kge) entities=100000,relations=100,zipf=1,triples=1000,window=8,
+ *                relations-at=home|cluster]
  *
  * workload: matrix factorization with parameter blocking (LapseMfWorkload) or
  * knowledge-graph embeddings (LapseKgeWorkload); mode: dynamic parameter allocation
@@ -18,7 +19,9 @@
  * access); batch: localize a block (mf) or a triple's entities (kge) in one batch.
  * mf: keys = column-factor keys, steps = SGD steps per worker and sub-epoch. kge: E
  * entities drawn Zipf(zipf)-skewed, R relations, triples per worker and epoch, window =
- * triples ahead whose entities are localized. --iterations = epochs.
+ * triples ahead whose entities are localized, relations-at: relations stay at their home
+ * (pulled) or are clustered (relation r trained and, dynamic, localized at node r mod
+ * nodes). --iterations = epochs.
  */
 #ifndef PARAMSYNC_LAPSE_SPEC_H
 #define PARAMSYNC_LAPSE_SPEC_H
