@@ -1,22 +1,31 @@
 #!/usr/bin/python3
 """Experiment lapse (issue 9): dynamic parameter allocation (Lapse, VLDB'20) against classic
 static allocation, with and without fast local access, on DSGD matrix factorization with
-parameter blocking.
+parameter blocking and on knowledge-graph embeddings, with a per-message host overhead.
 
     examples/experiments/lapse.py [--paramsync build/paramsync] [--results results]
                                   [--plots plots] [--jobs N] [--collect]
                                   [--emit=slurm|parallel]
 
-Grid (packet level: ns-3, RoCEv2 + PFC, 40 Gb/s, 1 us links): star:n=2, 4, 8 (nodes) x 4
-workers per node (p = 4 n); 50 column keys per worker (a block), 100 B values; one epoch of
-409,600 SGD steps of 1 us in all (strong scaling: 409,600 / p^2 per worker and sub-epoch,
-each a pull and a push); three systems:
+Grid (packet level: ns-3, RoCEv2 + PFC, 40 Gb/s, 1 us links): 1, 2, 4, 8 nodes x 4 workers
+per node (p = 4 n) on star:n=max(n, 2) (nodes=1 runs on host 0 alone); per-message host
+overhead 0, 2, 10 us at every receiver; 100 B values; one epoch (strong scaling: the same
+data set split over more workers):
+  * mf   50 column keys per worker (a block); 409,600 SGD steps of 1 us in all (409,600 / p^2
+         per worker and sub-epoch), each a pull and a push;
+  * kge  100,000 entities drawn Zipf(1), 100 relations clustered by node
+         (relations-at=cluster); 128,000 triples of 1 us in all (128,000 / p per worker),
+         each 3 pulls and 3 pushes; dynamic allocation localizes the entities of the next 8
+         triples;
+and three systems:
   * classic      keys stay at their home node, local keys through shared memory;
   * classic-ipc  the same without fast local access: every local access through the
                  node's server process (local=5us);
-  * dynamic      Lapse: each worker localizes its next column block as it finishes one.
-Writes results/lapse/lapse.csv and plots/lapse.png (epoch time and remote accesses per
-system and cluster size). See examples/README-experiments.md.
+  * dynamic      Lapse: mf localizes each next column block as a worker finishes one, kge
+                 prefetches entities.
+Writes results/lapse/lapse.csv, plots/lapse.png (epoch time and remote accesses per system
+and cluster size, both workloads, no overhead) and plots/lapse-overhead.png (epoch time per
+host overhead). See examples/README-experiments.md.
 """
 import os
 import sys
@@ -26,21 +35,30 @@ sys.path.insert(0, os.path.join(ROOT, "examples", "sweep"))
 import sweep  # noqa: E402
 
 EXPERIMENT = "lapse"
-NODES = [2, 4, 8]
+NODES = [1, 2, 4, 8]
 WORKERS = 4
-TOTAL_STEPS = 409600  # one epoch's SGD steps over all workers (the data set)
+OVERHEADS = ["0us", "2us", "10us"]
+MF_STEPS = 409600  # one epoch's SGD steps over all workers (the data set)
+KGE_TRIPLES = 128000  # one epoch's triples over all workers
 SYSTEMS = {"classic": "mode=classic", "classic-ipc": "mode=classic,local=5us",
            "dynamic": "mode=dynamic"}
+
+
+def workloads(n):
+    p = n * WORKERS
+    return [f"workload=mf,keys={50 * p},steps={MF_STEPS // p ** 2}",
+            f"workload=kge,entities=100000,relations=100,relations-at=cluster,"
+            f"triples={KGE_TRIPLES // p}"]
 
 
 def spec():
     grids = []
     for n in NODES:
-        keys = 50 * n * WORKERS
-        steps = TOTAL_STEPS // (n * WORKERS) ** 2
-        grids.append({"topology": f"star:n={n}",
-                      "algorithm": [f"lapse:{opts},workers={WORKERS},keys={keys},steps={steps}"
-                                    for opts in SYSTEMS.values()]})
+        grids.append({"topology": f"star:n={max(n, 2)}",
+                      "algorithm": [f"lapse:{w},{opts},nodes={n},workers={WORKERS},"
+                                    f"overhead={o}"
+                                    for w in workloads(n) for opts in SYSTEMS.values()
+                                    for o in OVERHEADS]})
     return {"experiment": EXPERIMENT,
             "fixed": {"backend": "packet", "rate": "40Gbps", "delay": "1us", "iterations": "1"},
             "grids": grids}
