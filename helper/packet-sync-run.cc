@@ -555,6 +555,7 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         delays.push_back(u.delay);
     }
     double delayMean = 0;
+    uint64_t delayP50 = 0;
     uint64_t delayP99 = 0;
     uint64_t delayMax = 0;
     if (!delays.empty())
@@ -566,9 +567,13 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
             sum += static_cast<double>(d);
         }
         delayMean = sum / static_cast<double>(delays.size());
-        // Nearest-rank 99th percentile.
-        const size_t rank = (delays.size() * 99 + 99) / 100;
-        delayP99 = delays[std::max<size_t>(rank, 1) - 1];
+        // Nearest-rank percentiles: the ceil(p x n)-th smallest.
+        auto percentile = [&](size_t p) {
+            const size_t rank = (delays.size() * p + 99) / 100;
+            return delays[std::max<size_t>(rank, 1) - 1];
+        };
+        delayP50 = percentile(50);
+        delayP99 = percentile(99);
         delayMax = delays.back();
     }
     double makespan = 0;
@@ -591,9 +596,14 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         {"updates", std::to_string(delays.size())},
         {"dropped", std::to_string(job.Dropped())},
         {"delay_mean", n(delayMean)},
+        {"delay_p50", std::to_string(delayP50)},
         {"delay_p99", std::to_string(delayP99)},
         {"delay_max", std::to_string(delayMax)},
         {"server_bytes", std::to_string(job.ServerBytes())},
+        {"aggregated", std::to_string(job.Aggregated())},
+        {"combined_pushes", std::to_string(job.CombinedPushes())},
+        {"gather_bytes", std::to_string(job.GatherBytes())},
+        {"control_bytes", std::to_string(job.ControlBytes())},
         {"makespan_s", n(makespan)},
         {"updates_per_s", n(makespan > 0 ? static_cast<double>(delays.size()) / makespan : 0)},
         {"blocked_s", n(blocked)}};

@@ -351,16 +351,13 @@ ParamsyncDriver::PrepareAsync()
         throw AsOptionError("--model", e);
     }
     AsyncPsConfig& c = m_async.emplace();
-    c.servers = spec.servers;
+    spec.ApplyTo(c);
     c.workers = graph.HostCount() - spec.servers;
     c.modelBytes = m_model->TotalBytes();
     c.iterations = o.iterations;
     c.compute = Seconds(o.computeS);
     c.straggler = o.straggler;
     c.stragglerFactor = o.stragglerFactor;
-    c.stalenessBound = spec.stalenessBound;
-    c.policy = spec.policy;
-    c.delayBound = spec.delayBound;
     if (c.modelBytes < c.servers)
     {
         throw OptionError("--model: " + std::to_string(c.modelBytes) +

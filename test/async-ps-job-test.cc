@@ -7,6 +7,8 @@
 #include "fixed-latency-transport.h"
 
 #include <algorithm>
+#include <set>
+#include <tuple>
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -24,6 +26,10 @@ struct JobOutcome
     bool finished;
     uint64_t dropped{0};
     std::vector<std::vector<PushSlot>> slots;
+    uint64_t gatherBytes{0};
+    uint64_t controlBytes{0};
+    uint64_t aggregated{0};
+    uint64_t combined{0};
 };
 
 JobOutcome
@@ -46,6 +52,10 @@ RunJob(AsyncPsConfig c)
     }
     r.dropped = job.Dropped();
     r.slots = job.Slots();
+    r.gatherBytes = job.GatherBytes();
+    r.controlBytes = job.ControlBytes();
+    r.aggregated = job.Aggregated();
+    r.combined = job.CombinedPushes();
     Simulator::Destroy();
     return r;
 }
@@ -268,4 +278,160 @@ TEST(AsyncPsJob, MlfabricNeverHasAWorkerPushToTwoShardsAtOnce)
     EXPECT_EQ(r.slots[0][0].worker, 0u);
     EXPECT_EQ(r.slots[1][0].worker, 1u);
     EXPECT_EQ(r.slots[1][0].grant, MicroSeconds(1000));
+}
+
+namespace
+{
+
+/// Five workers, one push each at 1.0 ms, MLFabric scheduling.
+AsyncPsConfig
+FiveWorkersOnePush(bool aggregate)
+{
+    AsyncPsConfig c = TwoWorkers();
+    c.workers = 5;
+    c.iterations = 1;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.aggregate = aggregate;
+    return c;
+}
+
+} // namespace
+
+TEST(AsyncPsJob, MlfabricWithoutAggregationSerialisesFivePushes)
+{
+    // The reference for the next test: five pushes at 1.0 ms take the server's link one
+    // after another, applied at 1.1, 1.2, 1.3, 1.4, 1.5 ms with delays 0..4; the link
+    // carries 5 pushes + 5 replies of 1000 B = 10000 B.
+    JobOutcome r = RunJob(FiveWorkersOnePush(false));
+    ASSERT_TRUE(r.finished);
+    ASSERT_EQ(r.updates.size(), 5u);
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        EXPECT_EQ(r.updates[i].delay, i);
+        EXPECT_EQ(r.updates[i].applied, MicroSeconds(1100 + 100 * i));
+    }
+    EXPECT_EQ(r.serverBytes, 10000u);
+    EXPECT_EQ(r.aggregated, 0u);
+    EXPECT_EQ(r.gatherBytes, 0u);
+}
+
+TEST(AsyncPsJob, MlfabricAggregatesTheDeferredUpdatesAtAnIdleWorker)
+{
+    // At 1.0 ms w0's request finds the link free (granted); w1..w4 wait. At 1.1 ms w0's push
+    // is applied (delay 0) and the batch {w1..w4} is scheduled: w1 is granted (equal rates,
+    // earliest request) and the k = 3 deferred updates of w2, w3, w4 are summed at w2 (the
+    // earliest of them): w3 and w4 send it 1000 B each, arriving 1.2 ms. At 1.2 ms w1's
+    // push (posted first) is applied (delay 1), then the gathers complete and w2 is granted
+    // one slot for the combined update, applied at 1.3 ms on version 2: each constituent
+    // computed on v0 has delay 2 and the version jumps 2 -> 5. Every update is applied once.
+    // Server link: 3 pushes + 5 replies = 8000 B, (k - 1) x W/S = 2000 B fewer than the
+    // 10000 B without aggregation; the 2000 B of gathers go worker to worker.
+    JobOutcome r = RunJob(FiveWorkersOnePush(true));
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
+    ASSERT_EQ(r.updates.size(), 5u);
+    std::vector<uint32_t> applied(5, 0);
+    for (const auto& u : r.updates)
+    {
+        ++applied[u.worker];
+    }
+    EXPECT_EQ(applied, (std::vector<uint32_t>{1, 1, 1, 1, 1}));
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1}));
+    for (uint32_t w = 2; w < 5; ++w)
+    {
+        EXPECT_EQ(DelaysOf(r, w), (std::vector<uint64_t>{2})) << w;
+    }
+    EXPECT_EQ(r.updates.back().applied, MicroSeconds(1300));
+    EXPECT_EQ(r.serverBytes, 10000u - 2 * 1000u);
+    EXPECT_EQ(r.gatherBytes, 2000u);
+    EXPECT_EQ(r.aggregated, 3u);
+    EXPECT_EQ(r.combined, 1u);
+    // Three slots (w0, w1, the aggregator w2), still never overlapping.
+    ASSERT_EQ(r.slots[0].size(), 3u);
+    EXPECT_EQ(r.slots[0][2].worker, 2u);
+    for (size_t i = 1; i < r.slots[0].size(); ++i)
+    {
+        EXPECT_GE(r.slots[0][i].grant, r.slots[0][i - 1].arrival) << i;
+    }
+}
+
+TEST(AsyncPsJob, MlfabricAggregationAppliesOrDropsEveryUpdateExactlyOnce)
+{
+    // A longer run that mixes combined updates, a compute straggler and drops (delay
+    // bound 3) over two shards, 8 workers x 6 iterations: per shard, each (worker,
+    // iteration) is either applied once or dropped once, so applied + dropped = 8 x 6 x 2
+    // = 96, no update is applied twice, none beyond the bound, and each shard's version
+    // equals the updates applied to it.
+    AsyncPsConfig c = FiveWorkersOnePush(true);
+    c.workers = 8;
+    c.iterations = 6;
+    c.servers = 2;
+    c.straggler = 4;
+    c.stragglerFactor = 3;
+    c.delayBound = 3;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_GT(r.aggregated, 0u); // the scenario does exercise aggregation...
+    EXPECT_GT(r.dropped, 0u);    // ...and drops
+    EXPECT_EQ(r.updates.size() + r.dropped, 96u);
+    std::set<std::tuple<uint32_t, uint32_t, uint32_t>> seen;
+    std::vector<uint64_t> perShard(2, 0);
+    for (const auto& u : r.updates)
+    {
+        EXPECT_TRUE(seen.insert({u.worker, u.iteration, u.shard}).second)
+            << "worker " << u.worker << " iteration " << u.iteration << " applied twice";
+        EXPECT_LE(u.delay, 3u);
+        ++perShard[u.shard];
+    }
+    EXPECT_EQ(r.versions, perShard);
+}
+
+TEST(AsyncPsJob, MlfabricSchedulerOverTheNetworkGrantsTwoLatenciesLater)
+{
+    // One worker, one push at 1.0 ms. Oracle: the push leaves at once, applied 1.1 ms.
+    // Over the network: request 1.0 -> 1.1 ms at the server's host, grant 1.1 -> 1.2 ms back,
+    // then the push 1.2 -> 1.3 ms: it starts 2 x 100 us later (the fixed-latency transport
+    // has no serialization, so the 64 B messages add nothing else) and the iteration ends at
+    // 1.4 instead of 1.2 ms. The slot is reserved from the scheduler's decision (1.1 ms).
+    // Server link: 1000 B push + 1000 B reply + 2 x 64 B of control = 2128 B.
+    AsyncPsConfig c = TwoWorkers();
+    c.workers = 1;
+    c.iterations = 1;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    JobOutcome oracle = RunJob(c);
+    c.networkScheduler = true;
+    JobOutcome net = RunJob(c);
+    ASSERT_TRUE(oracle.finished && net.finished);
+    ASSERT_EQ(net.updates.size(), 1u);
+    EXPECT_EQ(oracle.updates[0].applied, MicroSeconds(1100));
+    EXPECT_EQ(net.updates[0].applied - oracle.updates[0].applied, MicroSeconds(200));
+    EXPECT_EQ(net.ends[0].back(), MicroSeconds(1400));
+    EXPECT_EQ(net.slots[0][0].grant, MicroSeconds(1100));
+    EXPECT_EQ(net.controlBytes, 128u);
+    EXPECT_EQ(net.serverBytes, 2128u);
+    EXPECT_EQ(oracle.serverBytes, 2000u);
+}
+
+TEST(AsyncPsJob, MlfabricSchedulerOverTheNetworkAnswersADroppedRequestWithTheModel)
+{
+    // The drop test above with the scheduler on the server's host. w0 (1 ms compute):
+    // request 1.0 -> 1.1, grant -> 1.2, push -> 1.3 (applied, v1), reply -> 1.4 ms; so
+    // iterations take 1.4 ms and its pushes are applied at 1.3, 2.7, 4.1 ms, each on the
+    // version its last reply carried: delay 0. w1 (3 ms compute) requests at 3.0 -> 3.1 ms
+    // with v0 while the shard is at v2: delay 2 > 1, dropped; the server answers with the
+    // model at once (no pull request): w1 has v2 at 3.2 ms. Its next request (6.2 -> 6.3 ms,
+    // on v2, shard at v3) is granted, delay 1; its last (9.5 ms compute ends, on v4) delay 0.
+    AsyncPsConfig c = TwoWorkers();
+    c.straggler = 1;
+    c.stragglerFactor = 3;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.delayBound = 1;
+    c.networkScheduler = true;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 0, 0}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1, 0}));
+    EXPECT_EQ(r.dropped, 1u);
+    EXPECT_EQ(r.ends[1].front(), MicroSeconds(3200));
 }

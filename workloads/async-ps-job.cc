@@ -104,12 +104,19 @@ AsyncPsJob::Push(uint32_t w)
     m_repliesLeft[w] = m_config.servers;
     for (uint32_t s = 0; s < m_config.servers; ++s)
     {
+        const Message m{Kind::PUSH, w, s, m_iteration[w], m_seen[w][s], kSingle};
         if (m_config.policy == AsyncPsConfig::PushPolicy::FAIR)
         {
-            Post(w, m_config.workers + s, Message{Kind::PUSH, w, s, m_iteration[w], m_seen[w][s]});
-            continue;
+            Post(w, ServerOf(s), m);
         }
-        m_pending[s].push_back({w, m_iteration[w], m_seen[w][s], Simulator::Now()});
+        else if (m_config.networkScheduler)
+        {
+            Post(w, ServerOf(s), Message{Kind::REQUEST, w, s, m.iteration, m.version, kSingle});
+        }
+        else
+        {
+            m_pending[s].push_back({w, m.iteration, m.version, Simulator::Now(), kSingle});
+        }
     }
     ScheduleAll();
 }
@@ -117,6 +124,10 @@ AsyncPsJob::Push(uint32_t w)
 void
 AsyncPsJob::ScheduleAll()
 {
+    if (m_config.policy == AsyncPsConfig::PushPolicy::FAIR)
+    {
+        return;
+    }
     for (uint32_t s = 0; s < m_config.servers; ++s)
     {
         Schedule(s);
@@ -127,13 +138,21 @@ void
 AsyncPsJob::Schedule(uint32_t s)
 {
     std::deque<Request>& batch = m_pending[s];
+    auto rate = [&](uint32_t w) {
+        return m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[w];
+    };
+    const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
     while (!m_reserved[s])
     {
         // Shortest job first by network-aware completion time (the shard's bytes at the
         // pushing worker's link rate), among workers whose own link is free: a slot is
-        // reserved on both ends, so a worker never pushes to two shards at once.
-        auto rate = [&](uint32_t w) {
-            return m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[w];
+        // reserved on both ends, so a worker never pushes to two shards at once. A
+        // combined update of k carries k updates in one slot: its time per update, 1/k of
+        // the push's, is what SJF compares (so it takes the next slot, as the deferred
+        // updates it sums were scheduled for, instead of aging past the delay bound).
+        auto cost = [&](const Request& r) {
+            const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
+            return 1.0 / (rate(r.worker) * k);
         };
         auto best = batch.end();
         for (auto it = batch.begin(); it != batch.end(); ++it)
@@ -147,8 +166,8 @@ AsyncPsJob::Schedule(uint32_t s)
                 best = it;
                 continue;
             }
-            const double t = 1.0 / rate(it->worker);
-            const double tBest = 1.0 / rate(best->worker);
+            const double t = cost(*it);
+            const double tBest = cost(*best);
             if (t < tBest || (t == tBest && it->at < best->at))
             {
                 best = it;
@@ -160,52 +179,218 @@ AsyncPsJob::Schedule(uint32_t s)
         }
         const Request r = *best;
         batch.erase(best);
-        const uint64_t delay = m_version[s] - r.version;
-        const uint32_t server = m_config.workers + s;
-        if (m_config.delayBound != AsyncPsConfig::kAsp && delay > m_config.delayBound)
+        if (r.group == kSingle)
         {
-            // Too stale to be worth the link: drop it and let the worker fetch the model.
-            ++m_dropped;
-            Post(r.worker, server, Message{Kind::PULL_REQUEST, r.worker, s, r.iteration, 0});
+            const uint64_t delay = m_version[s] - r.version;
+            if (bounded && delay > m_config.delayBound)
+            {
+                // Too stale to be worth the link: drop it, the worker gets the model.
+                Drop(r.worker, s, r.iteration);
+                continue;
+            }
+            Grant(s, r.worker, Message{Kind::PUSH, r.worker, s, r.iteration, r.version, kSingle});
+        }
+        else
+        {
+            // The aggregator still holds the constituents apart until it sends: it leaves
+            // out those the delay bound drops now, as the scheduler would drop them singly.
+            Aggregate& g = m_aggregates[r.group];
+            std::vector<Request> kept;
+            for (const Request& p : g.parts)
+            {
+                if (bounded && m_version[s] - p.version > m_config.delayBound)
+                {
+                    Drop(p.worker, s, p.iteration);
+                }
+                else
+                {
+                    kept.push_back(p);
+                }
+            }
+            g.parts = kept;
+            if (g.parts.empty())
+            {
+                continue;
+            }
+            Grant(s, g.aggregator, Message{Kind::PUSH, g.aggregator, s, 0, 0, r.group});
+        }
+        if (m_config.aggregate)
+        {
+            Gather(s);
+        }
+    }
+}
+
+void
+AsyncPsJob::Grant(uint32_t s, uint32_t w, const Message& push)
+{
+    m_reserved[s] = true;
+    m_workerBusy[w] = true;
+    m_slots[s].push_back({w, Simulator::Now(), Seconds(-1)});
+    if (m_config.networkScheduler)
+    {
+        Message grant = push;
+        grant.kind = Kind::GRANT;
+        Post(ServerOf(s), w, grant);
+        return;
+    }
+    Post(w, ServerOf(s), push);
+}
+
+void
+AsyncPsJob::Drop(uint32_t w, uint32_t s, uint32_t iteration)
+{
+    ++m_dropped;
+    if (m_config.networkScheduler)
+    {
+        // The request is at the server already: it answers with the model.
+        Post(ServerOf(s), w, Message{Kind::REPLY, w, s, iteration, m_version[s], kSingle});
+        return;
+    }
+    Post(w, ServerOf(s), Message{Kind::PULL_REQUEST, w, s, iteration, 0, kSingle});
+}
+
+void
+AsyncPsJob::Gather(uint32_t s)
+{
+    // The link is now reserved by a grant: every idle request still in the batch waits at
+    // least one slot. A request already beyond the delay bound is left to be dropped, not
+    // moved; a busy worker's link is pushing elsewhere and cannot carry a gather.
+    std::deque<Request>& batch = m_pending[s];
+    const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
+    std::vector<Request> parts;
+    std::deque<Request> rest;
+    for (const Request& r : batch)
+    {
+        const bool stale = bounded && m_version[s] - r.version > m_config.delayBound;
+        if (r.group == kSingle && !m_workerBusy[r.worker] && !stale)
+        {
+            parts.push_back(r);
+        }
+        else
+        {
+            rest.push_back(r);
+        }
+    }
+    if (parts.size() < 2)
+    {
+        return;
+    }
+    batch = rest;
+    // The aggregator pushes the combined update: the fastest link (SJF), ties the earliest.
+    const Request* agg = &parts.front();
+    for (const Request& p : parts)
+    {
+        const double rp = m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[p.worker];
+        const double ra =
+            m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[agg->worker];
+        if (rp > ra || (rp == ra && p.at < agg->at))
+        {
+            agg = &p;
+        }
+    }
+    const uint32_t id = static_cast<uint32_t>(m_aggregates.size());
+    Time at = parts.front().at;
+    for (const Request& p : parts)
+    {
+        at = std::min(at, p.at);
+    }
+    const uint32_t aggregator = agg->worker;
+    m_aggregates.push_back({s, aggregator, parts, static_cast<uint32_t>(parts.size() - 1), at});
+    for (const Request& p : parts)
+    {
+        if (p.worker == aggregator)
+        {
             continue;
         }
-        m_reserved[s] = true;
-        m_workerBusy[r.worker] = true;
-        m_slots[s].push_back({r.worker, Simulator::Now(), Seconds(-1)});
-        Post(r.worker, server, Message{Kind::PUSH, r.worker, s, r.iteration, r.version});
+        m_workerBusy[p.worker] = true; // its link carries the gather
+        const Message gather{Kind::GATHER, p.worker, s, p.iteration, p.version, id};
+        if (m_config.networkScheduler)
+        {
+            Message order = gather;
+            order.kind = Kind::GATHER_ORDER;
+            Post(ServerOf(s), p.worker, order);
+        }
+        else
+        {
+            Post(p.worker, aggregator, gather);
+        }
     }
 }
 
 void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
-    // Every message has a server at one end: the mailbox's bytes are the servers' traffic.
-    m_mail.Post(srcHost,
-                dstHost,
-                m,
-                m.kind == Kind::PULL_REQUEST ? kPullRequestBytes : ShardBytes(m.shard));
+    uint64_t bytes = ShardBytes(m.shard);
+    if (m.kind == Kind::PULL_REQUEST)
+    {
+        bytes = kPullRequestBytes;
+    }
+    else if (m.kind == Kind::REQUEST || m.kind == Kind::GRANT || m.kind == Kind::GATHER_ORDER ||
+             m.kind == Kind::READY)
+    {
+        bytes = kControlBytes;
+        m_controlBytes += bytes;
+    }
+    if (srcHost >= m_config.workers || dstHost >= m_config.workers)
+    {
+        m_serverBytes += bytes;
+    }
+    else
+    {
+        m_gatherBytes += bytes;
+    }
+    m_mail.Post(srcHost, dstHost, m, bytes);
+}
+
+void
+AsyncPsJob::Apply(uint32_t serverHost, const Message& m)
+{
+    // The server applies the update now: its staleness is the number of updates the shard
+    // took since the version the worker computed on.
+    uint64_t& version = m_version[m.shard];
+    if (m.group == kSingle)
+    {
+        m_updates.push_back(
+            {m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
+        ++version;
+        Post(serverHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, version, kSingle});
+        return;
+    }
+    // A combined update of k constituents is k gradients added to the model at once:
+    // each has the staleness it would have had alone at this instant (updates applied
+    // since the version it was computed on), and the version advances by k, not 1, since
+    // staleness counts gradients the model took, not messages — the next update's delay
+    // must not depend on whether the k arrived summed or one by one. Version = updates
+    // applied stays an invariant, so every constituent is visibly applied exactly once.
+    const Aggregate& g = m_aggregates[m.group];
+    const uint64_t before = version;
+    for (const Request& p : g.parts)
+    {
+        m_updates.push_back({p.worker, p.iteration, m.shard, before - p.version, Simulator::Now()});
+    }
+    version += g.parts.size();
+    m_aggregated += g.parts.size();
+    ++m_combinedPushes;
+    for (const Request& p : g.parts)
+    {
+        Post(serverHost, p.worker, Message{Kind::REPLY, p.worker, m.shard, p.iteration, version, kSingle});
+    }
 }
 
 void
 AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
-    const Message m = m_mail.Take(srcHost, dstHost, qp);
-    if (m.kind == Kind::PULL_REQUEST)
+    Message m = m_mail.Take(srcHost, dstHost, qp);
+    switch (m.kind)
     {
+    case Kind::PULL_REQUEST:
         Post(dstHost,
              m.worker,
-             Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard]});
+             Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard], kSingle});
         return;
-    }
-    if (m.kind == Kind::PUSH)
-    {
-        // The server applies the update now: its staleness is the number of updates the
-        // shard took since the version the worker computed on.
-        uint64_t& version = m_version[m.shard];
-        m_updates.push_back(
-            {m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
-        ++version;
-        Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, version});
+    case Kind::PUSH:
+        Apply(dstHost, m);
         if (m_config.policy == AsyncPsConfig::PushPolicy::MLFABRIC)
         {
             m_slots[m.shard].back().arrival = Simulator::Now();
@@ -214,6 +399,41 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
             ScheduleAll();
         }
         return;
+    case Kind::REQUEST:
+        m_pending[m.shard].push_back({m.worker, m.iteration, m.version, Simulator::Now(), kSingle});
+        ScheduleAll();
+        return;
+    case Kind::GRANT:
+        m.kind = Kind::PUSH;
+        Post(dstHost, ServerOf(m.shard), m);
+        return;
+    case Kind::GATHER_ORDER:
+        m.kind = Kind::GATHER;
+        Post(dstHost, m_aggregates[m.group].aggregator, m);
+        return;
+    case Kind::GATHER: {
+        m_workerBusy[srcHost] = false;
+        Aggregate& g = m_aggregates[m.group];
+        if (--g.missing == 0)
+        {
+            if (m_config.networkScheduler)
+            {
+                Post(dstHost, ServerOf(g.shard), Message{Kind::READY, dstHost, g.shard, 0, 0, m.group});
+            }
+            else
+            {
+                m_pending[g.shard].push_back({g.aggregator, 0, 0, g.at, m.group});
+            }
+        }
+        ScheduleAll();
+        return;
+    }
+    case Kind::READY:
+        m_pending[m.shard].push_back({m.worker, 0, 0, m_aggregates[m.group].at, m.group});
+        ScheduleAll();
+        return;
+    case Kind::REPLY:
+        break;
     }
     const uint32_t w = m.worker;
     m_seen[w][m.shard] = m.version;

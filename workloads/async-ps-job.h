@@ -20,8 +20,8 @@
  *
  * Push policies:
  *  - FAIR: every push is sent at once; pushes to one server share its link (plain ASP/SSP).
- *  - MLFABRIC (an oracle scheduler, after MLFabric SoCC'20 §4): a push is a request to the
- *    scheduler of its shard's server link. Requests that arrive while the link is reserved
+ *  - MLFABRIC (after MLFabric SoCC'20 §4): a push is a request to the scheduler of its
+ *    shard's server link. Requests that arrive while the link is reserved
  *    form the next batch; when the link frees, the scheduler grants the request with the
  *    shortest network-aware completion time (shard bytes / the pushing worker's link
  *    rate; ties: the earliest request) among workers not already pushing, so each push
@@ -32,8 +32,22 @@
  *    SJF can starve a worker whose link is slower than the others' while they keep
  *    requesting (measured: a half-rate worker among 10 reached delay 180); the delay bound
  *    is what caps it, by dropping such updates.
- *    Not modelled yet: aggregation of deferred updates at an idle worker, the scheduler as
- *    messages over the network, the bounded-divergence replica.
+ *  - MLFABRIC, aggregate: when the scheduler grants a push, the other requests of the batch
+ *    (k >= 2 of idle workers, none already beyond the delay bound) are deferred at least
+ *    one slot; instead of k pushes they are summed at one of them (the aggregator: the
+ *    fastest link, ties the earliest request — it is idle, waiting for its grant, and holds
+ *    its own update already), the other k - 1 send it their W/S bytes over their own links
+ *    while the granted push holds the server's, and the aggregator then requests one slot
+ *    for ONE combined update of W/S bytes. The server applies the k constituents together
+ *    and answers each constituent's worker with the model as for a single push.
+ *  - MLFABRIC, scheduler over the network: the oracle above decides the instant a request
+ *    exists; with networkScheduler the scheduler of shard s lives on server s's host and
+ *    every decision is a 64 B message on the same transport (request worker -> server,
+ *    grant server -> worker, then the push; gather orders and "combined update ready"
+ *    likewise), so a granted push starts two one-way latencies later and the control
+ *    messages queue behind data. A dropped update needs no pull request: its request is at
+ *    the server already, which answers with the model.
+ *    Not modelled yet: the bounded-divergence replica.
  */
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
@@ -74,6 +88,10 @@ struct AsyncPsConfig
     uint32_t delayBound{kAsp};
     /// MLFABRIC: each worker's link rate (bit/s) for SJF; empty: all equal.
     std::vector<double> workerRateBps;
+    /// MLFABRIC: sum the updates a grant defers at an idle worker, push them as one.
+    bool aggregate{false};
+    /// MLFABRIC: scheduler decisions as 64 B messages to/from the server's host.
+    bool networkScheduler{false};
     /// \brief "No bound": ASP.
     static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
 };
@@ -139,11 +157,36 @@ class AsyncPsJob : public MessageSink
     {
         return m_version;
     }
-    /// \brief Bytes pushed into the servers plus bytes pulled out of them.
+    /// \brief Bytes pushed into the servers plus bytes pulled out of them (with
+    /// networkScheduler also the control messages, which cross the server's link too).
     uint64_t
     ServerBytes() const
     {
-        return m_mail.Bytes();
+        return m_serverBytes;
+    }
+    /// \brief MLFABRIC, aggregate: bytes sent worker -> aggregator (off the servers' links).
+    uint64_t
+    GatherBytes() const
+    {
+        return m_gatherBytes;
+    }
+    /// \brief MLFABRIC, networkScheduler: bytes of requests, grants and orders.
+    uint64_t
+    ControlBytes() const
+    {
+        return m_controlBytes;
+    }
+    /// \brief MLFABRIC, aggregate: updates applied as part of a combined update.
+    uint64_t
+    Aggregated() const
+    {
+        return m_aggregated;
+    }
+    /// \brief MLFABRIC, aggregate: combined updates applied.
+    uint64_t
+    CombinedPushes() const
+    {
+        return m_combinedPushes;
     }
     /// \brief Time a worker spent blocked by the staleness bound.
     Time
@@ -167,6 +210,8 @@ class AsyncPsJob : public MessageSink
     }
     /// \brief Bytes of a pull request (a dropped update's worker asks for the model).
     static constexpr uint64_t kPullRequestBytes = 64;
+    /// \brief Bytes of a scheduler message (request, grant, gather order, ready).
+    static constexpr uint64_t kControlBytes = 64;
 
   private:
     /// What a message is.
@@ -174,8 +219,15 @@ class AsyncPsJob : public MessageSink
     {
         PUSH,         //!< an update, worker -> server
         PULL_REQUEST, //!< a dropped update's request for the model, worker -> server
-        REPLY         //!< the shard's model, server -> worker
+        REPLY,        //!< the shard's model, server -> worker
+        GATHER,       //!< a deferred update, worker -> its aggregator
+        REQUEST,      //!< networkScheduler: "may I push", worker -> server
+        GRANT,        //!< networkScheduler: "push now", server -> worker
+        GATHER_ORDER, //!< networkScheduler: "send to the aggregator", server -> worker
+        READY         //!< networkScheduler: "combined update ready", aggregator -> server
     };
+    /// "Not part of a combined update".
+    static constexpr uint32_t kSingle = std::numeric_limits<uint32_t>::max();
     /// A message in flight.
     struct Message
     {
@@ -184,6 +236,7 @@ class AsyncPsJob : public MessageSink
         uint32_t shard;     //!< the shard
         uint32_t iteration; //!< the worker's iteration
         uint64_t version;   //!< push: version computed on; reply: version sent
+        uint32_t group;     //!< push, grant, gather, ready: combined update, or kSingle
     };
     /// An update waiting for the MLFABRIC scheduler.
     struct Request
@@ -192,12 +245,36 @@ class AsyncPsJob : public MessageSink
         uint32_t iteration; //!< its iteration
         uint64_t version;   //!< version computed on
         Time at;            //!< when requested
+        uint32_t group;     //!< a combined update (worker = its aggregator), or kSingle
+    };
+    /// A combined update: deferred requests summed at an aggregator.
+    struct Aggregate
+    {
+        uint32_t shard;             //!< the shard
+        uint32_t aggregator;        //!< the worker that sums and pushes
+        std::vector<Request> parts; //!< the constituents (the aggregator's own included)
+        uint32_t missing;           //!< gathers still on their way
+        Time at;                    //!< the earliest constituent's request
     };
 
     /// \brief MLFABRIC: grants the next request of shard s if its link is free.
     void Schedule(uint32_t s);
     /// \brief MLFABRIC: Schedule() every shard (a freed worker may unblock any of them).
     void ScheduleAll();
+    /// \brief MLFABRIC: reserves shard s's link and worker w's for the push m.
+    void Grant(uint32_t s, uint32_t w, const Message& m);
+    /// \brief MLFABRIC: drops worker w's update to shard s; w gets the model back.
+    void Drop(uint32_t w, uint32_t s, uint32_t iteration);
+    /// \brief MLFABRIC, aggregate: sends the deferred requests of shard s to an aggregator.
+    void Gather(uint32_t s);
+    /// \brief MLFABRIC: applies a push (single or combined) at its server.
+    void Apply(uint32_t serverHost, const Message& m);
+    /// \brief Server host of shard s.
+    uint32_t
+    ServerOf(uint32_t s) const
+    {
+        return m_config.workers + s;
+    }
 
     /// \brief Worker w wants to start its next iteration (may be held by the bound).
     void TryStart(uint32_t w);
@@ -225,7 +302,13 @@ class AsyncPsJob : public MessageSink
     std::vector<std::vector<PushSlot>> m_slots;     //!< MLFABRIC: per shard slots
     std::vector<bool> m_workerBusy;                 //!< MLFABRIC: per worker, a push granted
     uint64_t m_dropped{0};                          //!< MLFABRIC: dropped updates
-    MessageMailbox<Message> m_mail;                 //!< messages in flight (all via servers)
+    std::vector<Aggregate> m_aggregates;            //!< MLFABRIC: combined updates, by id
+    uint64_t m_aggregated{0};                       //!< constituents applied combined
+    uint64_t m_combinedPushes{0};                   //!< combined updates applied
+    uint64_t m_serverBytes{0};                      //!< bytes with a server at one end
+    uint64_t m_gatherBytes{0};                      //!< bytes worker -> aggregator
+    uint64_t m_controlBytes{0};                     //!< scheduler messages
+    MessageMailbox<Message> m_mail;                 //!< messages in flight
 };
 
 } // namespace ns3

@@ -47,10 +47,32 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
             r.stalenessBound = static_cast<uint32_t>(s.GetUint("bound", 0, 0, 1000000));
             canonical += ",bound=" + std::to_string(r.stalenessBound);
         }
+        // Defaults stay out of the canonical string so earlier results keep their names.
+        r.aggregate = s.GetBool("aggregate", false);
+        if (r.aggregate)
+        {
+            canonical += ",aggregate=1";
+        }
+        r.networkScheduler = s.GetChoice("scheduler", "oracle", {"oracle", "net"}) == "net";
+        if (r.networkScheduler)
+        {
+            canonical += ",scheduler=net";
+        }
     }
     s.Finish();
     r.canonical = canonical;
     return r;
+}
+
+void
+AsyncPsSpec::ApplyTo(AsyncPsConfig& config) const
+{
+    config.servers = servers;
+    config.stalenessBound = stalenessBound;
+    config.policy = policy;
+    config.delayBound = delayBound;
+    config.aggregate = aggregate;
+    config.networkScheduler = networkScheduler;
 }
 
 } // namespace ns3

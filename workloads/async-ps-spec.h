@@ -5,9 +5,13 @@
  *   asp[:servers=1]                        plain asynchronous PS (no barrier, fair sharing)
  *   ssp[:servers=1,bound=3]                stale-synchronous: at most `bound` iterations
  *                                          ahead of the slowest worker
- *   mlfabric[:servers=1,delay=N,bound=B]   MLFabric-style scheduled pushes (one reserved
+ *   mlfabric[:servers=1,delay=N,bound=B,aggregate=0,scheduler=oracle]
+ *                                          MLFabric-style scheduled pushes (one reserved
  *                                          slot per server link, SJF), updates with delay
- *                                          > N dropped (default: none), optional SSP bound
+ *                                          > N dropped (default: none), optional SSP bound;
+ *                                          aggregate=1 sums deferred updates at an idle
+ *                                          worker; scheduler=net sends requests and grants
+ *                                          as 64 B messages to/from the server's host
  *
  * Servers are the last `servers` hosts (dedicated); the other hosts are workers.
  */
@@ -29,6 +33,11 @@ struct AsyncPsSpec
     AsyncPsConfig::PushPolicy policy{AsyncPsConfig::PushPolicy::FAIR}; //!< push policy
     uint32_t stalenessBound{AsyncPsConfig::kAsp};                      //!< SSP bound
     uint32_t delayBound{AsyncPsConfig::kAsp};                          //!< MLFabric delay bound
+    bool aggregate{false};        //!< MLFabric: aggregate deferred updates
+    bool networkScheduler{false}; //!< MLFabric: scheduler as messages over the network
+
+    /// \brief Copies the system's options into a job's config (hosts and model aside).
+    void ApplyTo(AsyncPsConfig& config) const;
 
     /// \brief Whether an --algorithm name is an asynchronous PS system.
     static bool IsAsyncName(const std::string& name);
