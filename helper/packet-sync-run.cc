@@ -604,6 +604,9 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         {"combined_pushes", std::to_string(job.CombinedPushes())},
         {"gather_bytes", std::to_string(job.GatherBytes())},
         {"control_bytes", std::to_string(job.ControlBytes())},
+        {"replica_forwards", std::to_string(job.ReplicaForwards())},
+        {"replica_sync_bytes", std::to_string(job.ReplicaSyncBytes())},
+        {"replica_divergence_max", std::to_string(job.MaxDivergence())},
         {"makespan_s", n(makespan)},
         {"updates_per_s", n(makespan > 0 ? static_cast<double>(delays.size()) / makespan : 0)},
         {"blocked_s", n(blocked)}};

@@ -351,8 +351,7 @@ ParamsyncDriver::PrepareAsync()
         throw AsOptionError("--model", e);
     }
     AsyncPsConfig& c = m_async.emplace();
-    spec.ApplyTo(c);
-    c.workers = graph.HostCount() - spec.servers;
+    spec.ApplyTo(c, graph.HostCount());
     c.modelBytes = m_model->TotalBytes();
     c.iterations = o.iterations;
     c.compute = Seconds(o.computeS);

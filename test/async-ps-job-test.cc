@@ -30,6 +30,9 @@ struct JobOutcome
     uint64_t controlBytes{0};
     uint64_t aggregated{0};
     uint64_t combined{0};
+    uint64_t forwards{0};
+    uint64_t replicaSyncBytes{0};
+    uint64_t maxDivergence{0};
 };
 
 JobOutcome
@@ -56,6 +59,9 @@ RunJob(AsyncPsConfig c)
     r.controlBytes = job.ControlBytes();
     r.aggregated = job.Aggregated();
     r.combined = job.CombinedPushes();
+    r.forwards = job.ReplicaForwards();
+    r.replicaSyncBytes = job.ReplicaSyncBytes();
+    r.maxDivergence = job.MaxDivergence();
     Simulator::Destroy();
     return r;
 }
@@ -434,4 +440,59 @@ TEST(AsyncPsJob, MlfabricSchedulerOverTheNetworkAnswersADroppedRequestWithTheMod
     EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1, 0}));
     EXPECT_EQ(r.dropped, 1u);
     EXPECT_EQ(r.ends[1].front(), MicroSeconds(3200));
+}
+
+TEST(AsyncPsJob, ReplicaForwardsEveryDUpdatesAndServesThePulls)
+{
+    // One worker, one shard, replica within D = 2, 5 iterations of 1 ms. Each iteration:
+    // push (100 us), the server applies it and orders the replica to serve (100 us), the
+    // replica sends the model (100 us): iterations end at 1.3, 2.6, 3.9, 5.2, 6.5 ms.
+    // Versions at apply 1..5; not yet forwarded after each: 1, 2 (forward v2), 1, 2
+    // (forward v4), 1: floor(5 / 2) = 2 forwards, divergence never above 2. The forward
+    // precedes the serve order on the server -> replica queue pair, so the worker computes
+    // on 0, 0, 2, 2, 4 and its updates' delays are 0, 1, 0, 1, 0. Replica sync: 2 x 1000 B
+    // instead of 5 x 1000 B forwarding every update. Server link: 5 pushes (5000 B), 5
+    // serve orders (320 B) and 2 forwards (2000 B) = 7320 B, against 10000 B with the
+    // server answering every push itself.
+    AsyncPsConfig c = TwoWorkers();
+    c.workers = 1;
+    c.iterations = 5;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.replicaDivergence = 2;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
+    EXPECT_EQ(r.forwards, 2u);
+    EXPECT_EQ(r.replicaSyncBytes, 2000u);
+    EXPECT_EQ(r.maxDivergence, 2u);
+    EXPECT_EQ(DelaysOf(r, 0), (std::vector<uint64_t>{0, 1, 0, 1, 0}));
+    EXPECT_EQ(r.ends[0],
+              (std::vector<Time>{MicroSeconds(1300),
+                                 MicroSeconds(2600),
+                                 MicroSeconds(3900),
+                                 MicroSeconds(5200),
+                                 MicroSeconds(6500)}));
+    EXPECT_EQ(r.serverBytes, 7320u);
+}
+
+TEST(AsyncPsJob, ReplicaForwardsFloorOfUOverDForAnyD)
+{
+    // 3 workers x 4 iterations = U = 12 single updates per shard, 2 shards: each shard
+    // forwards floor(12 / D) times (its versions step by one) and never holds more than D
+    // versions its replica lacks; every update is applied once.
+    for (uint32_t d : {1u, 3u, 5u, 12u, 13u})
+    {
+        AsyncPsConfig c = TwoWorkers();
+        c.workers = 3;
+        c.servers = 2;
+        c.iterations = 4;
+        c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+        c.replicaDivergence = d;
+        JobOutcome r = RunJob(c);
+        ASSERT_TRUE(r.finished) << d;
+        EXPECT_EQ(r.versions, (std::vector<uint64_t>{12, 12})) << d;
+        EXPECT_EQ(r.forwards, 2u * (12 / d)) << d;
+        EXPECT_LE(r.maxDivergence, d) << d;
+        EXPECT_EQ(r.maxDivergence, std::min(d, 12u)) << d;
+    }
 }

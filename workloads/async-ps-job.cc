@@ -43,6 +43,8 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     m_reserved.assign(config.servers, false);
     m_slots.assign(config.servers, {});
     m_workerBusy.assign(n, false);
+    m_replicaVersion.assign(config.servers, 0);
+    m_forwarded.assign(config.servers, 0);
     if (!config.workerRateBps.empty() && config.workerRateBps.size() != n)
     {
         throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.workerRateBps.size()) +
@@ -243,11 +245,11 @@ AsyncPsJob::Drop(uint32_t w, uint32_t s, uint32_t iteration)
     ++m_dropped;
     if (m_config.networkScheduler)
     {
-        // The request is at the server already: it answers with the model.
-        Post(ServerOf(s), w, Message{Kind::REPLY, w, s, iteration, m_version[s], kSingle});
+        // The request is at the server already: it has the model sent.
+        ServeModel(s, w, iteration);
         return;
     }
-    Post(w, ServerOf(s), Message{Kind::PULL_REQUEST, w, s, iteration, 0, kSingle});
+    Post(w, ModelHost(s), Message{Kind::PULL_REQUEST, w, s, iteration, 0, kSingle});
 }
 
 void
@@ -319,10 +321,45 @@ AsyncPsJob::Gather(uint32_t s)
 }
 
 void
+AsyncPsJob::ServeModel(uint32_t s, uint32_t w, uint32_t iteration)
+{
+    if (m_config.replicaDivergence == 0)
+    {
+        Post(ServerOf(s), w, Message{Kind::REPLY, w, s, iteration, m_version[s], kSingle});
+        return;
+    }
+    // The model leaves from the replica: the server's link carries a 64 B order instead of
+    // W/S bytes. Orders and forwards share the server -> replica queue pair (FIFO), so the
+    // replica serves at least the version forwarded before this order.
+    Post(ServerOf(s), ModelHost(s), Message{Kind::SERVE, w, s, iteration, 0, kSingle});
+}
+
+void
+AsyncPsJob::Replicate(uint32_t s)
+{
+    if (m_config.replicaDivergence == 0)
+    {
+        return;
+    }
+    // Forward one combined delta (W/S bytes, whatever the number of updates it sums) only
+    // when the replica fell D versions behind: floor(U / D) forwards for U single updates.
+    const uint64_t divergence = m_version[s] - m_forwarded[s];
+    m_maxDivergence = std::max(m_maxDivergence, divergence);
+    if (divergence < m_config.replicaDivergence)
+    {
+        return;
+    }
+    m_forwarded[s] = m_version[s];
+    ++m_forwards;
+    m_replicaSyncBytes += ShardBytes(s);
+    Post(ServerOf(s), ModelHost(s), Message{Kind::FORWARD, 0, s, 0, m_version[s], kSingle});
+}
+
+void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
     uint64_t bytes = ShardBytes(m.shard);
-    if (m.kind == Kind::PULL_REQUEST)
+    if (m.kind == Kind::PULL_REQUEST || m.kind == Kind::SERVE)
     {
         bytes = kPullRequestBytes;
     }
@@ -332,11 +369,14 @@ AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
         bytes = kControlBytes;
         m_controlBytes += bytes;
     }
-    if (srcHost >= m_config.workers || dstHost >= m_config.workers)
+    auto isServer = [&](uint32_t h) {
+        return h >= m_config.workers && h < m_config.workers + m_config.servers;
+    };
+    if (isServer(srcHost) || isServer(dstHost))
     {
         m_serverBytes += bytes;
     }
-    else
+    else if (srcHost < m_config.workers && dstHost < m_config.workers)
     {
         m_gatherBytes += bytes;
     }
@@ -354,7 +394,8 @@ AsyncPsJob::Apply(uint32_t serverHost, const Message& m)
         m_updates.push_back(
             {m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
         ++version;
-        Post(serverHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, version, kSingle});
+        Replicate(m.shard);
+        ServeModel(m.shard, m.worker, m.iteration);
         return;
     }
     // A combined update of k constituents is k gradients added to the model at once:
@@ -372,9 +413,10 @@ AsyncPsJob::Apply(uint32_t serverHost, const Message& m)
     version += g.parts.size();
     m_aggregated += g.parts.size();
     ++m_combinedPushes;
+    Replicate(m.shard);
     for (const Request& p : g.parts)
     {
-        Post(serverHost, p.worker, Message{Kind::REPLY, p.worker, m.shard, p.iteration, version, kSingle});
+        ServeModel(m.shard, p.worker, p.iteration);
     }
 }
 
@@ -385,9 +427,16 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     switch (m.kind)
     {
     case Kind::PULL_REQUEST:
-        Post(dstHost,
-             m.worker,
-             Message{Kind::REPLY, m.worker, m.shard, m.iteration, m_version[m.shard], kSingle});
+    case Kind::SERVE: {
+        // The host holding the model answers with its copy: the server's version, or the
+        // replica's, which lags by the updates not forwarded yet.
+        const uint64_t v = m_config.replicaDivergence > 0 ? m_replicaVersion[m.shard]
+                                                           : m_version[m.shard];
+        Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, v, kSingle});
+        return;
+    }
+    case Kind::FORWARD:
+        m_replicaVersion[m.shard] = m.version;
         return;
     case Kind::PUSH:
         Apply(dstHost, m);

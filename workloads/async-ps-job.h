@@ -16,7 +16,8 @@
  * (staleness) of an update = v_s when it is applied - the version of s the worker computed
  * on (the one its last pull returned). Every update is applied exactly once, on arrival.
  *
- * Hosts: workers are hosts 0..N-1, the S servers the last S hosts (dedicated).
+ * Hosts: workers are hosts 0..N-1, the S servers hosts N..N+S-1 (dedicated), the S
+ * replicas (if any) hosts N+S..N+2S-1.
  *
  * Push policies:
  *  - FAIR: every push is sent at once; pushes to one server share its link (plain ASP/SSP).
@@ -47,7 +48,14 @@
  *    likewise), so a granted push starts two one-way latencies later and the control
  *    messages queue behind data. A dropped update needs no pull request: its request is at
  *    the server already, which answers with the model.
- *    Not modelled yet: the bounded-divergence replica.
+ *  - Replica with bounded divergence D (replicaDivergence > 0; after MLFabric's replica
+ *    kept within a bounded divergence): shard s has a replica on host N + S + s that
+ *    serves every pull, so the server's link carries
+ *    pushes, 64 B "serve worker w" orders and, instead of one model copy per update, a
+ *    combined delta (W/S bytes) forwarded only when the replica fell D versions behind:
+ *    floor(U / D) forwards for U single updates, and the server's versions not yet
+ *    forwarded never exceed D (a combined update of k may take them to D - 1 + k).
+ *    Workers compute on the replica's version, so their updates' delay grows by up to D-1.
  */
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
@@ -92,6 +100,8 @@ struct AsyncPsConfig
     bool aggregate{false};
     /// MLFABRIC: scheduler decisions as 64 B messages to/from the server's host.
     bool networkScheduler{false};
+    /// Replica per shard (hosts N+S..N+2S-1) within this many versions; 0: no replica.
+    uint32_t replicaDivergence{0};
     /// \brief "No bound": ASP.
     static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
 };
@@ -182,6 +192,24 @@ class AsyncPsJob : public MessageSink
     {
         return m_aggregated;
     }
+    /// \brief Replica: combined deltas forwarded server -> replica.
+    uint64_t
+    ReplicaForwards() const
+    {
+        return m_forwards;
+    }
+    /// \brief Replica: bytes of those forwards.
+    uint64_t
+    ReplicaSyncBytes() const
+    {
+        return m_replicaSyncBytes;
+    }
+    /// \brief Replica: the most versions a shard held that its replica had not received.
+    uint64_t
+    MaxDivergence() const
+    {
+        return m_maxDivergence;
+    }
     /// \brief MLFABRIC, aggregate: combined updates applied.
     uint64_t
     CombinedPushes() const
@@ -224,7 +252,9 @@ class AsyncPsJob : public MessageSink
         REQUEST,      //!< networkScheduler: "may I push", worker -> server
         GRANT,        //!< networkScheduler: "push now", server -> worker
         GATHER_ORDER, //!< networkScheduler: "send to the aggregator", server -> worker
-        READY         //!< networkScheduler: "combined update ready", aggregator -> server
+        READY,        //!< networkScheduler: "combined update ready", aggregator -> server
+        SERVE,        //!< replica: "send worker w the model", server -> replica
+        FORWARD       //!< replica: the updates since the last forward, server -> replica
     };
     /// "Not part of a combined update".
     static constexpr uint32_t kSingle = std::numeric_limits<uint32_t>::max();
@@ -269,6 +299,17 @@ class AsyncPsJob : public MessageSink
     void Gather(uint32_t s);
     /// \brief MLFABRIC: applies a push (single or combined) at its server.
     void Apply(uint32_t serverHost, const Message& m);
+    /// \brief Sends worker w shard s's model, from the server or its replica.
+    void ServeModel(uint32_t s, uint32_t w, uint32_t iteration);
+    /// \brief Replica: forwards shard s's delta if the replica fell D versions behind.
+    void Replicate(uint32_t s);
+    /// \brief The host that serves shard s's model: its replica, or else its server.
+    uint32_t
+    ModelHost(uint32_t s) const
+    {
+        return m_config.replicaDivergence > 0 ? m_config.workers + m_config.servers + s
+                                              : ServerOf(s);
+    }
     /// \brief Server host of shard s.
     uint32_t
     ServerOf(uint32_t s) const
@@ -308,6 +349,11 @@ class AsyncPsJob : public MessageSink
     uint64_t m_serverBytes{0};                      //!< bytes with a server at one end
     uint64_t m_gatherBytes{0};                      //!< bytes worker -> aggregator
     uint64_t m_controlBytes{0};                     //!< scheduler messages
+    std::vector<uint64_t> m_replicaVersion;         //!< per shard: version at the replica
+    std::vector<uint64_t> m_forwarded;              //!< per shard: version last forwarded
+    uint64_t m_forwards{0};                         //!< replica forwards
+    uint64_t m_replicaSyncBytes{0};                 //!< their bytes
+    uint64_t m_maxDivergence{0};                    //!< server versions not yet forwarded
     MessageMailbox<Message> m_mail;                 //!< messages in flight
 };
 

@@ -58,6 +58,19 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
         {
             canonical += ",scheduler=net";
         }
+        r.replica = static_cast<uint32_t>(s.GetUint("replica", 0, 0, 1000000));
+        if (r.replica > 0)
+        {
+            if (2 * r.servers >= hosts)
+            {
+                throw std::invalid_argument(
+                    s.Where() + "replica=" + std::to_string(r.replica) + " puts a replica beside each of " +
+                    std::to_string(r.servers) + " servers: needs more than " +
+                    std::to_string(2 * r.servers) + " hosts, the topology has " +
+                    std::to_string(hosts) + "; allowed: replica=0 or fewer servers");
+            }
+            canonical += ",replica=" + std::to_string(r.replica);
+        }
     }
     s.Finish();
     r.canonical = canonical;
@@ -65,9 +78,11 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
 }
 
 void
-AsyncPsSpec::ApplyTo(AsyncPsConfig& config) const
+AsyncPsSpec::ApplyTo(AsyncPsConfig& config, uint32_t hosts) const
 {
     config.servers = servers;
+    config.workers = hosts - servers * (replica > 0 ? 2 : 1);
+    config.replicaDivergence = replica;
     config.stalenessBound = stalenessBound;
     config.policy = policy;
     config.delayBound = delayBound;

@@ -5,15 +5,18 @@
  *   asp[:servers=1]                        plain asynchronous PS (no barrier, fair sharing)
  *   ssp[:servers=1,bound=3]                stale-synchronous: at most `bound` iterations
  *                                          ahead of the slowest worker
- *   mlfabric[:servers=1,delay=N,bound=B,aggregate=0,scheduler=oracle]
+ *   mlfabric[:servers=1,delay=N,bound=B,aggregate=0,scheduler=oracle,replica=0]
  *                                          MLFabric-style scheduled pushes (one reserved
  *                                          slot per server link, SJF), updates with delay
  *                                          > N dropped (default: none), optional SSP bound;
  *                                          aggregate=1 sums deferred updates at an idle
  *                                          worker; scheduler=net sends requests and grants
- *                                          as 64 B messages to/from the server's host
+ *                                          as 64 B messages to/from the server's host;
+ *                                          replica=D adds a replica per server, kept
+ *                                          within D versions, that serves the pulls
  *
- * Servers are the last `servers` hosts (dedicated); the other hosts are workers.
+ * Servers are the last `servers` hosts (dedicated; with replica=D the last 2 x `servers`:
+ * servers, then their replicas); the other hosts are workers.
  */
 #ifndef PARAMSYNC_ASYNC_PS_SPEC_H
 #define PARAMSYNC_ASYNC_PS_SPEC_H
@@ -35,9 +38,11 @@ struct AsyncPsSpec
     uint32_t delayBound{AsyncPsConfig::kAsp};                          //!< MLFabric delay bound
     bool aggregate{false};        //!< MLFabric: aggregate deferred updates
     bool networkScheduler{false}; //!< MLFabric: scheduler as messages over the network
+    uint32_t replica{0};          //!< MLFabric: replica divergence bound D, 0 = no replica
 
-    /// \brief Copies the system's options into a job's config (hosts and model aside).
-    void ApplyTo(AsyncPsConfig& config) const;
+    /// \brief Sets a job's hosts (workers: the hosts that are no server or replica) and
+    /// the system's options; the model and the run's options are the caller's.
+    void ApplyTo(AsyncPsConfig& config, uint32_t hosts) const;
 
     /// \brief Whether an --algorithm name is an asynchronous PS system.
     static bool IsAsyncName(const std::string& name);
