@@ -141,6 +141,12 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {"--topology=star:n=4 --algorithm=ssp:bound=x --model=bytes:1MB", "--algorithm"},
         {"--topology=star:n=4 --algorithm=asp:servers=4 --model=bytes:1MB", "--algorithm"},
         {"--topology=star:n=4 --algorithm=mlfabric:ratio=2 --model=bytes:1MB", "--algorithm"},
+        {"--topology=star:n=4 --algorithm=mlfabric:aggregate=2 --model=bytes:1MB", "--algorithm"},
+        {"--topology=star:n=4 --algorithm=mlfabric:scheduler=x --model=bytes:1MB", "--algorithm"},
+        {"--topology=star:n=4 --algorithm=asp:aggregate=1 --model=bytes:1MB", "--algorithm"},
+        // 2 servers + 2 replicas leave no worker on 4 hosts
+        {"--topology=star:n=4 --algorithm=mlfabric:servers=2,replica=1 --model=bytes:1MB",
+         "--algorithm"},
     };
     for (const auto& c : cases)
     {
