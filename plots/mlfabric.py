@@ -30,9 +30,11 @@ TITLES = {"star:n=11": "star, 10 workers, 1 server", "fattree:k=4": "fat-tree k=
 CASES = ["none", "compute", "network", "both"]
 CASE_LABELS = {"none": "no straggler", "compute": "compute straggler (4x)",
                "network": "10 % of workers at 1/2 rate", "both": "both"}
-ALGS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=4", "mlfabric:delay=2"]
+ALGS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=4", "mlfabric:delay=2",
+        "mlfabric:aggregate=1"]
 COLOURS = {"asp": "#7f7f7f", "ssp:bound=3": "#2ca02c", "mlfabric": "#1f77b4",
-           "mlfabric:delay=4": "#9467bd", "mlfabric:delay=2": "#d62728"}
+           "mlfabric:delay=4": "#9467bd", "mlfabric:delay=2": "#d62728",
+           "mlfabric:aggregate=1": "#ff7f0e"}
 
 
 def alg_key(spec):
@@ -164,7 +166,7 @@ def main():
                             f"{sum(d * k for d, k in c.items()) / n:.3f}",
                             ";".join(f"{d}:{c[d]}" for d in sorted(c))])
 
-    print("| network | model | case | algorithm | applied | dropped | delay mean / p99 / max "
+    print("| network | model | case | algorithm | applied | dropped | delay mean / p50 / p99 / max "
           "| mean delay w0 / w1 | workers served | server links (GB) | makespan (ms) | updates/s "
           "| pause frames |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
@@ -182,7 +184,8 @@ def main():
                     served = sum(1 for c in r["updates_by_worker"].values()
                                  if 2 * sum(c.values()) >= most)
                     print(f"| {topo} | {model[6:]} | {case} | {alg} | {r['updates']} | "
-                          f"{r['dropped']} | {float(r['delay_mean']):.2f} / {r['delay_p99']} / "
+                          f"{r['dropped']} | {float(r['delay_mean']):.2f} / {r.get('delay_p50', '-')} / "
+                          f"{r['delay_p99']} / "
                           f"{r['delay_max']} | {means.get(0, 0):.2f} / {means.get(1, 0):.2f} | "
                           f"{served} of {r['workers']} | "
                           f"{float(r['server_bytes']) * 1e-9:.2f} | "

@@ -52,6 +52,12 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     }
 }
 
+double
+AsyncPsJob::Rate(uint32_t w) const
+{
+    return m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[w];
+}
+
 uint64_t
 AsyncPsJob::ShardBytes(uint32_t s) const
 {
@@ -140,9 +146,6 @@ void
 AsyncPsJob::Schedule(uint32_t s)
 {
     std::deque<Request>& batch = m_pending[s];
-    auto rate = [&](uint32_t w) {
-        return m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[w];
-    };
     const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
     while (!m_reserved[s])
     {
@@ -154,7 +157,7 @@ AsyncPsJob::Schedule(uint32_t s)
         // updates it sums were scheduled for, instead of aging past the delay bound).
         auto cost = [&](const Request& r) {
             const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
-            return 1.0 / (rate(r.worker) * k);
+            return 1.0 / (Rate(r.worker) * k);
         };
         auto best = batch.end();
         for (auto it = batch.begin(); it != batch.end(); ++it)
@@ -283,10 +286,8 @@ AsyncPsJob::Gather(uint32_t s)
     const Request* agg = &parts.front();
     for (const Request& p : parts)
     {
-        const double rp = m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[p.worker];
-        const double ra =
-            m_config.workerRateBps.empty() ? 1.0 : m_config.workerRateBps[agg->worker];
-        if (rp > ra || (rp == ra && p.at < agg->at))
+        if (Rate(p.worker) > Rate(agg->worker) ||
+            (Rate(p.worker) == Rate(agg->worker) && p.at < agg->at))
         {
             agg = &p;
         }
@@ -384,7 +385,7 @@ AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 }
 
 void
-AsyncPsJob::Apply(uint32_t serverHost, const Message& m)
+AsyncPsJob::Apply(const Message& m)
 {
     // The server applies the update now: its staleness is the number of updates the shard
     // took since the version the worker computed on.
@@ -427,11 +428,12 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     switch (m.kind)
     {
     case Kind::PULL_REQUEST:
-    case Kind::SERVE: {
+    case Kind::SERVE:
+    {
         // The host holding the model answers with its copy: the server's version, or the
         // replica's, which lags by the updates not forwarded yet.
         const uint64_t v = m_config.replicaDivergence > 0 ? m_replicaVersion[m.shard]
-                                                           : m_version[m.shard];
+                                                          : m_version[m.shard];
         Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, v, kSingle});
         return;
     }
@@ -439,7 +441,7 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
         m_replicaVersion[m.shard] = m.version;
         return;
     case Kind::PUSH:
-        Apply(dstHost, m);
+        Apply(m);
         if (m_config.policy == AsyncPsConfig::PushPolicy::MLFABRIC)
         {
             m_slots[m.shard].back().arrival = Simulator::Now();
@@ -460,14 +462,17 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
         m.kind = Kind::GATHER;
         Post(dstHost, m_aggregates[m.group].aggregator, m);
         return;
-    case Kind::GATHER: {
+    case Kind::GATHER:
+    {
         m_workerBusy[srcHost] = false;
         Aggregate& g = m_aggregates[m.group];
         if (--g.missing == 0)
         {
             if (m_config.networkScheduler)
             {
-                Post(dstHost, ServerOf(g.shard), Message{Kind::READY, dstHost, g.shard, 0, 0, m.group});
+                Post(dstHost,
+                     ServerOf(g.shard),
+                     Message{Kind::READY, dstHost, g.shard, 0, 0, m.group});
             }
             else
             {

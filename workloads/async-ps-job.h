@@ -298,7 +298,9 @@ class AsyncPsJob : public MessageSink
     /// \brief MLFABRIC, aggregate: sends the deferred requests of shard s to an aggregator.
     void Gather(uint32_t s);
     /// \brief MLFABRIC: applies a push (single or combined) at its server.
-    void Apply(uint32_t serverHost, const Message& m);
+    void Apply(const Message& m);
+    /// \brief MLFABRIC: worker w's link rate for SJF (1 when not given: all equal).
+    double Rate(uint32_t w) const;
     /// \brief Sends worker w shard s's model, from the server or its replica.
     void ServeModel(uint32_t s, uint32_t w, uint32_t iteration);
     /// \brief Replica: forwards shard s's delta if the replica fell D versions behind.

@@ -64,10 +64,11 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
             if (2 * r.servers >= hosts)
             {
                 throw std::invalid_argument(
-                    s.Where() + "replica=" + std::to_string(r.replica) + " puts a replica beside each of " +
-                    std::to_string(r.servers) + " servers: needs more than " +
-                    std::to_string(2 * r.servers) + " hosts, the topology has " +
-                    std::to_string(hosts) + "; allowed: replica=0 or fewer servers");
+                    s.Where() + "replica=" + std::to_string(r.replica) +
+                    " puts a replica beside each of " + std::to_string(r.servers) +
+                    " servers: needs more than " + std::to_string(2 * r.servers) +
+                    " hosts, the topology has " + std::to_string(hosts) +
+                    "; allowed: replica=0 or fewer servers");
             }
             canonical += ",replica=" + std::to_string(r.replica);
         }

@@ -17,8 +17,9 @@ last hosts; every run keeps its updates.csv under results/mlfabric/out/<hash>/):
   * star:n=11 (10 workers) and fattree:k=4 (15 workers) with one server, and star:n=20
     with 10 workers and 10 servers (the model sharded: the workers' links, not the server's,
     are the bottleneck); 30 iterations of 2 ms compute per worker; an 8 MB model;
-  * asp, ssp:bound=3, mlfabric (no delay bound), mlfabric:delay=2 and mlfabric:delay=4
-    (with servers=10 on star:n=20);
+  * asp, ssp:bound=3, mlfabric (no delay bound), mlfabric:delay=2, mlfabric:delay=4 and
+    mlfabric:aggregate=1 (deferred updates summed at an idle worker; with servers=10 on
+    star:n=20);
   * four cases: none; a compute straggler (worker 0, 4x compute: --straggler=0
     --straggler-factor=4); a network straggler: 10 % of the workers with every link at half
     rate (--slow-hosts, --slow-link-fraction=0.5; star: worker 1, fat-tree: workers 1 and 8,
@@ -33,7 +34,8 @@ sys.path.insert(0, os.path.join(ROOT, "examples", "sweep"))
 import sweep  # noqa: E402
 
 EXPERIMENT = "mlfabric"
-ALGORITHMS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=2", "mlfabric:delay=4"]
+ALGORITHMS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=2", "mlfabric:delay=4",
+              "mlfabric:aggregate=1"]
 # topology -> (network stragglers, PS servers)
 SETUPS = {"star:n=11": ("1", 1), "fattree:k=4": ("1,8", 1), "star:n=20": ("1", 10)}
 COMPUTE_STRAGGLER = {"straggler": "0", "straggler-factor": "4"}
