@@ -44,7 +44,8 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
                                    uint32_t nodes,
                                    uint64_t keys,
                                    const LapseKgeConfig& config)
-    : m_ps(ps),
+    : LapseWorkload(nodes * config.workersPerNode, config.epochs),
+      m_ps(ps),
       m_config(config),
       m_nodes(nodes),
       m_workers(nodes * config.workersPerNode),
@@ -82,7 +83,6 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
     m_window.resize(m_workers);
     m_drawn.assign(m_workers, 0);
     m_left.assign(m_workers, 0);
-    m_doneAt.assign(m_workers, Seconds(0));
 }
 
 LapseKgeWorkload::Triple
@@ -210,18 +210,7 @@ LapseKgeWorkload::Next(uint32_t w)
 void
 LapseKgeWorkload::EpochDone(uint32_t w)
 {
-    m_doneAt[w] = Simulator::Now();
-    if (++m_atBarrier < m_workers)
-    {
-        return;
-    }
-    for (uint32_t v = 0; v < m_workers; ++v)
-    {
-        m_barrierWait += Simulator::Now() - m_doneAt[v];
-    }
-    m_atBarrier = 0;
-    m_epochEnds.push_back(Simulator::Now());
-    if (++m_epochsDone == m_config.epochs)
+    if (!ArriveAtBarrier(w) || EndEpoch())
     {
         return;
     }

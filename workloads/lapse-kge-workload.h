@@ -83,21 +83,6 @@ class LapseKgeWorkload : public LapseWorkload
     LapseKgeWorkload(LapsePs& ps, uint32_t nodes, uint64_t keys, const LapseKgeConfig& config);
 
     void Start(Time at) override;
-    bool
-    Finished() const override
-    {
-        return m_epochsDone == m_config.epochs;
-    }
-    const std::vector<Time>&
-    EpochEnds() const override
-    {
-        return m_epochEnds;
-    }
-    Time
-    BarrierWait() const override
-    {
-        return m_barrierWait;
-    }
     /// \brief The PS key of a relation.
     uint64_t
     RelationKey(uint64_t r) const
@@ -132,11 +117,6 @@ class LapseKgeWorkload : public LapseWorkload
     std::vector<std::deque<Triple>> m_window; //!< per worker: drawn, not started
     std::vector<uint64_t> m_drawn;            //!< per worker: triples drawn over all epochs
     std::vector<uint32_t> m_left;             //!< per worker: triples left in this epoch
-    uint32_t m_atBarrier{0};                  //!< workers done with this epoch
-    std::vector<Time> m_doneAt;               //!< per worker: when it reached the barrier
-    Time m_barrierWait{Seconds(0)};           //!< summed barrier waits
-    uint32_t m_epochsDone{0};                 //!< finished epochs
-    std::vector<Time> m_epochEnds;            //!< per epoch
 };
 
 } // namespace ns3

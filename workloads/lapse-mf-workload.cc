@@ -12,7 +12,8 @@ LapseMfWorkload::LapseMfWorkload(LapsePs& ps,
                                  uint32_t nodes,
                                  uint64_t keys,
                                  const LapseMfConfig& config)
-    : m_ps(ps),
+    : LapseWorkload(nodes * config.workersPerNode, config.epochs),
+      m_ps(ps),
       m_nodes(nodes),
       m_keys(keys),
       m_config(config),
@@ -30,7 +31,6 @@ LapseMfWorkload::LapseMfWorkload(LapsePs& ps,
         throw std::invalid_argument("LapseMfWorkload: epochs and steps per block must be > 0");
     }
     m_stepsLeft.assign(m_workers, 0);
-    m_doneAt.assign(m_workers, Seconds(0));
 }
 
 void
@@ -102,30 +102,21 @@ LapseMfWorkload::Step(uint32_t w)
 void
 LapseMfWorkload::BlockDone(uint32_t w)
 {
-    m_doneAt[w] = Simulator::Now();
-    const bool lastBlock = m_subEpoch + 1 == m_workers && m_epochsDone + 1 == m_config.epochs;
+    const bool lastBlock = m_subEpoch + 1 == m_workers && EpochsDone() + 1 == Epochs();
     if (m_config.dynamic && !lastBlock)
     {
         // Fetch the next sub-epoch's block while waiting at the barrier. (Earlier would
         // take it from the worker still using it: every block is in use in every sub-epoch.)
         LocalizeBlock(w, BlockOf(w, m_subEpoch + 1));
     }
-    if (++m_atBarrier < m_workers)
+    if (!ArriveAtBarrier(w))
     {
         return;
     }
-    // Everyone is here: the barrier opens now.
-    for (uint32_t v = 0; v < m_workers; ++v)
-    {
-        m_barrierWait += Simulator::Now() - m_doneAt[v];
-    }
-    m_atBarrier = 0;
     if (++m_subEpoch == m_workers)
     {
         m_subEpoch = 0;
-        m_epochEnds.push_back(Simulator::Now());
-        ++m_epochsDone;
-        if (m_epochsDone == m_config.epochs)
+        if (EndEpoch())
         {
             return;
         }

@@ -57,24 +57,6 @@ class LapseMfWorkload : public LapseWorkload
 
     /// \brief Starts epoch 0 at `at`.
     void Start(Time at) override;
-    /// \brief Whether every epoch finished.
-    bool
-    Finished() const override
-    {
-        return m_epochsDone == m_config.epochs;
-    }
-    /// \brief End time of each epoch.
-    const std::vector<Time>&
-    EpochEnds() const override
-    {
-        return m_epochEnds;
-    }
-    /// \brief Time spent in barriers, summed over workers.
-    Time
-    BarrierWait() const override
-    {
-        return m_barrierWait;
-    }
 
   private:
     /// \brief Worker w starts sub-epoch m_subEpoch.
@@ -98,13 +80,7 @@ class LapseMfWorkload : public LapseWorkload
     LapseMfConfig m_config;            //!< shape
     uint32_t m_workers;                //!< p
     uint32_t m_subEpoch{0};            //!< current sub-epoch (0..p-1)
-    uint32_t m_epoch{0};               //!< current epoch
-    uint32_t m_epochsDone{0};          //!< finished epochs
     std::vector<uint32_t> m_stepsLeft; //!< per worker in this block
-    uint32_t m_atBarrier{0};           //!< workers done with this sub-epoch
-    std::vector<Time> m_doneAt;        //!< per worker: when it reached the barrier
-    Time m_barrierWait{Seconds(0)};    //!< summed barrier waits
-    std::vector<Time> m_epochEnds;     //!< per epoch
     std::mt19937_64 m_rng;             //!< key choice
 };
 

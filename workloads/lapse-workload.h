@@ -7,25 +7,96 @@
 #define PARAMSYNC_LAPSE_WORKLOAD_H
 
 #include "ns3/nstime.h"
+#include "ns3/simulator.h"
 
 #include <vector>
 
 namespace ns3
 {
 
-/// \brief A training workload driven on a LapsePs.
+/**
+ * \brief A training workload driven on a LapsePs. Both workloads separate their rounds of
+ * work by a barrier of all workers; this base keeps that barrier and the epoch record.
+ */
 class LapseWorkload
 {
   public:
     virtual ~LapseWorkload() = default;
     /// \brief Starts epoch 0 at `at`.
     virtual void Start(Time at) = 0;
+
     /// \brief Whether every epoch finished.
-    virtual bool Finished() const = 0;
+    bool
+    Finished() const
+    {
+        return m_epochEnds.size() == m_epochs;
+    }
     /// \brief End time of each epoch.
-    virtual const std::vector<Time>& EpochEnds() const = 0;
+    const std::vector<Time>&
+    EpochEnds() const
+    {
+        return m_epochEnds;
+    }
     /// \brief Time spent in barriers, summed over workers.
-    virtual Time BarrierWait() const = 0;
+    Time
+    BarrierWait() const
+    {
+        return m_barrierWait;
+    }
+
+  protected:
+    /// \param workers workers meeting at the barrier \param epochs epochs to run
+    LapseWorkload(uint32_t workers, uint32_t epochs)
+        : m_epochs(epochs),
+          m_doneAt(workers, Seconds(0))
+    {
+    }
+
+    /**
+     * \brief Worker w reached the barrier now. \return true when it was the last one: the
+     * barrier opens, and every worker's wait since its arrival is counted.
+     */
+    bool
+    ArriveAtBarrier(uint32_t w)
+    {
+        m_doneAt[w] = Simulator::Now();
+        if (++m_atBarrier < m_doneAt.size())
+        {
+            return false;
+        }
+        for (Time arrived : m_doneAt)
+        {
+            m_barrierWait += Simulator::Now() - arrived;
+        }
+        m_atBarrier = 0;
+        return true;
+    }
+    /// \brief An epoch ended now. \return whether it was the last one.
+    bool
+    EndEpoch()
+    {
+        m_epochEnds.push_back(Simulator::Now());
+        return Finished();
+    }
+    /// \brief Epochs finished so far.
+    uint32_t
+    EpochsDone() const
+    {
+        return static_cast<uint32_t>(m_epochEnds.size());
+    }
+    /// \brief Epochs to run.
+    uint32_t
+    Epochs() const
+    {
+        return m_epochs;
+    }
+
+  private:
+    uint32_t m_epochs;              //!< epochs to run
+    uint32_t m_atBarrier{0};        //!< workers at the barrier
+    std::vector<Time> m_doneAt;     //!< per worker: when it reached the barrier
+    Time m_barrierWait{Seconds(0)}; //!< summed barrier waits
+    std::vector<Time> m_epochEnds;  //!< per epoch
 };
 
 } // namespace ns3
