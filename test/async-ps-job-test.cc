@@ -362,6 +362,61 @@ TEST(AsyncPsJob, MlfabricAggregatesTheDeferredUpdatesAtAnIdleWorker)
     }
 }
 
+TEST(AsyncPsJob, MlfabricGathersUpABinomialTreeNotAnIncast)
+{
+    // Six workers: as above w0 is applied at 1.1 ms, w1 granted then, and k = 4 deferred
+    // updates (w2..w5) are summed at w2 (part 0; w3, w4, w5 are parts 1, 2, 3). Binomial
+    // tree, part i -> i with its lowest bit cleared: 1 -> 0, 3 -> 2 in the first round
+    // (1.1 -> 1.2 ms), then 2 -> 0 (1.2 -> 1.3 ms): ceil(log2 4) = 2 rounds, and w2 never
+    // receives two gathers at once. Granted at 1.3 ms, the combined update is applied at
+    // 1.4 ms on version 2: delay 2 for each of w2..w5, version 2 -> 6. Server link: 3
+    // pushes + 6 replies = 9000 B, (k - 1) x 1000 = 3000 B fewer than 6 single pushes; the
+    // 3 gathers (3000 B) cross the workers' links.
+    AsyncPsConfig c = FiveWorkersOnePush(true);
+    c.workers = 6;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{6}));
+    ASSERT_EQ(r.updates.size(), 6u);
+    for (uint32_t w = 2; w < 6; ++w)
+    {
+        EXPECT_EQ(DelaysOf(r, w), (std::vector<uint64_t>{2})) << w;
+    }
+    EXPECT_EQ(r.updates.back().applied, MicroSeconds(1400));
+    ASSERT_EQ(r.slots[0].size(), 3u);
+    EXPECT_EQ(r.slots[0][2].grant, MicroSeconds(1300));
+    EXPECT_EQ(r.serverBytes, 9000u);
+    EXPECT_EQ(r.gatherBytes, 3000u);
+    EXPECT_EQ(r.aggregated, 4u);
+}
+
+TEST(AsyncPsJob, MlfabricAggregatesWithTheSchedulerOverTheNetwork)
+{
+    // The five-worker aggregation with every decision a 64 B message (100 us each way):
+    // requests reach the server at 1.1 ms and w0 is granted (grant 1.2, push applied 1.3).
+    // At 1.3 ms w1 is granted (grant 1.4, push applied 1.5) and w3, w4 are ordered to
+    // send to w2 (orders 1.4, gathers 1.5 ms). At 1.5 ms w1's push lands first (its grant
+    // was posted before the orders), then the gathers: w2 reports ready (1.6 ms), is
+    // granted (1.7 ms) and its combined update is applied at 1.8 ms on version 2 (delay 2
+    // each, version -> 5). Control: 5 requests + 3 grants + 2 orders + 1 ready = 11 x 64 B
+    // = 704 B, all on the server's link: 3000 B pushes + 5000 B replies + 704 B = 8704 B.
+    AsyncPsConfig c = FiveWorkersOnePush(true);
+    c.networkScheduler = true;
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
+    EXPECT_EQ(DelaysOf(r, 1), (std::vector<uint64_t>{1}));
+    EXPECT_EQ(r.updates[1].applied, MicroSeconds(1500));
+    for (uint32_t w = 2; w < 5; ++w)
+    {
+        EXPECT_EQ(DelaysOf(r, w), (std::vector<uint64_t>{2})) << w;
+    }
+    EXPECT_EQ(r.updates.back().applied, MicroSeconds(1800));
+    EXPECT_EQ(r.controlBytes, 704u);
+    EXPECT_EQ(r.serverBytes, 8704u);
+    EXPECT_EQ(r.gatherBytes, 2000u);
+}
+
 TEST(AsyncPsJob, MlfabricAggregationAppliesOrDropsEveryUpdateExactlyOnce)
 {
     // A longer run that mixes combined updates, a compute straggler and drops (delay

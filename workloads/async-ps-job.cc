@@ -299,25 +299,76 @@ AsyncPsJob::Gather(uint32_t s)
         at = std::min(at, p.at);
     }
     const uint32_t aggregator = agg->worker;
-    m_aggregates.push_back({s, aggregator, parts, static_cast<uint32_t>(parts.size() - 1), at});
-    for (const Request& p : parts)
+    std::stable_partition(
+        parts.begin(), parts.end(), [&](const Request& p) { return p.worker == aggregator; });
+    // The k - 1 partial sums travel up a binomial tree rooted at the aggregator (index 0):
+    // part i sends to i with its lowest set bit cleared, once the parts below it arrived.
+    // Each round every receiver takes one gather, so the k - 1 gathers take ceil(log2 k)
+    // transfer times instead of converging on the aggregator's link at once (an incast).
+    const uint32_t k = static_cast<uint32_t>(parts.size());
+    std::vector<uint32_t> pending(k, 0);
+    for (uint32_t i = 1; i < k; ++i)
     {
-        if (p.worker == aggregator)
-        {
-            continue;
-        }
-        m_workerBusy[p.worker] = true; // its link carries the gather
-        const Message gather{Kind::GATHER, p.worker, s, p.iteration, p.version, id};
+        ++pending[i & (i - 1)];
+        ++pending[i];                         // and its order to take part
+        m_workerBusy[parts[i].worker] = true; // its link will carry its gather
+    }
+    m_aggregates.push_back({s, aggregator, parts, pending, at});
+    for (uint32_t i = 1; i < k; ++i)
+    {
         if (m_config.networkScheduler)
         {
-            Message order = gather;
-            order.kind = Kind::GATHER_ORDER;
-            Post(ServerOf(s), p.worker, order);
+            const Request& p = parts[i];
+            Post(ServerOf(s),
+                 p.worker,
+                 Message{Kind::GATHER_ORDER, p.worker, s, p.iteration, p.version, id});
         }
         else
         {
-            Post(p.worker, aggregator, gather);
+            GatherStep(id, i);
         }
+    }
+}
+
+uint32_t
+AsyncPsJob::PartIndex(const Aggregate& g, uint32_t worker)
+{
+    for (uint32_t i = 0; i < g.parts.size(); ++i)
+    {
+        if (g.parts[i].worker == worker)
+        {
+            return i;
+        }
+    }
+    NS_ABORT_MSG("AsyncPsJob: worker " << worker << " is no part of a combined update");
+    return 0;
+}
+
+void
+AsyncPsJob::GatherStep(uint32_t id, uint32_t i)
+{
+    Aggregate& g = m_aggregates[id];
+    if (--g.pending[i] > 0)
+    {
+        return;
+    }
+    if (i > 0)
+    {
+        const Request& p = g.parts[i];
+        Post(p.worker,
+             g.parts[i & (i - 1)].worker,
+             Message{Kind::GATHER, p.worker, g.shard, p.iteration, p.version, id});
+        return;
+    }
+    // Every part summed at the aggregator: the combined update asks for its slot.
+    if (m_config.networkScheduler)
+    {
+        Post(
+            g.aggregator, ServerOf(g.shard), Message{Kind::READY, g.aggregator, g.shard, 0, 0, id});
+    }
+    else
+    {
+        m_pending[g.shard].push_back({g.aggregator, 0, 0, g.at, id});
     }
 }
 
@@ -459,29 +510,13 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
         Post(dstHost, ServerOf(m.shard), m);
         return;
     case Kind::GATHER_ORDER:
-        m.kind = Kind::GATHER;
-        Post(dstHost, m_aggregates[m.group].aggregator, m);
+        GatherStep(m.group, PartIndex(m_aggregates[m.group], dstHost));
         return;
     case Kind::GATHER:
-    {
         m_workerBusy[srcHost] = false;
-        Aggregate& g = m_aggregates[m.group];
-        if (--g.missing == 0)
-        {
-            if (m_config.networkScheduler)
-            {
-                Post(dstHost,
-                     ServerOf(g.shard),
-                     Message{Kind::READY, dstHost, g.shard, 0, 0, m.group});
-            }
-            else
-            {
-                m_pending[g.shard].push_back({g.aggregator, 0, 0, g.at, m.group});
-            }
-        }
+        GatherStep(m.group, PartIndex(m_aggregates[m.group], dstHost));
         ScheduleAll();
         return;
-    }
     case Kind::READY:
         m_pending[m.shard].push_back({m.worker, 0, 0, m_aggregates[m.group].at, m.group});
         ScheduleAll();

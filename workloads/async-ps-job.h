@@ -37,7 +37,8 @@
  *    (k >= 2 of idle workers, none already beyond the delay bound) are deferred at least
  *    one slot; instead of k pushes they are summed at one of them (the aggregator: the
  *    fastest link, ties the earliest request — it is idle, waiting for its grant, and holds
- *    its own update already), the other k - 1 send it their W/S bytes over their own links
+ *    its own update already), the other k - 1 send their W/S bytes up a binomial tree to
+ *    it over the workers' links (ceil(log2 k) rounds, one gather per receiver per round)
  *    while the granted push holds the server's, and the aggregator then requests one slot
  *    for ONE combined update of W/S bytes. The server applies the k constituents together
  *    and answers each constituent's worker with the model as for a single push.
@@ -280,11 +281,11 @@ class AsyncPsJob : public MessageSink
     /// A combined update: deferred requests summed at an aggregator.
     struct Aggregate
     {
-        uint32_t shard;             //!< the shard
-        uint32_t aggregator;        //!< the worker that sums and pushes
-        std::vector<Request> parts; //!< the constituents (the aggregator's own included)
-        uint32_t missing;           //!< gathers still on their way
-        Time at;                    //!< the earliest constituent's request
+        uint32_t shard;                //!< the shard
+        uint32_t aggregator;           //!< the worker that sums and pushes
+        std::vector<Request> parts;    //!< the constituents, the aggregator's own first
+        std::vector<uint32_t> pending; //!< per part: parts below it still due (+ its order)
+        Time at;                       //!< the earliest constituent's request
     };
 
     /// \brief MLFABRIC: grants the next request of shard s if its link is free.
@@ -297,6 +298,11 @@ class AsyncPsJob : public MessageSink
     void Drop(uint32_t w, uint32_t s, uint32_t iteration);
     /// \brief MLFABRIC, aggregate: sends the deferred requests of shard s to an aggregator.
     void Gather(uint32_t s);
+    /// \brief MLFABRIC, aggregate: part i of combined update id got its order or a partial
+    /// sum; when it has all, it sends its sum on (or, the aggregator, asks for a slot).
+    void GatherStep(uint32_t id, uint32_t i);
+    /// \brief The index of a worker's part in a combined update.
+    static uint32_t PartIndex(const Aggregate& g, uint32_t worker);
     /// \brief MLFABRIC: applies a push (single or combined) at its server.
     void Apply(const Message& m);
     /// \brief MLFABRIC: worker w's link rate for SJF (1 when not given: all equal).
