@@ -390,6 +390,44 @@ TEST(DriverPacket, AsyncPsSystemsRunFromTheDriver)
     EXPECT_LT(Field(mlf.out, "server_bytes"), 640e6) << mlf.out;
 }
 
+TEST(DriverPacket, MlfabricAggregationReplicaAndNetworkSchedulerFromTheDriver)
+{
+    // The same 8 workers x 10 iterations of a 4 MB model (80 updates, none dropped without
+    // a delay bound). Plain mlfabric: 80 pushes + 80 model returns of 4 MB = 640 MB on the
+    // server's link.
+    const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms";
+    auto run = [&](const std::string& topology, const std::string& algorithm) {
+        return RunParamsync(Idle(topology, algorithm, "bytes:4MB") + common);
+    };
+    Outcome plain = run("star:n=9", "mlfabric");
+    Outcome aggregate = run("star:n=9", "mlfabric:aggregate=1");
+    Outcome net = run("star:n=9", "mlfabric:scheduler=net");
+    Outcome replica = run("star:n=10", "mlfabric:replica=4"); // host 9: the replica
+    for (const Outcome* o : {&plain, &aggregate, &net, &replica})
+    {
+        ASSERT_EQ(o->code, 0) << o->err;
+        EXPECT_EQ(Field(o->out, "updates"), 80) << o->out;
+    }
+    EXPECT_EQ(Field(plain.out, "server_bytes"), 640e6) << plain.out;
+    // Aggregation: a combined update of k deferred ones crosses the server link once, saving
+    // k - 1 pushes of 4 MB. With a updates aggregated in groups of k >= 2, the saving s =
+    // sum(k - 1) lies in [a / 2, a - 1].
+    const double a = Field(aggregate.out, "aggregated");
+    const double saved = (640e6 - Field(aggregate.out, "server_bytes")) / 4e6;
+    EXPECT_GT(a, 0) << aggregate.out;
+    EXPECT_DOUBLE_EQ(saved, std::round(saved)) << aggregate.out;
+    EXPECT_GE(saved, a / 2) << aggregate.out;
+    EXPECT_LE(saved, a - 1) << aggregate.out;
+    // The scheduler over the network: a 64 B request and a 64 B grant per update.
+    EXPECT_EQ(Field(net.out, "control_bytes"), 80 * 2 * 64) << net.out;
+    // A replica within 4 versions: one combined 4 MB delta per 4 updates, floor(80 / 4) = 20
+    // forwards (80 MB) instead of 80, and it never falls more than 4 versions behind.
+    EXPECT_EQ(Field(replica.out, "replica_forwards"), 20) << replica.out;
+    EXPECT_EQ(Field(replica.out, "replica_sync_bytes"), 80e6) << replica.out;
+    EXPECT_LE(Field(replica.out, "replica_divergence_max"), 4) << replica.out;
+    EXPECT_LT(Field(replica.out, "server_bytes"), 640e6) << replica.out;
+}
+
 TEST(DriverPacket, LapseDynamicAllocationBeatsClassicOnMatrixFactorization)
 {
     // DSGD matrix factorization, 4 nodes (star:n=4) x 2 workers, 800 keys, 200 SGD steps per
