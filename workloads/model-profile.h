@@ -1,6 +1,6 @@
 /*
  * ModelProfile: the gradient tensors of a deep-learning model in backprop order (the order
- * in which backprop produces them, last layer first), loaded from workloads/models/*.csv
+ * in which backprop produces them, last layer first), loaded from workloads/models/NAME.csv
  * or synthesized from "bytes:SIZE".
  */
 #ifndef PARAMSYNC_MODEL_PROFILE_H
