@@ -109,7 +109,7 @@ PfcNetDevice::DoDispose()
     }
     m_node = nullptr;
     m_channel = nullptr;
-    m_currentFrame = nullptr;
+    m_completion.Cancel();
     m_control.clear();
     for (auto& q : m_queues)
     {
@@ -250,7 +250,7 @@ PfcNetDevice::GetPfcChannel() const
 bool
 PfcNetDevice::IsTxIdle() const
 {
-    return m_txState == READY;
+    return m_txState == READY || Simulator::Now() >= m_txEnd;
 }
 
 uint64_t
@@ -310,9 +310,31 @@ PfcNetDevice::TryTransmit()
     do
     {
         m_wakePending = false;
-        if (m_txState != READY || !m_channel)
+        if (!m_channel)
         {
             break;
+        }
+        if (m_txState == BUSY)
+        {
+            if (Simulator::Now() < m_txEnd)
+            {
+                // Something may wait for the port: make sure the end of the frame is an event.
+                if (!m_completionPending && HasEligibleFrame())
+                {
+                    m_completionPending = true;
+                    m_completion = Simulator::Schedule(m_txEnd - Simulator::Now(),
+                                                       &PfcNetDevice::TransmitComplete,
+                                                       this);
+                }
+                break;
+            }
+            // The frame ended already; a completion event due now has not run yet.
+            if (m_completionPending)
+            {
+                m_completion.Cancel();
+                m_completionPending = false;
+            }
+            m_txState = READY;
         }
         if (!m_control.empty())
         {
@@ -322,19 +344,7 @@ PfcNetDevice::TryTransmit()
             break;
         }
         // Priorities that may have a frame: an idle port with nothing anywhere costs one test.
-        uint8_t ready = m_queueMask;
-        if (!m_puller.IsNull())
-        {
-            ready |= m_txBacklog;
-        }
-        if (!m_relayPuller.IsNull())
-        {
-            ready |= m_relayBacklog;
-        }
-        if (m_pfcEnabled)
-        {
-            ready &= static_cast<uint8_t>(~m_pausedMask);
-        }
+        uint8_t ready = EligiblePriorities();
         bool sent = false;
         for (uint8_t k = 0; k < kPfcPriorities && !sent && ready; ++k)
         {
@@ -409,7 +419,6 @@ PfcNetDevice::TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const Ro
 {
     NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
     m_txState = BUSY;
-    m_currentFrame = frame;
     m_currentPriority = priority;
     if (priority < kPfcPriorities)
     {
@@ -424,16 +433,49 @@ PfcNetDevice::TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const Ro
         m_pcap->Write(Simulator::Now(), frame);
     }
     Time txTime = SerializationTime(frame->GetSize() + kFramingBytes);
-    Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    m_txEnd = Simulator::Now() + txTime;
+    // The end of a frame is an event only when another frame may follow it: a port that has
+    // nothing else turns idle by itself at m_txEnd (TryTransmit sees the time), which saves
+    // an event per hop on every uncongested port. A frame that arrives meanwhile schedules it.
+    if (HasEligibleFrame())
+    {
+        m_completionPending = true;
+        m_completion = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    }
     m_channel->TransmitStart(frame, this, txTime, info);
+}
+
+bool
+PfcNetDevice::HasEligibleFrame() const
+{
+    return !m_control.empty() || EligiblePriorities() != 0;
+}
+
+uint8_t
+PfcNetDevice::EligiblePriorities() const
+{
+    uint8_t ready = m_queueMask;
+    if (!m_puller.IsNull())
+    {
+        ready |= m_txBacklog;
+    }
+    if (!m_relayPuller.IsNull())
+    {
+        ready |= m_relayBacklog;
+    }
+    if (m_pfcEnabled)
+    {
+        ready &= static_cast<uint8_t>(~m_pausedMask);
+    }
+    return ready;
 }
 
 void
 PfcNetDevice::TransmitComplete()
 {
     NS_ASSERT_MSG(m_txState == BUSY, "PfcNetDevice: transmit completed while idle");
+    m_completionPending = false;
     m_txState = READY;
-    m_currentFrame = nullptr;
     TryTransmit();
 }
 

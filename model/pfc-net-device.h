@@ -247,8 +247,12 @@ class PfcNetDevice : public NetDevice
     void TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief Hand a received data frame to the owner (info: its header, or nullptr).
     void Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
-    /// \brief End of serialization.
+    /// \brief End of serialization (scheduled only when a frame may wait for the port).
     void TransmitComplete();
+    /// \brief Whether a frame could be sent now (control, queued or pullable, not paused).
+    bool HasEligibleFrame() const;
+    /// \brief Mask of the data priorities that may have a frame (queued or pullable, not paused).
+    uint8_t EligiblePriorities() const;
     /// \brief Apply a received PFC frame.
     void ReceivePfc(Ptr<Packet> frame);
     /// \brief The pause timer of a priority expired.
@@ -275,10 +279,12 @@ class PfcNetDevice : public NetDevice
     uint8_t m_pausedMask{0};                    //!< priorities the peer paused
     bool m_pulledInfoSet{false};                //!< the puller set m_pulledInfo
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
+    bool m_completionPending{false};            //!< a TransmitComplete event is scheduled
     uint64_t m_txCarry{0};                      //!< fraction of a time step (x rate) carried over
+    Time m_txEnd;                               //!< end of the frame being (or last) serialized
     DataRate m_rate;                            //!< line rate
     Ptr<PfcChannel> m_channel;                  //!< the link
-    Ptr<Packet> m_currentFrame;                 //!< frame being serialized
+    EventId m_completion;                       //!< the pending TransmitComplete, if any
     const RoceFrameInfo* m_rxInfo{nullptr};     //!< header of the frame being delivered
     Ptr<PcapFileWrapper> m_pcap;                //!< optional capture
     TxPuller m_puller;                          //!< on-demand frame source (NIC)
