@@ -213,6 +213,7 @@ DriverOptions::DriverOptions()
       stopText("10s"),
       rtoText("auto"),
       deadlockCheckText("1ms"),
+      inFlightSampleText("0"),
       maxEventsText("2000000000"),
       progressText("auto")
 {
@@ -331,6 +332,11 @@ DriverOptions::Register(CommandLine& cmd)
                  "interval of the PFC deadlock detector (a cycle of ports paused and silent "
                  "since the previous look ends the run with exit 3 and names the cycle); 0: off",
                  deadlockCheckText);
+    cmd.AddValue("in-flight-sample",
+                 "interval at which the frames that exist (queued or on a link) are counted; "
+                 "the peak goes to the JSON as frames_in_flight_peak (for the bench's bytes per "
+                 "frame in flight); 0: off",
+                 inFlightSampleText);
     cmd.AddValue(
         "progress", "progress line on stderr: auto (terminal and long run) | 0 | 1", progressText);
 }
@@ -486,6 +492,20 @@ DriverOptions::Validate()
                               " is not allowed; allowed: a time > 0, or 0 for off");
         }
     }
+    if (inFlightSampleText == "0")
+    {
+        inFlightSampleS = 0;
+    }
+    else
+    {
+        inFlightSampleS =
+            AsOption([&] { return ParseTime(inFlightSampleText, "--in-flight-sample"); });
+        if (!(inFlightSampleS > 0))
+        {
+            throw OptionError("--in-flight-sample: " + inFlightSampleText +
+                              " is not allowed; allowed: a time > 0, or 0 for off");
+        }
+    }
     if (progressText == "auto")
     {
         progress = -1;
@@ -553,6 +573,7 @@ DriverOptions::Used() const
             {"stop", stopText},
             {"rto", rtoText},
             {"deadlock-check", deadlockCheckText},
+            {"in-flight-sample", inFlightSampleText},
             {"max-events", maxEventsText},
             {"progress", progressText}};
 }

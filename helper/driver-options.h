@@ -94,6 +94,7 @@ class DriverOptions
     std::string stopText;             //!< --stop
     std::string rtoText;              //!< --rto
     std::string deadlockCheckText;    //!< --deadlock-check
+    std::string inFlightSampleText;   //!< --in-flight-sample
     std::string maxEventsText;        //!< --max-events
     std::string progressText;         //!< --progress
 
@@ -137,6 +138,7 @@ class DriverOptions
     double stopS{0};                 //!< simulated-time limit (deadlock guard), s
     double rtoS{1e-3};               //!< RoCE retransmission timeout, s (RoceNic's default)
     double deadlockCheckS{1e-3};     //!< PFC deadlock look interval, s (0: no detection)
+    double inFlightSampleS{0};       //!< frames-in-flight sampling interval, s (0: none)
     uint64_t maxEvents{2000000000};  //!< event limit of one run (livelock guard)
     int progress{-1};                //!< -1 auto (terminal and long run), 0 off, 1 on
 };

@@ -1,5 +1,6 @@
 #include "packet-sync-run.h"
 
+#include "in-flight-sampler.h"
 #include "network-builder.h"
 #include "network-recorder.h"
 #include "pfc-deadlock-detector.h"
@@ -724,6 +725,24 @@ PacketSyncRun::Run()
         deadlock->Start();
     }
 
+    std::unique_ptr<InFlightSampler> inFlight;
+    if (o.inFlightSampleS > 0)
+    {
+        inFlight =
+            std::make_unique<InFlightSampler>(net, Seconds(o.inFlightSampleS), unfinished);
+        // From the first traffic on (HPCC's flow lists start at 2 s: no idle samples).
+        double firstStart = 0;
+        if (!job && !asyncJob && !lapseWork && !m_flows.empty())
+        {
+            firstStart = m_flows.front().startS;
+            for (const FlowSpec& f : m_flows)
+            {
+                firstStart = std::min(firstStart, f.startS);
+            }
+        }
+        Simulator::Schedule(Seconds(firstStart), &InFlightSampler::Start, inFlight.get());
+    }
+
     // Link failures: the channel stops carrying frames, every table is refilled with
     // shortest paths around the failed links (the original routing once all are back),
     // and every NIC moves its queue pairs to their new routes.
@@ -876,6 +895,10 @@ PacketSyncRun::Run()
         }
     }
     recorder.Fill(result);
+    if (inFlight)
+    {
+        result.framesInFlightPeak = static_cast<int64_t>(inFlight->Peak());
+    }
     result.retransmits = transport.Retransmits();
     result.events = Simulator::GetEventCount();
     RunCounters counters;

@@ -103,6 +103,7 @@ struct RunResult
     uint64_t retransmits{0};    //!< go-back-N retransmitted packets
     uint64_t events{0};         //!< simulator events executed
     uint64_t pktHops{0};        //!< packet transmissions on links
+    int64_t framesInFlightPeak{-1}; //!< most frames existing at once (-1: not sampled)
     double wallS{0};            //!< wall-clock time of this run
     bool completed{true};       //!< every transfer / flow completed
     std::string invariant;      //!< empty, or what failed ("drops with PFC on", "deadlock ...")

@@ -2,6 +2,7 @@
 set(PARAMSYNC_HELPER_SOURCES
     helper/driver-options.cc
     helper/flow-list.cc
+    helper/in-flight-sampler.cc
     helper/network-builder.cc
     helper/network-recorder.cc
     helper/packet-sync-run.cc
@@ -16,6 +17,7 @@ set(PARAMSYNC_HELPER_SOURCES
 set(PARAMSYNC_HELPER_HEADERS
     helper/driver-options.h
     helper/flow-list.h
+    helper/in-flight-sampler.h
     helper/network-builder.h
     helper/network-recorder.h
     helper/packet-sync-run.h
@@ -39,4 +41,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/driver-packet-test.cc
     test/run-invariants-test.cc
     test/pause-spread-test.cc
+    test/in-flight-sampler-test.cc
 )

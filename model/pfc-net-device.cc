@@ -165,10 +165,15 @@ PfcNetDevice::QueuedBytes(uint8_t priority) const
     return m_queuedBytes[priority];
 }
 
-bool
-PfcNetDevice::IsPaused(uint8_t priority) const
+uint64_t
+PfcNetDevice::QueuedFrames() const
 {
-    return m_paused[priority];
+    uint64_t n = m_control.size();
+    for (const auto& q : m_queues)
+    {
+        n += q.size();
+    }
+    return n;
 }
 
 void
@@ -511,6 +516,7 @@ PfcNetDevice::ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info)
 void
 PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
 {
+    ++m_rxFrames;
     if (!m_rxTrace.IsEmpty())
     {
         m_rxTrace(frame, priority);

@@ -123,8 +123,15 @@ class PfcNetDevice : public NetDevice
     }
     /// \brief Bytes waiting in the egress queue of a priority (not counting a TxPuller's).
     uint64_t QueuedBytes(uint8_t priority) const;
-    /// \brief Whether the peer paused this priority of our egress.
-    bool IsPaused(uint8_t priority) const;
+    /// \brief Whether the peer paused this priority of our egress (inline: the deadlock
+    /// detector asks it for every port and priority at every look).
+    bool
+    IsPaused(uint8_t priority) const
+    {
+        return (m_pausedMask >> priority) & 1;
+    }
+    /// \brief Frames waiting in our queues (data and PFC; not counting a TxPuller's).
+    uint64_t QueuedFrames() const;
     /// \brief Install the on-demand frame source (the NIC).
     void SetTxPuller(TxPuller puller);
     /// \brief Install the relay frame source (PfcSwitch::AddPort does it).
@@ -177,6 +184,13 @@ class PfcNetDevice : public NetDevice
     Time GetPausedTime(uint8_t priority) const;
     /// \brief Frames sent per priority (data and PFC).
     uint64_t GetTxFrames(uint8_t priority) const;
+    /// \brief Data frames received (handed to the owner or dropped for want of one); a peer's
+    /// GetTxFrames minus these are the data frames on the wire towards us.
+    uint64_t
+    GetRxFrames() const
+    {
+        return m_rxFrames;
+    }
 
     /**
      * \brief Write every frame this device sends and receives to a PCAP file (DLT_EN10MB).
@@ -280,6 +294,7 @@ class PfcNetDevice : public NetDevice
     bool m_pulledInfoSet{false};                //!< the puller set m_pulledInfo
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
     bool m_completionPending{false};            //!< a TransmitComplete event is scheduled
+    uint64_t m_rxFrames{0};                     //!< data frames received
     uint64_t m_txCarry{0};                      //!< fraction of a time step (x rate) carried over
     Time m_txEnd;                               //!< end of the frame being (or last) serialized
     DataRate m_rate;                            //!< line rate

@@ -332,6 +332,20 @@ PfcSwitch::EgressBytes(uint32_t port, uint8_t priority) const
 }
 
 uint64_t
+PfcSwitch::EgressFrames() const
+{
+    uint64_t n = 0;
+    for (const auto& port : m_ports)
+    {
+        for (const auto& q : port.egress)
+        {
+            n += q.size();
+        }
+    }
+    return n;
+}
+
+uint64_t
 PfcSwitch::GetDrops(uint32_t port, uint8_t priority) const
 {
     return m_mmu ? m_mmu->Drops(port, priority) : 0;

@@ -86,6 +86,8 @@ class PfcSwitch : public Object
     const SharedBufferMmu& GetMmu() const;
     /// \brief Egress bytes queued in the switch for (port, priority).
     uint64_t EgressBytes(uint32_t port, uint8_t priority) const;
+    /// \brief Frames waiting in all the switch's egress FIFOs.
+    uint64_t EgressFrames() const;
     /// \brief Frames dropped at admission on ingress (port, priority).
     uint64_t GetDrops(uint32_t port, uint8_t priority) const;
     /// \brief All admission drops.
