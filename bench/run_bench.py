@@ -45,6 +45,8 @@ def scaled_flow_file(path, scale, tmpdir):
         f.write("\n".join(out))
     return scaled
 QUICK = ["incast32"]
+# Bytes per frame in flight are measured on this scenario (full runs only).
+MEMORY_SCENARIO = "fat_perm"
 METRICS = ["pkt_hops_per_wall_s", "events_per_s", "sim_over_wall", "wall_s", "peak_rss_kb"]
 
 
@@ -89,6 +91,54 @@ def run_once(cmd):
             "peak_rss_kb": r.get("peak_rss_kb", 0)}
 
 
+def first_flows(path, count, tmpdir):
+    """The flow list cut to its first `count` flows."""
+    with open(path) as f:
+        lines = [l for l in f.read().split("\n")[1:] if len(l.split()) >= 6]
+    cut = os.path.join(tmpdir, "first%d-%s" % (count, os.path.basename(path)))
+    with open(cut, "w") as f:
+        f.write("\n".join([str(count)] + lines[:count]) + "\n")
+    return cut
+
+
+def memory_per_frame(build, sc, flows, tmpdir, reps):
+    """Bytes of peak RSS per frame in flight (DESIGN 7: at most 400 B plus the topology).
+
+    The same topology with half and all of the flows, alternating, `reps` runs each: peak
+    RSS (wait4) and the driver's peak of frames that exist (--in-flight-sample: device and
+    switch queues plus frames on the links, sampled every 2 us). The topology, libraries
+    and per-flow state are in both runs; the slope between the two is what a frame costs
+    (its Packet, bytes, queue entry and arrival event)."""
+    path = os.path.join(build, "paramsync")
+    if not os.access(path, os.X_OK):
+        return {"status": "missing"}
+    with open(flows) as f:
+        total = int(f.readline())
+    points = {}
+    for count in (total // 2, total):
+        points[count] = {"flows": first_flows(flows, count, tmpdir), "rss_kb": [], "frames": []}
+    for _ in range(reps):
+        for count, pt in points.items():
+            cmd = [path, "--topology=" + sc["topo"], "--format=json", "--in-flight-sample=2us",
+                   "--flows=" + pt["flows"]] + PARAMSYNC_FLOW_ARGS
+            proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                    text=True)
+            out = proc.stdout.read()
+            _, status, usage = os.wait4(proc.pid, 0)
+            lines = [l for l in out.splitlines() if l.startswith("{")]
+            if os.waitstatus_to_exitcode(status) != 0 or not lines:
+                return {"status": "error", "error": "exit %d" % os.waitstatus_to_exitcode(status)}
+            pt["rss_kb"].append(usage.ru_maxrss)
+            pt["frames"].append(json.loads(lines[-1])["frames_in_flight_peak"])
+    lo, hi = (points[c] for c in sorted(points))
+    rss = [statistics.median(p["rss_kb"]) for p in (lo, hi)]
+    frames = [statistics.median(p["frames"]) for p in (lo, hi)]
+    slope = (rss[1] - rss[0]) * 1024 / (frames[1] - frames[0]) if frames[1] > frames[0] else None
+    return {"status": "ok", "runs": reps, "flows": sorted(points),
+            "peak_rss_kb": rss, "frames_in_flight_peak": frames,
+            "bytes_per_frame_in_flight": slope, "target_bytes": 400}
+
+
 def summarize(runs):
     ok = [r for r in runs if "error" not in r]
     if not ok:
@@ -131,6 +181,8 @@ def main():
             if p.get("status") == "ok" and o.get("status") == "ok":
                 entry["paramsync_over_" + other] = (p["pkt_hops_per_wall_s"]["median"]
                                                     / o["pkt_hops_per_wall_s"]["median"])
+        if name == MEMORY_SCENARIO and not quick:
+            entry["memory"] = memory_per_frame(build, sc, flows, tmpdir, 3)
         result["scenarios"][name] = entry
     print("%-12s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
                                                  "pkt-hops/wall-s", "events/s", "wall s"))
@@ -143,6 +195,16 @@ def main():
                     s["events_per_s"]["median"], s["wall_s"]["median"]))
             else:
                 print("%-12s %-10s %-8s" % (name, k, s["status"]))
+        m = e.get("memory")
+        if m and m["status"] == "ok" and m["bytes_per_frame_in_flight"] is not None:
+            print("  (%s memory: %d -> %d flows, peak frames %d -> %d, peak RSS %.1f -> %.1f MB:"
+                  " %.0f B per frame in flight, target <= %d)" % (
+                      name, m["flows"][0], m["flows"][1], m["frames_in_flight_peak"][0],
+                      m["frames_in_flight_peak"][1], m["peak_rss_kb"][0] / 1024,
+                      m["peak_rss_kb"][1] / 1024, m["bytes_per_frame_in_flight"],
+                      m["target_bytes"]))
+        elif m:
+            print("  (%s memory: %s)" % (name, m["status"]))
         if e["byte_scale"] != 1.0:
             print("  (%s: bytes scaled by %g for all three programs)" % (name, e["byte_scale"]))
     result["loadavg_end"] = os.getloadavg()[0]
