@@ -12,6 +12,38 @@ namespace ns3
 
 NS_OBJECT_ENSURE_REGISTERED(PfcChannel);
 
+namespace
+{
+/**
+ * The arrival of a RoCE frame whose header travels with it. MakeEvent would hold the frame
+ * as a Ptr and copy it into the call and drop it after: two touches of a Packet that has left
+ * the cache on the wire. This event moves its reference into the receiver instead.
+ */
+class FrameArrival : public EventImpl
+{
+  public:
+    FrameArrival(PfcNetDevice* dst, FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)
+        : m_dst(dst),
+          m_frame(std::move(frame)),
+          m_info(info),
+          m_bytes(bytes)
+    {
+    }
+
+  private:
+    void
+    Notify() override
+    {
+        m_dst->ReceiveFrame(std::move(m_frame), m_info, m_bytes);
+    }
+
+    PfcNetDevice* m_dst;  //!< the receiving device (the channel holds it)
+    FrameRef m_frame;     //!< the frame
+    RoceFrameInfo m_info; //!< its header
+    uint32_t m_bytes;     //!< its size
+};
+} // namespace
+
 TypeId
 PfcChannel::GetTypeId()
 {
@@ -41,7 +73,8 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitStart(const Ptr<Packet>& frame,
+PfcChannel::TransmitFrame(FrameRef frame,
+                          uint32_t bytes,
                           const PfcNetDevice* src,
                           Time txTime,
                           const RoceFrameInfo* info)
@@ -54,7 +87,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame,
     {
         // A failed link: the sender serializes the frame into nothing.
         ++m_linkDrops;
-        m_linkDropTrace(frame);
+        m_linkDropTrace(frame.Share());
         return true;
     }
     const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
@@ -79,10 +112,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame,
         // The parsed header rides in the event: the receiver need not read the frame's bytes.
         Simulator::ScheduleWithContext(context,
                                        txTime + m_delay,
-                                       &PfcNetDevice::ReceiveRoce,
-                                       dst,
-                                       frame,
-                                       *info);
+                                       new FrameArrival(dst, std::move(frame), *info, bytes));
     }
     else
     {
@@ -90,7 +120,7 @@ PfcChannel::TransmitStart(const Ptr<Packet>& frame,
                                        txTime + m_delay,
                                        &PfcNetDevice::Receive,
                                        dst,
-                                       frame);
+                                       frame.Release());
     }
     return true;
 }

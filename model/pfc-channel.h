@@ -4,6 +4,8 @@
 #ifndef PARAMSYNC_PFC_CHANNEL_H
 #define PARAMSYNC_PFC_CHANNEL_H
 
+#include "frame-ref.h"
+
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
 #include "ns3/packet.h"
@@ -30,13 +32,16 @@ class PfcChannel : public Channel
     /// \brief Attach a device (at most two).
     void Attach(Ptr<PfcNetDevice> device);
     /**
-     * \brief Start sending a frame from src; the peer receives it after txTime + Delay.
+     * \brief Start sending a frame (bytes: its size) from src; the peer receives it after
+     * txTime + Delay, with its header when info is given (PfcNetDevice::ReceiveFrame). The
+     * reference moves into the arrival event without touching the Packet.
      * \return false if the channel has no peer for src.
      */
-    bool TransmitStart(const Ptr<Packet>& frame,
+    bool TransmitFrame(FrameRef frame,
+                       uint32_t bytes,
                        const PfcNetDevice* src,
                        Time txTime,
-                       const RoceFrameInfo* info = nullptr);
+                       const RoceFrameInfo* info);
 
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;

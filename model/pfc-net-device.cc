@@ -117,7 +117,8 @@ PfcNetDevice::DoDispose()
     }
     m_queueMask = 0;
     m_puller = TxPuller();
-    m_relayPuller = TxPuller();
+    m_relay = nullptr;
+    m_relayReceives = false;
     m_frameRx = FrameReceiveCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_pcap = nullptr;
@@ -135,8 +136,9 @@ void
 PfcNetDevice::Enqueue(Ptr<Packet> frame, uint8_t priority)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
-    m_queues[priority].push_back({frame, RoceFrameInfo(), false});
-    m_queuedBytes[priority] += frame->GetSize();
+    const uint32_t bytes = frame->GetSize();
+    m_queues[priority].push_back({FrameRef(frame), bytes, RoceFrameInfo(), false});
+    m_queuedBytes[priority] += bytes;
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
     if (!m_enqueueTrace.IsEmpty())
     {
@@ -149,8 +151,9 @@ void
 PfcNetDevice::EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo& info)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
-    m_queues[priority].push_back({frame, info, true});
-    m_queuedBytes[priority] += frame->GetSize();
+    const uint32_t bytes = frame->GetSize();
+    m_queues[priority].push_back({FrameRef(frame), bytes, info, true});
+    m_queuedBytes[priority] += bytes;
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
     if (!m_enqueueTrace.IsEmpty())
     {
@@ -183,9 +186,11 @@ PfcNetDevice::SetTxPuller(TxPuller puller)
 }
 
 void
-PfcNetDevice::SetRelayPuller(TxPuller puller)
+PfcNetDevice::SetFrameRelay(PfcFrameRelay* relay, uint32_t port)
 {
-    m_relayPuller = puller;
+    m_relay = relay;
+    m_relayPort = port;
+    m_relayReceives = relay != nullptr;
 }
 
 void
@@ -198,6 +203,7 @@ void
 PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 {
     m_frameRx = cb;
+    m_relayReceives = false;
 }
 
 void
@@ -343,9 +349,10 @@ PfcNetDevice::TryTransmit()
         }
         if (!m_control.empty())
         {
-            Ptr<Packet> f = m_control.front();
+            FrameRef f(m_control.front());
+            const uint32_t bytes = m_control.front()->GetSize();
             m_control.pop_front();
-            TransmitStart(f, kControl, nullptr);
+            TransmitStart(std::move(f), bytes, kControl, nullptr);
             break;
         }
         // Priorities that may have a frame: an idle port with nothing anywhere costs one test.
@@ -361,15 +368,17 @@ PfcNetDevice::TryTransmit()
                 continue;
             }
             ready = static_cast<uint8_t>(ready & ~(1u << p));
-            Ptr<Packet> f;
+            FrameRef f;
+            uint32_t bytes = 0;
             if (!m_queues[p].empty())
             {
                 TxFrame& head = m_queues[p].front();
                 f = std::move(head.frame);
+                bytes = head.bytes;
                 m_pulledInfo = head.info;
                 m_pulledInfoSet = head.known;
                 m_queues[p].pop_front();
-                m_queuedBytes[p] -= f->GetSize();
+                m_queuedBytes[p] -= bytes;
                 if (m_queues[p].empty())
                 {
                     m_queueMask = static_cast<uint8_t>(m_queueMask & ~(1u << p));
@@ -377,12 +386,12 @@ PfcNetDevice::TryTransmit()
             }
             else
             {
-                f = PullFrom(p);
+                f = PullFrom(p, bytes);
             }
             if (f)
             {
                 m_rrNext = static_cast<uint8_t>((p + 1) % kPfcPriorities);
-                TransmitStart(f, p, m_pulledInfoSet ? &m_pulledInfo : nullptr);
+                TransmitStart(std::move(f), bytes, p, m_pulledInfoSet ? &m_pulledInfo : nullptr);
                 sent = true;
             }
         }
@@ -394,33 +403,47 @@ PfcNetDevice::TryTransmit()
     m_inTryTransmit = false;
 }
 
-Ptr<Packet>
-PfcNetDevice::PullFrom(uint8_t p)
+FrameRef
+PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes)
 {
     m_pulledInfoSet = false;
+    auto local = [&]() {
+        // The NIC builds the frame now: reading its size touches nothing cold.
+        Ptr<Packet> f = m_puller(this, p);
+        bytes = f ? f->GetSize() : 0;
+        return FrameRef(f);
+    };
+    auto relay = [&]() {
+        FrameRef f = m_relay->RelayPull(m_relayPort, p, m_pulledInfo, bytes);
+        m_pulledInfoSet = static_cast<bool>(f);
+        return f;
+    };
     bool hasLocal = ((m_txBacklog >> p) & 1) && !m_puller.IsNull();
-    bool hasRelay = ((m_relayBacklog >> p) & 1) && !m_relayPuller.IsNull();
+    bool hasRelay = ((m_relayBacklog >> p) & 1) && m_relay;
     if (hasLocal != hasRelay)
     {
-        return hasLocal ? m_puller(this, p) : m_relayPuller(this, p);
+        return hasLocal ? local() : relay();
     }
     if (!hasLocal)
     {
-        return nullptr;
+        return FrameRef();
     }
     // Both: ask the one whose turn it is first; the other gets the next turn if it answers.
     bool relayFirst = m_relayFirst[p];
-    Ptr<Packet> f = relayFirst ? m_relayPuller(this, p) : m_puller(this, p);
+    FrameRef f = relayFirst ? relay() : local();
     if (f)
     {
         m_relayFirst[p] = !relayFirst;
         return f;
     }
-    return relayFirst ? m_puller(this, p) : m_relayPuller(this, p);
+    return relayFirst ? local() : relay();
 }
 
 void
-PfcNetDevice::TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
+PfcNetDevice::TransmitStart(FrameRef frame,
+                            uint32_t bytes,
+                            uint8_t priority,
+                            const RoceFrameInfo* info)
 {
     NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
     m_txState = BUSY;
@@ -430,14 +453,14 @@ PfcNetDevice::TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const Ro
         ++m_txFrames[priority];
         if (!m_dequeueTrace.IsEmpty())
         {
-            m_dequeueTrace(frame, priority);
+            m_dequeueTrace(frame.Share(), priority);
         }
     }
     if (m_pcap)
     {
-        m_pcap->Write(Simulator::Now(), frame);
+        m_pcap->Write(Simulator::Now(), frame.Share());
     }
-    Time txTime = SerializationTime(frame->GetSize() + kFramingBytes);
+    Time txTime = SerializationTime(bytes + kFramingBytes);
     m_txEnd = Simulator::Now() + txTime;
     // The end of a frame is an event only when another frame may follow it: a port that has
     // nothing else turns idle by itself at m_txEnd (TryTransmit sees the time), which saves
@@ -447,7 +470,7 @@ PfcNetDevice::TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const Ro
         m_completionPending = true;
         m_completion = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
     }
-    m_channel->TransmitStart(frame, this, txTime, info);
+    m_channel->TransmitFrame(std::move(frame), bytes, this, txTime, info);
 }
 
 bool
@@ -464,7 +487,7 @@ PfcNetDevice::EligiblePriorities() const
     {
         ready |= m_txBacklog;
     }
-    if (!m_relayPuller.IsNull())
+    if (m_relay)
     {
         ready |= m_relayBacklog;
     }
@@ -514,6 +537,19 @@ PfcNetDevice::ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info)
 }
 
 void
+PfcNetDevice::ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)
+{
+    if (m_relayReceives && !m_pcap && m_rxTrace.IsEmpty())
+    {
+        // The switch's path: the frame moves on untouched.
+        ++m_rxFrames;
+        m_relay->RelayReceive(m_relayPort, *this, std::move(frame), info.priority, &info, bytes);
+        return;
+    }
+    ReceiveRoce(frame.Release(), info);
+}
+
+void
 PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
 {
     ++m_rxFrames;
@@ -521,7 +557,11 @@ PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFram
     {
         m_rxTrace(frame, priority);
     }
-    if (!m_frameRx.IsNull())
+    if (m_relayReceives)
+    {
+        m_relay->RelayReceive(m_relayPort, *this, FrameRef(frame), priority, info, frame->GetSize());
+    }
+    else if (!m_frameRx.IsNull())
     {
         const RoceFrameInfo* outer = m_rxInfo;
         m_rxInfo = info;

@@ -1,6 +1,6 @@
 /*
  * CONTRACT NOTES (M1 -> M2), changes against the brief's sketch:
- *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetRelayPuller, so a relaying host's NIC
+ *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetFrameRelay, so a relaying host's NIC
  *    and switch share a port in any wiring order (frames alternate within a priority).
  *  - Priority 7 is served first under StrictPriority.
  *  - Counters: GetPauseFramesSent/Received, GetResumeFramesReceived, GetPausedTime,
@@ -15,8 +15,8 @@
  *    non-paused priority is empty, the device asks the TxPuller for a frame of that priority
  *    (in scheduling order). The puller returns nullptr when it has nothing now and calls
  *    Wake() later.
- *  - Two on-demand sources may share a port: the TxPuller (the host's NIC) and the relay
- *    puller (the PfcSwitch of a relaying BCube/Torus server, set by PfcSwitch::AddPort).
+ *  - Two on-demand sources may share a port: the TxPuller (the host's NIC) and the frame
+ *    relay (the PfcSwitch of a relaying BCube/Torus server, set by PfcSwitch::AddPort).
  *    Within a priority they alternate frame by frame when both have one, so relayed and own
  *    traffic share the port fairly whatever the order of wiring.
  *  - Scheduling order: priority 7 is the highest (802.1p convention). StrictPriority scans
@@ -40,6 +40,7 @@
 #ifndef PARAMSYNC_PFC_NET_DEVICE_H
 #define PARAMSYNC_PFC_NET_DEVICE_H
 
+#include "frame-ref.h"
 #include "pfc-channel.h"
 #include "roce-frame.h"
 
@@ -64,6 +65,38 @@ class PcapFileWrapper;
 
 /// \brief Number of PFC priorities.
 constexpr uint8_t kPfcPriorities = 8;
+
+class PfcNetDevice;
+
+/**
+ * \brief The switch side of a port (PfcSwitch; SetFrameRelay): takes the frames the port
+ * receives and gives the frames it relays. Frames move in and out as FrameRefs with their
+ * header and size beside them, so that a frame crosses the switch without its Packet being
+ * read (a direct call also saves the Callback and std::function layers, twice per hop).
+ */
+class PfcFrameRelay
+{
+  public:
+    virtual ~PfcFrameRelay() = default;
+    /**
+     * \brief A data frame arrived on our port `port` of device dev, with its priority, size
+     * and, when the sender handed it along, its header (else nullptr: parse the frame).
+     */
+    virtual void RelayReceive(uint32_t port,
+                              PfcNetDevice& dev,
+                              FrameRef frame,
+                              uint8_t priority,
+                              const RoceFrameInfo* info,
+                              uint32_t bytes) = 0;
+    /**
+     * \brief The next frame of a priority to send on port `port`, or an empty FrameRef;
+     * fills its header and size.
+     */
+    virtual FrameRef RelayPull(uint32_t port,
+                               uint8_t priority,
+                               RoceFrameInfo& info,
+                               uint32_t& bytes) = 0;
+};
 
 /**
  * \brief Full-duplex point-to-point Ethernet port with per-priority queues and PFC.
@@ -134,8 +167,12 @@ class PfcNetDevice : public NetDevice
     uint64_t QueuedFrames() const;
     /// \brief Install the on-demand frame source (the NIC).
     void SetTxPuller(TxPuller puller);
-    /// \brief Install the relay frame source (PfcSwitch::AddPort does it).
-    void SetRelayPuller(TxPuller puller);
+    /**
+     * \brief Install the switch side of this port (PfcSwitch::AddPort does it): the relay
+     * frame source, and the sink of every received data frame until SetFrameReceiveCallback
+     * names another. nullptr removes it.
+     */
+    void SetFrameRelay(PfcFrameRelay* relay, uint32_t port);
     /**
      * \brief The relay source has (true) or has no (false) frame of a priority: the device
      * only asks it for backlogged priorities (saves a callback per priority and idle scan).
@@ -159,7 +196,7 @@ class PfcNetDevice : public NetDevice
     }
     /// \brief Try to transmit now if idle.
     void Wake();
-    /// \brief Where received data frames go.
+    /// \brief Where received data frames go (instead of the frame relay, if any).
     void SetFrameReceiveCallback(FrameReceiveCallback cb);
     /// \brief Send a PFC frame for one priority ahead of all data (quanta 0 = resume).
     void SendPause(uint8_t priority, uint16_t quanta);
@@ -202,6 +239,8 @@ class PfcNetDevice : public NetDevice
     void Receive(Ptr<Packet> frame);
     /// \brief Called by the channel when a RoCE frame with a known header has fully arrived.
     void ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info);
+    /// \brief As ReceiveRoce, with our reference to the frame and its size (PfcChannel).
+    void ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes);
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;
@@ -249,16 +288,21 @@ class PfcNetDevice : public NetDevice
     /// A queued frame and, when known, its parsed header.
     struct TxFrame
     {
-        Ptr<Packet> frame;  //!< the frame
+        FrameRef frame;     //!< the frame
+        uint32_t bytes;     //!< its size
         RoceFrameInfo info; //!< its header, if known
-        bool known{false};  //!< info is valid
+        bool known;         //!< info is valid
     };
 
-    /// \brief A frame of priority p from the on-demand sources, or nullptr (sets m_pulledInfo*).
-    Ptr<Packet> PullFrom(uint8_t p);
-    /// \brief Start serializing a frame of the given priority (kPfcPriorities for PFC); info:
-    /// its parsed header or nullptr.
-    void TransmitStart(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
+    /// \brief A frame of priority p from the on-demand sources, or none (sets bytes and
+    /// m_pulledInfo*).
+    FrameRef PullFrom(uint8_t p, uint32_t& bytes);
+    /// \brief Start serializing a frame of `bytes` and the given priority (kPfcPriorities for
+    /// PFC); info: its parsed header or nullptr.
+    void TransmitStart(FrameRef frame,
+                       uint32_t bytes,
+                       uint8_t priority,
+                       const RoceFrameInfo* info);
     /// \brief Hand a received data frame to the owner (info: its header, or nullptr).
     void Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization (scheduled only when a frame may wait for the port).
@@ -303,7 +347,9 @@ class PfcNetDevice : public NetDevice
     const RoceFrameInfo* m_rxInfo{nullptr};     //!< header of the frame being delivered
     Ptr<PcapFileWrapper> m_pcap;                //!< optional capture
     TxPuller m_puller;                          //!< on-demand frame source (NIC)
-    TxPuller m_relayPuller;                     //!< relay frame source (PfcSwitch)
+    PfcFrameRelay* m_relay{nullptr};            //!< switch side of the port (PfcSwitch)
+    uint32_t m_relayPort{0};                    //!< our port index at m_relay
+    bool m_relayReceives{false};                //!< received data frames go to m_relay
     FrameReceiveCallback m_frameRx;             //!< data frame sink
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)

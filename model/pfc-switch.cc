@@ -174,6 +174,7 @@ PfcSwitch::DoDispose()
         {
             q.clear();
         }
+        port.device->SetFrameRelay(nullptr, 0);
         port.device = nullptr;
     }
     m_watchdog.reset();
@@ -191,14 +192,7 @@ PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.emplace_back();
     m_ports.back().device = device;
-    // Lambdas rather than MakeCallback(&PfcSwitch::Pull, this, index): a bound Callback adds
-    // a std::function layer (and copies of every argument) to each call, twice per frame.
-    device->SetRelayPuller(PfcNetDevice::TxPuller(
-        [this, index](Ptr<PfcNetDevice> dev, uint8_t p) { return Pull(index, dev, p); }));
-    device->SetFrameReceiveCallback(PfcNetDevice::FrameReceiveCallback(
-        [this, index](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
-            Receive(index, dev, frame, p);
-        }));
+    device->SetFrameRelay(this, index);
 }
 
 void
@@ -286,12 +280,11 @@ PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
     {
         Queued item = std::move(q.front());
         q.pop_front();
-        const uint32_t bytes = item.frame->GetSize();
-        st.egressBytes[priority] -= bytes;
-        m_mmu->Release(item.inPort, item.inPriority, bytes);
+        st.egressBytes[priority] -= item.bytes;
+        m_mmu->Release(item.inPort, item.inPriority, item.bytes);
         ingress.emplace_back(item.inPort, item.inPriority);
         ++m_watchdogDrops;
-        m_watchdogDropTrace(item.frame, port, priority);
+        m_watchdogDropTrace(item.frame.Share(), port, priority);
     }
     st.device->SetRelayBacklog(priority, false);
     for (const auto& [inPort, inPriority] : ingress)
@@ -377,30 +370,32 @@ PfcSwitch::AssignStreams(int64_t stream)
 }
 
 void
-PfcSwitch::Receive(uint32_t inPort,
-                   const Ptr<PfcNetDevice>& dev,
-                   const Ptr<Packet>& frame,
-                   uint8_t priority)
+PfcSwitch::RelayReceive(uint32_t inPort,
+                        PfcNetDevice& dev,
+                        FrameRef frame,
+                        uint8_t priority,
+                        const RoceFrameInfo* known,
+                        uint32_t bytes)
 {
     if (!m_mmu)
     {
         Initialize();
     }
     RoceFrameInfo info;
-    const RoceFrameInfo* known = dev->GetRxInfo();
     if (known)
     {
         info = *known;
     }
-    else if (!ReadRoceFrame(frame, info))
+    else if (!ReadRoceFrame(frame.Share(), info))
     {
         // Only RoCEv2 is switched; anything else is counted as a drop of its class.
-        m_dropTrace(frame, inPort, priority);
+        m_dropTrace(frame.Share(), inPort, priority);
         return;
     }
     if (m_hasLocal && info.dstHost == m_localHost)
     {
-        m_up(dev, frame, priority);
+        // The host's own frames: its NIC parses them (GetRxInfo is not set on this path).
+        m_up(Ptr<PfcNetDevice>(&dev), frame.Release(), priority);
         return;
     }
     NS_ABORT_MSG_IF(!m_table, "PfcSwitch: no ForwardingTable");
@@ -414,7 +409,7 @@ PfcSwitch::Receive(uint32_t inPort,
         // Failed links cut the destination off (a partition until a repair): the frame is
         // lost as on a dead cable, and its queue pair resends once a route is back.
         ++m_noRouteDrops;
-        m_noRouteDropTrace(frame, inPort);
+        m_noRouteDropTrace(frame.Share(), inPort);
         return;
     }
     uint8_t outPriority = isLane ? m_table->LanePriority(route->lane) : priority;
@@ -422,19 +417,18 @@ PfcSwitch::Receive(uint32_t inPort,
     {
         // A stormed egress: its frames are dropped before they take buffer.
         ++m_watchdogDrops;
-        m_watchdogDropTrace(frame, route->port, outPriority);
+        m_watchdogDropTrace(frame.Share(), route->port, outPriority);
         return;
     }
-    uint32_t bytes = frame->GetSize();
     if (m_mmu->Admit(inPort, priority, bytes) == SharedBufferMmu::DROP)
     {
-        m_dropTrace(frame, inPort, priority);
+        m_dropTrace(frame.Share(), inPort, priority);
         return;
     }
     CheckPause(inPort, priority);
     if (outPriority != priority)
     {
-        SetRoceFramePriority(frame, outPriority);
+        SetRoceFramePriority(frame.Share(), outPriority);
         info.priority = outPriority;
     }
     PortState& out = m_ports[route->port];
@@ -442,19 +436,19 @@ PfcSwitch::Receive(uint32_t inPort,
     {
         out.device->SetRelayBacklog(outPriority, true);
     }
-    out.egress[outPriority].push_back({frame, info, inPort, priority});
+    out.egress[outPriority].push_back({std::move(frame), info, bytes, inPort, priority});
     out.egressBytes[outPriority] += bytes;
     out.device->Wake();
 }
 
-Ptr<Packet>
-PfcSwitch::Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority)
+FrameRef
+PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint32_t& bytes)
 {
     PortState& st = m_ports[port];
     auto& q = st.egress[priority];
     if (q.empty())
     {
-        return nullptr;
+        return FrameRef();
     }
     Queued item = std::move(q.front());
     q.pop_front();
@@ -462,7 +456,7 @@ PfcSwitch::Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority)
     {
         st.device->SetRelayBacklog(priority, false);
     }
-    uint32_t bytes = item.frame->GetSize();
+    bytes = item.bytes;
     // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does).
     uint64_t queue = st.egressBytes[priority];
     st.egressBytes[priority] -= bytes;
@@ -479,15 +473,15 @@ PfcSwitch::Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority)
         }
         if (mark)
         {
-            MarkRoceFrameCe(item.frame);
+            MarkRoceFrameCe(item.frame.Share());
             item.info.ecnCe = true;
             ++m_ecnMarks;
-            m_markTrace(item.frame, port, priority);
+            m_markTrace(item.frame.Share(), port, priority);
         }
     }
     ++m_forwarded;
-    st.device->SetPulledFrameInfo(item.info);
-    return item.frame;
+    info = item.info;
+    return std::move(item.frame);
 }
 
 void

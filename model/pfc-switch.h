@@ -42,7 +42,7 @@ class ForwardingTable;
 class PfcWatchdog;
 
 /// \brief A shared-buffer PFC switch (or the relay function of a host).
-class PfcSwitch : public Object
+class PfcSwitch : public Object, public PfcFrameRelay
 {
   public:
     /// \brief Trace: frame dropped at admission, with ingress port and priority.
@@ -62,8 +62,8 @@ class PfcSwitch : public Object
     ~PfcSwitch() override;
 
     /**
-     * \brief Add a port (index = order of AddPort); the switch becomes its relay puller and
-     * its frame sink. On a relaying host the NIC keeps the device's TxPuller (own traffic):
+     * \brief Add a port (index = order of AddPort); the switch becomes its frame relay
+     * (source of relayed frames and sink of received ones). On a relaying host the NIC keeps the device's TxPuller (own traffic):
      * the device alternates between the two (see PfcNetDevice), in any wiring order.
      */
     void AddPort(Ptr<PfcNetDevice> device);
@@ -127,14 +127,20 @@ class PfcSwitch : public Object
     /// A frame waiting at an egress.
     struct Queued
     {
-        Ptr<Packet> frame;  //!< the frame
+        FrameRef frame;     //!< the frame
         RoceFrameInfo info; //!< its header (kept in step with CE marking and lane changes)
+        uint32_t bytes;     //!< its size
         uint32_t inPort;    //!< ingress port (MMU release)
         uint8_t inPriority; //!< ingress priority (MMU release)
     };
     /// Per-port state.
     struct PortState
     {
+        PortState() = default;
+        /// Moved when m_ports grows at wiring (queues empty then); the queues hold move-only
+        /// frames, which a vector could not copy instead.
+        PortState(PortState&&) noexcept = default;
+
         Ptr<PfcNetDevice> device;                  //!< the device
         std::deque<Queued> egress[kPfcPriorities]; //!< egress FIFOs
         uint64_t egressBytes[kPfcPriorities]{};    //!< bytes in them
@@ -144,13 +150,18 @@ class PfcSwitch : public Object
         uint64_t kmaxBytes{0};                     //!< ECN Kmax
     };
 
-    /// \brief A data frame arrived on port index `inPort`.
-    void Receive(uint32_t inPort,
-                 const Ptr<PfcNetDevice>& dev,
-                 const Ptr<Packet>& frame,
-                 uint8_t priority);
-    /// \brief The egress device asks for a frame.
-    Ptr<Packet> Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t priority);
+    // PfcFrameRelay: a data frame arrived on port index `inPort`; the egress device asks for
+    // a frame.
+    void RelayReceive(uint32_t inPort,
+                      PfcNetDevice& dev,
+                      FrameRef frame,
+                      uint8_t priority,
+                      const RoceFrameInfo* info,
+                      uint32_t bytes) override;
+    FrameRef RelayPull(uint32_t port,
+                       uint8_t priority,
+                       RoceFrameInfo& info,
+                       uint32_t& bytes) override;
     /// \brief Pause / resume decisions for ingress (port, priority).
     void CheckPause(uint32_t port, uint8_t priority);
     /// \brief Creates the watchdog and wakes it on every pause frame a port receives.

@@ -17,6 +17,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
   model/roce-frame.h
   model/pfc-header.h
+  model/frame-ref.h
   model/pfc-channel.h
   model/pfc-net-device.h
   model/shared-buffer-mmu.h
