@@ -111,6 +111,7 @@ PfcNetDevice::DoDispose()
     m_channel = nullptr;
     m_completion.Cancel();
     m_control.clear();
+    m_controlQueued = false;
     for (auto& q : m_queues)
     {
         q.clear();
@@ -211,6 +212,7 @@ PfcNetDevice::SendPause(uint8_t priority, uint16_t quanta)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::SendPause: priority > 7");
     m_control.push_back(BuildPfcFrame(priority, quanta, MacBytes()));
+    m_controlQueued = true;
     ++m_pauseSent[priority];
     m_pauseSentTrace(priority, quanta);
     TryTransmit();
@@ -347,11 +349,12 @@ PfcNetDevice::TryTransmit()
             }
             m_txState = READY;
         }
-        if (!m_control.empty())
+        if (m_controlQueued)
         {
             FrameRef f(m_control.front());
             const uint32_t bytes = m_control.front()->GetSize();
             m_control.pop_front();
+            m_controlQueued = !m_control.empty();
             TransmitStart(std::move(f), bytes, kControl, nullptr);
             break;
         }
@@ -370,7 +373,7 @@ PfcNetDevice::TryTransmit()
             ready = static_cast<uint8_t>(ready & ~(1u << p));
             FrameRef f;
             uint32_t bytes = 0;
-            if (!m_queues[p].empty())
+            if ((m_queueMask >> p) & 1)
             {
                 TxFrame& head = m_queues[p].front();
                 f = std::move(head.frame);
@@ -476,7 +479,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
 bool
 PfcNetDevice::HasEligibleFrame() const
 {
-    return !m_control.empty() || EligiblePriorities() != 0;
+    return m_controlQueued || EligiblePriorities() != 0;
 }
 
 uint8_t

@@ -334,6 +334,7 @@ class PfcNetDevice : public NetDevice
     uint8_t m_relayBacklog{0};                  //!< priorities the relay source has frames of
     uint8_t m_txBacklog{0xff};                  //!< priorities the TxPuller may have
     uint8_t m_queueMask{0};                     //!< priorities with queued frames
+    bool m_controlQueued{false};                //!< m_control is not empty
     uint8_t m_pausedMask{0};                    //!< priorities the peer paused
     bool m_pulledInfoSet{false};                //!< the puller set m_pulledInfo
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
