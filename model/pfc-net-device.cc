@@ -208,6 +208,18 @@ PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
 }
 
 void
+PfcNetDevice::DeliverTo(const FrameReceiveCallback& cb,
+                        const Ptr<Packet>& frame,
+                        uint8_t priority,
+                        const RoceFrameInfo* info)
+{
+    const RoceFrameInfo* outer = m_rxInfo;
+    m_rxInfo = info;
+    cb(this, frame, priority);
+    m_rxInfo = outer;
+}
+
+void
 PfcNetDevice::SendPause(uint8_t priority, uint16_t quanta)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::SendPause: priority > 7");
@@ -566,10 +578,7 @@ PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFram
     }
     else if (!m_frameRx.IsNull())
     {
-        const RoceFrameInfo* outer = m_rxInfo;
-        m_rxInfo = info;
-        m_frameRx(this, frame, priority);
-        m_rxInfo = outer;
+        DeliverTo(m_frameRx, frame, priority, info);
     }
     else if (!m_rxCallback.IsNull())
     {

@@ -198,6 +198,14 @@ class PfcNetDevice : public NetDevice
     void Wake();
     /// \brief Where received data frames go (instead of the frame relay, if any).
     void SetFrameReceiveCallback(FrameReceiveCallback cb);
+    /**
+     * \brief Hand a frame this device received to cb, with its header readable through
+     * GetRxInfo during the call (a frame relay's local delivery to its host's NIC).
+     */
+    void DeliverTo(const FrameReceiveCallback& cb,
+                   const Ptr<Packet>& frame,
+                   uint8_t priority,
+                   const RoceFrameInfo* info);
     /// \brief Send a PFC frame for one priority ahead of all data (quanta 0 = resume).
     void SendPause(uint8_t priority, uint16_t quanta);
     /// \brief Line rate.

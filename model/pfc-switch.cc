@@ -394,8 +394,8 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     }
     if (m_hasLocal && info.dstHost == m_localHost)
     {
-        // The host's own frames: its NIC parses them (GetRxInfo is not set on this path).
-        m_up(Ptr<PfcNetDevice>(&dev), frame.Release(), priority);
+        // The host's own frames, their header beside them (the NIC reads it with GetRxInfo).
+        dev.DeliverTo(m_up, frame.Release(), priority, &info);
         return;
     }
     NS_ABORT_MSG_IF(!m_table, "PfcSwitch: no ForwardingTable");

@@ -2,12 +2,13 @@
  * Shared-buffer PFC switch, aggregated to a plain ns3::Node (DESIGN §3). Also used by
  * relaying hosts (BCube/Torus servers) with SetLocalDelivery.
  *
- * Per frame and hop: the ingress device hands the frame with its priority and, when the
- * previous hop handed it along, its parsed header (PfcNetDevice::GetRxInfo; else ReadRoceFrame
- * decodes the bytes once: fixed offsets, no Tag); the ForwardingTable picks (port, lane); the MMU
+ * Per frame and hop: the ingress device hands the frame (PfcFrameRelay::RelayReceive) with
+ * its priority, size and, when the previous hop handed it along, its parsed header (else
+ * ReadRoceFrame decodes the bytes once: fixed offsets, no Tag); the frame's Packet is not
+ * read on the way through (FrameRef); the ForwardingTable picks (port, lane); the MMU
  * admits it on (ingress port, priority) or drops it (counted, Drop trace); the frame waits
  * in the switch's own egress FIFO of (egress port, egress priority) with its ingress port;
- * the egress device pulls it (TxPuller) when that priority may send, at which moment its
+ * the egress device pulls it (RelayPull) when that priority may send, at which moment its
  * bytes are released from the ingress accounting and ECN marking is decided RED-style from
  * the egress queue bytes (mark at dequeue, as HPCC does: the freshest queue state).
  * Pause: when an ingress (port, priority) must pause (MMU), the switch sends PFC with
