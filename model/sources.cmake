@@ -12,6 +12,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/congestion-control.cc
   model/queue-pair.cc
   model/roce-nic.cc
+  model/quad-heap-scheduler.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
@@ -27,6 +28,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/congestion-control.h
   model/queue-pair.h
   model/roce-nic.h
+  model/quad-heap-scheduler.h
 )
 set(PARAMSYNC_MODEL_TESTS
   test/pfc-watchdog-test.cc
@@ -38,4 +40,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/forwarding-table-test.cc
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
+  test/quad-heap-scheduler-test.cc
 )
