@@ -150,19 +150,72 @@ def summarize(runs):
     return s
 
 
+USAGE = """usage: run_bench.py BUILD_DIR [--quick] [--scenario=NAME[,NAME]] [--reps=N]
+                    [--full-scale] [--out=FILE]
+  --quick          one short scenario (incast32), one run each
+  --scenario=      only these scenarios (%s)
+  --reps=N         N measured runs per program after the warm-up (default 5; 1 with --quick)
+  --full-scale     every scenario at the issue's sizes (fat_perm: 10 MB flows, not x0.1);
+                   stock ns-3 then takes minutes per fat-tree run
+  --out=FILE       where the JSON goes (default results/bench.json)"""
+
+
+def fail(message):
+    """Bad input: one line on stderr, exit 2 (as the driver does)."""
+    sys.stderr.write("run_bench.py: " + message + "\n")
+    sys.exit(2)
+
+
+def parse_args(argv):
+    """The harness's options; one clear line and exit 2 on anything else."""
+    opts = {"build": "build", "quick": False, "names": None, "reps": None,
+            "full_scale": False, "out": os.path.join(HERE, "..", "results", "bench.json")}
+    positional = []
+    for a in argv:
+        key, _, value = a.partition("=")
+        if a == "--quick":
+            opts["quick"] = True
+        elif a == "--full-scale":
+            opts["full_scale"] = True
+        elif key == "--scenario" and value:
+            opts["names"] = value.split(",")
+            unknown = [n for n in opts["names"] if n not in SCENARIOS]
+            if unknown:
+                fail("--scenario: %s is not a scenario; allowed: %s"
+                     % (",".join(unknown), ", ".join(SCENARIOS)))
+        elif key == "--reps" and value:
+            if not value.isdigit() or int(value) < 1:
+                fail("--reps: %s is not allowed; allowed: an integer >= 1" % value)
+            opts["reps"] = int(value)
+        elif key == "--out" and value:
+            opts["out"] = value
+        elif a in ("-h", "--help"):
+            print(USAGE % ", ".join(SCENARIOS))
+            sys.exit(0)
+        elif a.startswith("-"):
+            fail("unknown option %s; allowed: --quick, --scenario=, --reps=, --full-scale, "
+                 "--out=, --help" % a)
+        else:
+            positional.append(a)
+    if positional:
+        opts["build"] = positional[0]
+    return opts
+
+
 def main():
-    argv = sys.argv[1:]
-    quick = "--quick" in argv
-    argv = [a for a in argv if a != "--quick"]
-    build = argv[0] if argv else "build"
-    reps = 1 if quick else 5
-    names = QUICK if quick else list(SCENARIOS)
+    opts = parse_args(sys.argv[1:])
+    quick = opts["quick"]
+    build = opts["build"]
+    reps = opts["reps"] or (1 if quick else 5)
+    names = opts["names"] or (QUICK if quick else list(SCENARIOS))
     # The machine may be shared: the load average beside the figures says how far to trust them.
-    result = {"build": build, "quick": quick, "reps": reps,
+    result = {"build": build, "quick": quick, "reps": reps, "full_scale": opts["full_scale"],
               "loadavg_start": os.getloadavg()[0], "scenarios": {}}
     tmpdir = tempfile.mkdtemp(prefix="paramsync-bench-")
     for name in names:
-        sc = SCENARIOS[name]
+        sc = dict(SCENARIOS[name])
+        if opts["full_scale"]:
+            sc["scale"] = 1.0
         flows = scaled_flow_file(sc["flows"], sc["scale"], tmpdir) if "flows" in sc else None
         cmds = {k: program_cmd(k, build, sc, flows) for k in ("paramsync", "stock", "bare")}
         runs = {k: [] for k in cmds}
@@ -210,8 +263,8 @@ def main():
     result["loadavg_end"] = os.getloadavg()[0]
     print("load average (1 min): %.2f at start, %.2f at end" % (result["loadavg_start"],
                                                               result["loadavg_end"]))
-    os.makedirs(os.path.join(HERE, "..", "results"), exist_ok=True)
-    path = os.path.join(HERE, "..", "results", "bench.json")
+    path = opts["out"]
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path + ".tmp", "w") as f:
         json.dump(result, f, indent=1)
     os.replace(path + ".tmp", path)

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <set>
+#include <sstream>
 #include <sys/stat.h>
 
 namespace ns3
@@ -34,19 +35,25 @@ ParseUint(const std::string& text, const std::string& option, uint64_t min, uint
     return v;
 }
 
-/// Parses a finite real in [min, max] or throws naming the option.
+/// Parses a finite real in [min, max] (or (min, max] when minExcluded) or throws naming
+/// the option and the interval.
 double
-ParseReal(const std::string& text, const std::string& option, double min, double max)
+ParseReal(const std::string& text,
+          const std::string& option,
+          double min,
+          double max,
+          bool minExcluded = false)
 {
-    const std::string allowed = "allowed: a number from " + std::to_string(min) + " to " +
-                                std::to_string(max);
+    std::ostringstream interval; // shortest form: "(0, 1]", "[1, 1e+06]"
+    interval << (minExcluded ? "(" : "[") << min << ", " << max << "]";
+    const std::string allowed = "allowed: a number in " + interval.str();
     char* end = nullptr;
     double v = std::strtod(text.c_str(), &end);
     if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
     {
         throw OptionError(option + ": '" + text + "' is not a number; " + allowed);
     }
-    if (v < min || v > max)
+    if (v < min || v > max || (minExcluded && v == min))
     {
         throw OptionError(option + ": " + text + " is out of range; " + allowed);
     }
@@ -391,7 +398,7 @@ DriverOptions::Validate()
     stragglerFactor = ParseReal(stragglerFactorText, "--straggler-factor", 1.0, 1e6);
     slowLinks = slowLinkText == "-1" ? std::vector<uint32_t>{}
                                      : ParseUintList(slowLinkText, "--slow-link", 1u << 30);
-    slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0);
+    slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0, true);
     pauseStorm = ParseHostEvent(pauseStormText, "--pause-storm");
     stopDraining = ParseHostEvent(stopDrainingText, "--stop-draining");
     slowHosts = ParseUintList(slowHostsText, "--slow-hosts", 1u << 24);
@@ -447,11 +454,6 @@ DriverOptions::Validate()
                               "' is not allowed; allowed: DETECT[/RESTORE] times > 0 (e.g. "
                               "1ms or 1ms/5ms), or 0 for none");
         }
-    }
-    if (!(slowLinkFraction > 0))
-    {
-        throw OptionError("--slow-link-fraction: " + slowLinkFractionText +
-                          " is not allowed; allowed: a fraction in (0, 1]");
     }
     bufferBytes = AsOption([&] { return ParseBytes(bufferText, "--buffer"); });
     if (bufferBytes < 2 * static_cast<uint64_t>(mtu + 100))

@@ -619,16 +619,22 @@ ParamsyncDriver::Main(int argc, char** argv)
     }
 
     Print(runs);
-    int code = kExitOk;
+    RunExit exit{kExitOk, ""};
     for (const auto& r : runs)
     {
         if (!r.invariant.empty() || !r.completed)
         {
-            std::cerr << "paramsync: " << r.algorithm << ": "
-                      << (r.invariant.empty() ? "not every transfer completed" : r.invariant)
-                      << std::endl;
-            code = kExitInvariant;
+            const std::string why =
+                r.algorithm + ": " +
+                (r.invariant.empty() ? "not every transfer completed" : r.invariant);
+            std::cerr << "paramsync: " << why << std::endl;
+            exit.code = kExitInvariant;
+            exit.reason += (exit.reason.empty() ? "" : "; ") + why;
         }
+    }
+    if (exit.code == kExitOk)
+    {
+        exit.reason = "ok";
     }
     try
     {
@@ -637,6 +643,7 @@ ParamsyncDriver::Main(int argc, char** argv)
             ResultsWriter::WriteDirectory(m_options.out,
                                           runs,
                                           m_options.Used(),
+                                          exit,
                                           {{"ns3-attributes.txt", Ns3AttributeDefaults()}});
         }
         if (!m_options.trace.empty())
@@ -649,7 +656,7 @@ ParamsyncDriver::Main(int argc, char** argv)
         std::cerr << "paramsync: " << e.what() << std::endl;
         return 1;
     }
-    return code;
+    return exit.code;
 }
 
 } // namespace ns3

@@ -264,6 +264,7 @@ void
 ResultsWriter::WriteDirectory(const std::string& dir,
                               const std::vector<RunResult>& runs,
                               const std::vector<std::pair<std::string, std::string>>& used,
+                              const RunExit& exit,
                               const std::vector<std::pair<std::string, std::string>>& extraFiles)
 {
     if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
@@ -283,7 +284,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     {
         summary << (i ? "," : "") << JsonString(used[i].first) << ":" << JsonString(used[i].second);
     }
-    summary << "}}\n";
+    summary << "},\"exit\":{\"code\":" << exit.code << ",\"reason\":" << JsonString(exit.reason)
+            << "}}\n";
 
     std::ostringstream transfers;
     transfers << "algorithm,iteration,id,src,dst,bytes,start_s,end_s,chunk,phase\n";

@@ -18,6 +18,15 @@ namespace ns3
 {
 
 /**
+ * \brief How a driver invocation ended: its exit code and, for anything but 0, why.
+ */
+struct RunExit
+{
+    int code = 0;       ///< the process's exit code (DESIGN.md §6: 0 ok, 3 invariant failed)
+    std::string reason; ///< "ok", or every failed run's reason, "; "-separated
+};
+
+/**
  * \brief Formats and writes results of one or more runs.
  */
 class ResultsWriter
@@ -50,6 +59,8 @@ class ResultsWriter
      * for asynchronous PS runs, updates.csv into dir (created if missing; its parent must
      * exist).
      * \param used the options as used, (name, value), for reproduction
+     * \param exit how the run ended, recorded as summary.json's "exit" (a script reading
+     *        the directory sees the reason without the process's exit status)
      * \param extraFiles further (file name, content) pairs, written before summary.json
      * \throws std::runtime_error naming the path when a file cannot be written
      */
@@ -57,6 +68,7 @@ class ResultsWriter
         const std::string& dir,
         const std::vector<RunResult>& runs,
         const std::vector<std::pair<std::string, std::string>>& used,
+        const RunExit& exit,
         const std::vector<std::pair<std::string, std::string>>& extraFiles = {});
 
     /**

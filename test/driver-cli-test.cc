@@ -148,6 +148,33 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         // 2 servers + 2 replicas leave no worker on 4 hosts
         {"--topology=star:n=4 --algorithm=mlfabric:servers=2,replica=1 --model=bytes:1MB",
          "--algorithm"},
+        // Every other option of --help, each with a value outside what it allows.
+        {ok + "--topology=star:n=4 --algorithm=ring --cc=cubic", "--cc"},
+        {ok + "--topology=star:n=4 --algorithm=ring --compute=-1ms", "--compute"},
+        {ok + "--topology=star:n=4 --algorithm=ring --compute=5", "--compute"}, // no unit
+        {ok + "--topology=star:n=4 --algorithm=ring --delay=nan", "--delay"},
+        {ok + "--topology=star:n=4 --algorithm=ring --format=xml", "--format"},
+        {ok + "--topology=star:n=4 --algorithm=ring --overlap=2", "--overlap"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pfc=yes", "--pfc"},
+        {ok + "--topology=star:n=4 --algorithm=ring --priority=7", "--priority"}, // ACKs' class
+        {ok + "--topology=star:n=4 --algorithm=ring --progress=maybe", "--progress"},
+        {ok + "--topology=star:n=4 --algorithm=ring --seed=0", "--seed"},
+        {ok + "--topology=star:n=4 --algorithm=ring --seed=-1", "--seed"},
+        {ok + "--topology=star:n=4 --algorithm=ring --slow-link=1 --slow-link-fraction=0",
+         "--slow-link-fraction"},
+        {ok + "--topology=star:n=4 --algorithm=ring --slow-link-fraction=1.5",
+         "--slow-link-fraction"},
+        {ok + "--topology=star:n=4 --algorithm=ring --straggler=1 --straggler-factor=0.5",
+         "--straggler-factor"},
+        {ok + "--topology=star:n=4 --algorithm=ring --straggler-factor=nan", "--straggler-factor"},
+        {ok + "--topology=star:n=4 --algorithm=ring --trace=" + Scratch() + "/no/such/t.json",
+         "--trace"},
+        {ok + "--topology=star:n=4 --algorithm=ring --iterations=abc", "--iterations"},
+        {ok + "--topology=star:n=4 --algorithm=ring --rate=-5Gbps", "--rate"},
+        {ok + "--topology=star:n=4 --algorithm=ring --mtu=9001", "--mtu"},
+        {"--backend=fluid --topology=star:n=4 --algorithm=ring --model=vgg19 --models-dir=" +
+             Scratch() + "/no-models",
+         "--model"},
     };
     for (const auto& c : cases)
     {
@@ -187,6 +214,8 @@ TEST(DriverCli, FluidRunPrintsOneRowPerAlgorithmAndWritesFiles)
     {
         EXPECT_TRUE(Exists(outDir + "/" + f)) << f;
     }
+    EXPECT_NE(Slurp(outDir + "/summary.json").find("\"exit\":{\"code\":0,\"reason\":\"ok\"}"),
+              std::string::npos);
     EXPECT_NE(Slurp(trace).find("\"traceEvents\""), std::string::npos);
     // A fluid run's transfers.csv holds the estimator's times: the ring has 2 (N-1) N = 144
     // transfers of W/N = 1 MB; links.csv shows h0's uplink (first hop of its ring edge to h1)

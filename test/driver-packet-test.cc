@@ -264,7 +264,11 @@ TEST(DriverPacket, UndersizedHeadroomIsAnInvariantFailureWithResultsWritten)
     EXPECT_EQ(o.code, 3) << o.err;
     EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
     EXPECT_NE(o.err.find("drops with PFC on"), std::string::npos) << o.err;
-    EXPECT_NE(Slurp(dir + "/summary.json").find("\"status\":\"FAIL\""), std::string::npos);
+    const std::string summary = Slurp(dir + "/summary.json");
+    EXPECT_NE(summary.find("\"status\":\"FAIL\""), std::string::npos);
+    // summary.json says how the run ended, with the same reason as stderr.
+    EXPECT_NE(summary.find("\"exit\":{\"code\":3,\"reason\":\"ps:"), std::string::npos) << summary;
+    EXPECT_NE(summary.find("drops with PFC on", summary.find("\"exit\"")), std::string::npos);
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }
 

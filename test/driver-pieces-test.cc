@@ -189,7 +189,7 @@ TEST(ResultsWriter, WritesEveryFileAndLeavesNoTemporaries)
     r.algorithm = "ring";
     r.transfers.push_back({0, 5, 1, 2, 1000, 1e-6, 2e-6, 0, 1});
     r.pfc.push_back({"sw0", 2, 3, 4, 0, 1.5e-6, 7});
-    ResultsWriter::WriteDirectory(dir, {r}, {{"topology", "star:n=4"}});
+    ResultsWriter::WriteDirectory(dir, {r}, {{"topology", "star:n=4"}}, {3, "ring: a \"why\""});
     std::ifstream t(dir + "/transfers.csv");
     std::string header, row;
     std::getline(t, header);
@@ -199,6 +199,12 @@ TEST(ResultsWriter, WritesEveryFileAndLeavesNoTemporaries)
     std::getline(p, header);
     std::getline(p, row);
     EXPECT_EQ(row, "ring,sw0,2,3,4,0,1.5e-06,7"); // ..., paused_s, drops
+    // The exit record ends summary.json, its reason JSON-escaped.
+    std::ifstream s(dir + "/summary.json");
+    const std::string summary((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
+    EXPECT_NE(summary.find("\"exit\":{\"code\":3,\"reason\":\"ring: a \\\"why\\\"\"}}"),
+              std::string::npos)
+        << summary;
     for (const char* f : {"summary.json", "flows.csv", "attributes.txt"})
     {
         EXPECT_TRUE(std::ifstream(dir + "/" + f).good()) << f;
