@@ -151,10 +151,11 @@ def summarize(runs):
 
 
 USAGE = """usage: run_bench.py BUILD_DIR [--quick] [--scenario=NAME[,NAME]] [--reps=N]
-                    [--full-scale] [--out=FILE]
+                    [--warmups=N] [--full-scale] [--out=FILE]
   --quick          one short scenario (incast32), one run each
   --scenario=      only these scenarios (%s)
   --reps=N         N measured runs per program after the warm-up (default 5; 1 with --quick)
+  --warmups=N      discarded runs per program first (default 1)
   --full-scale     every scenario at the issue's sizes (fat_perm: 10 MB flows, not x0.1);
                    stock ns-3 then takes minutes per fat-tree run
   --out=FILE       where the JSON goes (default results/bench.json)"""
@@ -168,7 +169,7 @@ def fail(message):
 
 def parse_args(argv):
     """The harness's options; one clear line and exit 2 on anything else."""
-    opts = {"build": "build", "quick": False, "names": None, "reps": None,
+    opts = {"build": "build", "quick": False, "names": None, "reps": None, "warmups": 1,
             "full_scale": False, "out": os.path.join(HERE, "..", "results", "bench.json")}
     positional = []
     for a in argv:
@@ -187,14 +188,18 @@ def parse_args(argv):
             if not value.isdigit() or int(value) < 1:
                 fail("--reps: %s is not allowed; allowed: an integer >= 1" % value)
             opts["reps"] = int(value)
+        elif key == "--warmups" and value:
+            if not value.isdigit():
+                fail("--warmups: %s is not allowed; allowed: an integer >= 0" % value)
+            opts["warmups"] = int(value)
         elif key == "--out" and value:
             opts["out"] = value
         elif a in ("-h", "--help"):
             print(USAGE % ", ".join(SCENARIOS))
             sys.exit(0)
         elif a.startswith("-"):
-            fail("unknown option %s; allowed: --quick, --scenario=, --reps=, --full-scale, "
-                 "--out=, --help" % a)
+            fail("unknown option %s; allowed: --quick, --scenario=, --reps=, --warmups=, "
+                 "--full-scale, --out=, --help" % a)
         else:
             positional.append(a)
     if positional:
@@ -209,7 +214,8 @@ def main():
     reps = opts["reps"] or (1 if quick else 5)
     names = opts["names"] or (QUICK if quick else list(SCENARIOS))
     # The machine may be shared: the load average beside the figures says how far to trust them.
-    result = {"build": build, "quick": quick, "reps": reps, "full_scale": opts["full_scale"],
+    result = {"build": build, "quick": quick, "reps": reps, "warmups": opts["warmups"],
+              "full_scale": opts["full_scale"],
               "loadavg_start": os.getloadavg()[0], "scenarios": {}}
     tmpdir = tempfile.mkdtemp(prefix="paramsync-bench-")
     for name in names:
@@ -219,12 +225,13 @@ def main():
         flows = scaled_flow_file(sc["flows"], sc["scale"], tmpdir) if "flows" in sc else None
         cmds = {k: program_cmd(k, build, sc, flows) for k in ("paramsync", "stock", "bare")}
         runs = {k: [] for k in cmds}
-        for i in range(reps + 1):  # i == 0 is the warm-up, discarded
+        warmups = opts["warmups"]
+        for i in range(warmups + reps):  # the first `warmups` are discarded
             for k, cmd in cmds.items():
                 if cmd is None:
                     continue
                 r = run_once(cmd)
-                if i > 0:
+                if i >= warmups:
                     runs[k].append(r)
         entry = {"byte_scale": sc["scale"]}
         for k, cmd in cmds.items():

@@ -196,6 +196,13 @@ class RunGuard
     {
         return m_drained;
     }
+    /// \brief When the guard first saw nothing unfinished (at most one look, 100 us, after
+    /// the last delivery), or when it stopped the run; zero while it runs.
+    Time
+    EndOfWork() const
+    {
+        return m_endOfWork;
+    }
     /// \brief Whether the event limit ended the run.
     bool
     OutOfEvents() const
@@ -207,21 +214,24 @@ class RunGuard
     void
     Tick()
     {
+        const Time now = Simulator::Now();
         if (!m_unfinished())
         {
             m_drained = true;
+            m_endOfWork = now;
             Simulator::Stop(m_grace);
             return;
         }
-        const Time now = Simulator::Now();
         if (Simulator::GetEventCount() >= m_maxEvents)
         {
             m_outOfEvents = true;
+            m_endOfWork = now;
             Simulator::Stop();
             return;
         }
         if (now >= m_stallAt)
         {
+            m_endOfWork = now;
             Simulator::Stop();
             return;
         }
@@ -236,6 +246,7 @@ class RunGuard
     Time m_grace;
     std::function<bool()> m_unfinished;
     bool m_drained{false};
+    Time m_endOfWork;
 };
 
 /**
@@ -902,6 +913,8 @@ PacketSyncRun::Run()
     }
     result.retransmits = transport.Retransmits();
     result.events = Simulator::GetEventCount();
+    // A run that ran out of events before the guard saw it finish ends at Now().
+    result.simS = (guard->EndOfWork().IsZero() ? Simulator::Now() : guard->EndOfWork()).GetSeconds();
     RunCounters counters;
     counters.pfc = o.pfc;
     counters.drained = guard->Drained();

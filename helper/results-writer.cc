@@ -131,6 +131,10 @@ ResultsWriter::JsonLine(const RunResult& r)
         os << (i ? "," : "") << Number(r.gstPerIterationS[i]);
     }
     os << "]";
+    if (r.simS >= 0)
+    {
+        os << ",\"sim_s\":" << Number(r.simS);
+    }
     if (r.framesInFlightPeak >= 0)
     {
         os << ",\"frames_in_flight_peak\":" << r.framesInFlightPeak;

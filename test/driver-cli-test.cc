@@ -11,24 +11,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "driver-run.h"
+
 namespace
 {
 
-struct Outcome
-{
-    int code;
-    std::string out;
-    std::string err;
-};
-
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream f(path);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
+using namespace paramsync_test;
 
 std::string
 Scratch()
@@ -39,38 +27,6 @@ Scratch()
         return d;
     }();
     return dir;
-}
-
-Outcome
-RunParamsync(const std::string& args)
-{
-    const std::string out = Scratch() + "/stdout";
-    const std::string err = Scratch() + "/stderr";
-    std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" + out +
-                      " 2>" + err;
-    int status = std::system(cmd.c_str());
-    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(out), Slurp(err)};
-}
-
-bool
-Exists(const std::string& path)
-{
-    struct stat st;
-    return stat(path.c_str(), &st) == 0;
-}
-
-/// A number field of a JSON line.
-double
-Field(const std::string& json, const std::string& key)
-{
-    std::smatch m;
-    std::regex re("\"" + key + "\":(-?[0-9.eE+-]+)");
-    if (!std::regex_search(json, m, re))
-    {
-        ADD_FAILURE() << key << " missing in " << json;
-        return -1;
-    }
-    return std::stod(m[1]);
 }
 
 } // namespace

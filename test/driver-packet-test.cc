@@ -12,50 +12,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "driver-run.h"
+
 namespace
 {
 
-struct Outcome
-{
-    int code;
-    std::string out;
-    std::string err;
-};
+using namespace paramsync_test;
 
-std::string
-Slurp(const std::string& path)
-{
-    std::ifstream f(path);
-    std::ostringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-}
-
+/// A run whose stdout is JSON lines (what Field reads).
 Outcome
-RunParamsync(const std::string& args)
+RunJson(const std::string& args)
 {
-    const std::string base = "/tmp/paramsync-packet-test-" + std::to_string(getpid());
-    std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args +
-                      " --format=json >" + base + ".out 2>" + base + ".err";
-    int status = std::system(cmd.c_str());
-    Outcome o{
-        WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"), Slurp(base + ".err")};
-    std::remove((base + ".out").c_str());
-    std::remove((base + ".err").c_str());
-    return o;
-}
-
-double
-Field(const std::string& json, const std::string& key)
-{
-    std::smatch m;
-    std::regex re("\"" + key + "\":(-?[0-9.eE+-]+)");
-    if (!std::regex_search(json, m, re))
-    {
-        ADD_FAILURE() << key << " missing in " << json;
-        return -1;
-    }
-    return std::stod(m[1]);
+    return RunParamsync(args + " --format=json");
 }
 
 /// Idle fabric, no congestion control, PFC on, 10 MB synthetic model (the setting).
@@ -73,14 +41,19 @@ Gst(const std::string& topology,
     const std::string& model,
     double* ideal = nullptr)
 {
-    Outcome o = RunParamsync(Idle(topology, algorithm, model));
+    Outcome o = RunJson(Idle(topology, algorithm, model));
     EXPECT_EQ(o.code, 0) << algorithm << " on " << topology << ": " << o.err;
     EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
     if (ideal)
     {
         *ideal = Field(o.out, "ideal_gst_s");
     }
-    return Field(o.out, "gst_s");
+    // One iteration without compute starts at 0, so the work ends at the GST; sim_s is when
+    // the run guard (a look every 100 us) saw that: in [GST, GST + 100 us].
+    const double gst = Field(o.out, "gst_s");
+    EXPECT_GE(Field(o.out, "sim_s"), gst) << o.out;
+    EXPECT_LE(Field(o.out, "sim_s"), gst + 100e-6 + 1e-12) << o.out;
+    return gst;
 }
 
 } // namespace
@@ -157,7 +130,7 @@ TEST(DriverPacket, OneServerPsOnAStarPausesWithoutDrops)
 {
     // Eight workers push their whole gradient to one server at once: an 8:1 incast at the
     // server's switch port. PFC must pause the senders (pauses > 0) and lose nothing.
-    Outcome o = RunParamsync(Idle("star:n=9", "ps:servers=1", "bytes:4MB"));
+    Outcome o = RunJson(Idle("star:n=9", "ps:servers=1", "bytes:4MB"));
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_GT(Field(o.out, "pfc_pause_frames"), 0) << o.out;
     EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
@@ -169,7 +142,7 @@ TEST(DriverPacket, WithoutPfcAndASmallBufferTheIncastDropsAndStillCompletes)
     // 200 KB of shared buffer cannot hold 8 x 4 MB arriving at 8x the drain rate: frames are
     // dropped; go-back-N retransmits them and the sync still completes (exit 0: drops are
     // only an invariant failure when PFC is on).
-    Outcome o = RunParamsync("--backend=packet --cc=none --pfc=0 --buffer=200KB "
+    Outcome o = RunJson("--backend=packet --cc=none --pfc=0 --buffer=200KB "
                              "--topology=star:n=9 --algorithm=ps:servers=1 --model=bytes:4MB");
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
@@ -181,7 +154,7 @@ TEST(DriverPacket, WithoutPfcAndASmallBufferTheIncastDropsAndStillCompletes)
 TEST(DriverPacket, HpccIncast32CompletesEveryFlowWithPausesAndNoDrops)
 {
     const std::string dir = "/tmp/paramsync-incast-" + std::to_string(getpid());
-    Outcome o = RunParamsync(
+    Outcome o = RunJson(
         std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
         "/topologies/hpcc/topology.txt --algorithm=none --flows=" + PARAMSYNC_SOURCE_DIR +
         "/helper/data/flow_incast32.txt --mtu=1000 "
@@ -218,7 +191,7 @@ TEST(DriverPacket, HeavyPausingStaysLossless)
     // round trip of wire. With 2 frames (18324 B) these runs dropped 429 and 8 frames.
     for (const char* algorithm : {"hd", "dbtree"})
     {
-        Outcome o = RunParamsync(Idle("bcube:n=3,k=1", algorithm, "bytes:100MB"));
+        Outcome o = RunJson(Idle("bcube:n=3,k=1", algorithm, "bytes:100MB"));
         EXPECT_EQ(o.code, 0) << algorithm << ": " << o.err;
         EXPECT_GT(Field(o.out, "pfc_pause_frames"), 0) << o.out;
         EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
@@ -236,7 +209,7 @@ TEST(DriverPacket, BackgroundFlowsBesideASyncJobCompleteAndSlowItDown)
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     std::ofstream(dir + "/flows.txt") << "2\n0 8 3 100 5000000 0\n4 2 3 100 5000000 0\n";
     const double alone = Gst("star:n=9", "ring", "bytes:10MB");
-    Outcome o = RunParamsync(Idle("star:n=9", "ring", "bytes:10MB") + " --flows=" + dir +
+    Outcome o = RunJson(Idle("star:n=9", "ring", "bytes:10MB") + " --flows=" + dir +
                              "/flows.txt --out=" + dir + "/out");
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_GT(Field(o.out, "gst_s"), alone * 1.05) << o.out;
@@ -259,7 +232,7 @@ TEST(DriverPacket, UndersizedHeadroomIsAnInvariantFailureWithResultsWritten)
     // an 8:1 PS incast with PFC on then drops. That breaks the lossless invariant: exit 3,
     // one line naming it on stderr, and the results still written (status FAIL).
     const std::string dir = "/tmp/paramsync-exit3-" + std::to_string(getpid());
-    Outcome o = RunParamsync(Idle("star:n=9", "ps:servers=1", "bytes:4MB") +
+    Outcome o = RunJson(Idle("star:n=9", "ps:servers=1", "bytes:4MB") +
                              " --ns3::PfcSwitch::HeadroomScale=0.3 --out=" + dir);
     EXPECT_EQ(o.code, 3) << o.err;
     EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
@@ -278,19 +251,19 @@ TEST(DriverPacket, ASlowLinkOnACabledRingDoublesTheRingsGst)
     // move W/N = 2 MB over every cable at once, so GST = 6 x 2 MB / B = 2.4 ms at 40 Gb/s.
     // Link 0 at half rate makes every step wait for it: 4.8 ms, twice (ideal and packet).
     const std::string base = Idle("ring:n=4", "ring", "bytes:8MB");
-    Outcome fast = RunParamsync(base);
-    Outcome slow = RunParamsync(base + " --slow-link=0 --slow-link-fraction=0.5");
+    Outcome fast = RunJson(base);
+    Outcome slow = RunJson(base + " --slow-link=0 --slow-link-fraction=0.5");
     ASSERT_EQ(fast.code, 0) << fast.err;
     ASSERT_EQ(slow.code, 0) << slow.err;
     EXPECT_NEAR(Field(fast.out, "ideal_gst_s"), 2.4e-3, 1e-9);
     EXPECT_NEAR(Field(slow.out, "ideal_gst_s"), 4.8e-3, 1e-9);
     EXPECT_NEAR(Field(slow.out, "gst_s") / Field(fast.out, "gst_s"), 2.0, 0.05);
     // A list: links 0 and 2 at a quarter of the rate make every step 4x longer: 9.6 ms.
-    Outcome two = RunParamsync(base + " --slow-link=0,2 --slow-link-fraction=0.25");
+    Outcome two = RunJson(base + " --slow-link=0,2 --slow-link-fraction=0.25");
     ASSERT_EQ(two.code, 0) << two.err;
     EXPECT_NEAR(Field(two.out, "ideal_gst_s"), 9.6e-3, 1e-9);
     // --slow-hosts=0 halves both of host 0's cables: the ring's steps wait for them too.
-    Outcome host = RunParamsync(base + " --slow-hosts=0 --slow-link-fraction=0.5");
+    Outcome host = RunJson(base + " --slow-hosts=0 --slow-link-fraction=0.5");
     ASSERT_EQ(host.code, 0) << host.err;
     EXPECT_NEAR(Field(host.out, "ideal_gst_s"), 4.8e-3, 1e-9);
 }
@@ -299,7 +272,7 @@ TEST(DriverPacket, IterationsRepeatTheSyncAfterTheComputeTime)
 {
     // Three iterations of 1 ms compute then a ring sync: the network is idle between them,
     // so each iteration's GST is the same and the iteration time is 1 ms + GST.
-    Outcome o = RunParamsync(Idle("star:n=4", "ring", "bytes:8MB") +
+    Outcome o = RunJson(Idle("star:n=4", "ring", "bytes:8MB") +
                              " --iterations=3 --compute=1ms");
     ASSERT_EQ(o.code, 0) << o.err;
     std::smatch m;
@@ -323,7 +296,7 @@ TEST(DriverPacket, APfcDeadlockOnACabledRingIsFoundAndNamed)
     // dateline lane (deadlockfree=1, the default) the same run completes.
     const std::string job = Idle("ring:n=8,deadlockfree=0", "mesh", "bytes:64MB") +
                             " --buffer=1MB --stop=1s";
-    Outcome stuck = RunParamsync(job);
+    Outcome stuck = RunJson(job);
     EXPECT_EQ(stuck.code, 3) << stuck.err;
     EXPECT_NE(stuck.err.find("PFC deadlock"), std::string::npos) << stuck.err;
     for (int h = 0; h < 8; ++h)
@@ -333,7 +306,7 @@ TEST(DriverPacket, APfcDeadlockOnACabledRingIsFoundAndNamed)
     }
     EXPECT_EQ(Field(stuck.out, "drops"), 0) << stuck.out;
 
-    Outcome fine = RunParamsync(Idle("ring:n=8", "mesh", "bytes:64MB") + " --buffer=1MB");
+    Outcome fine = RunJson(Idle("ring:n=8", "mesh", "bytes:64MB") + " --buffer=1MB");
     EXPECT_EQ(fine.code, 0) << fine.err;
     EXPECT_GT(Field(fine.out, "gst_s"), 0) << fine.out;
 }
@@ -343,7 +316,7 @@ TEST(DriverPacket, TheEventLimitEndsALongRunWithExit3AndTheReason)
     // A 10 MB ring on BCube(3,1) needs about 2.6e5 events (two per packet-hop, 1.3e5
     // packet-hops); a limit of 5e4 must end it early, unfinished, with exit 3 and the
     // reason, well before its GST (3.8 ms) in simulated time.
-    Outcome o = RunParamsync(Idle("bcube:n=3,k=1", "ring", "bytes:10MB") + " --max-events=50000");
+    Outcome o = RunJson(Idle("bcube:n=3,k=1", "ring", "bytes:10MB") + " --max-events=50000");
     EXPECT_EQ(o.code, 3) << o.err;
     EXPECT_NE(o.err.find("event limit"), std::string::npos) << o.err;
     EXPECT_LT(Field(o.out, "events"), 2 * 50000) << o.out;
@@ -357,11 +330,11 @@ TEST(DriverPacket, PauseCascadeDepthOnStarAndFatTree)
     // (host 15, dedicated) sits under an edge switch; senders in other pods reach it over
     // sender NIC -> edge -> aggregation -> core -> aggregation -> edge, so with buffers that
     // fill (2 MB) the pauses cascade back over all 5 links upstream of the bottleneck: depth 5.
-    Outcome star = RunParamsync(Idle("star:n=9", "ps:servers=1", "bytes:20MB") + " --buffer=2MB");
+    Outcome star = RunJson(Idle("star:n=9", "ps:servers=1", "bytes:20MB") + " --buffer=2MB");
     ASSERT_EQ(star.code, 0) << star.err;
     EXPECT_GT(Field(star.out, "pfc_pause_frames"), 0) << star.out;
     EXPECT_EQ(Field(star.out, "pfc_pause_depth"), 1) << star.out;
-    Outcome fat = RunParamsync(Idle("fattree:k=4", "ps:servers=1", "bytes:20MB") + " --buffer=2MB");
+    Outcome fat = RunJson(Idle("fattree:k=4", "ps:servers=1", "bytes:20MB") + " --buffer=2MB");
     ASSERT_EQ(fat.code, 0) << fat.err;
     EXPECT_EQ(Field(fat.out, "pfc_pause_depth"), 5) << fat.out;
 }
@@ -377,8 +350,8 @@ TEST(DriverPacket, AsyncPsSystemsRunFromTheDriver)
     // update: updates + dropped = 8 workers x 10 iterations.
     const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms "
                                "--straggler=0 --straggler-factor=3";
-    Outcome asp = RunParamsync(Idle("star:n=9", "asp", "bytes:4MB") + common);
-    Outcome mlf = RunParamsync(Idle("star:n=9", "mlfabric:delay=2", "bytes:4MB") + common);
+    Outcome asp = RunJson(Idle("star:n=9", "asp", "bytes:4MB") + common);
+    Outcome mlf = RunJson(Idle("star:n=9", "mlfabric:delay=2", "bytes:4MB") + common);
     ASSERT_EQ(asp.code, 0) << asp.err;
     ASSERT_EQ(mlf.code, 0) << mlf.err;
     EXPECT_GT(Field(asp.out, "pfc_pause_frames"), 0) << asp.out;
@@ -401,7 +374,7 @@ TEST(DriverPacket, MlfabricAggregationReplicaAndNetworkSchedulerFromTheDriver)
     // server's link.
     const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms";
     auto run = [&](const std::string& topology, const std::string& algorithm) {
-        return RunParamsync(Idle(topology, algorithm, "bytes:4MB") + common);
+        return RunJson(Idle(topology, algorithm, "bytes:4MB") + common);
     };
     Outcome plain = run("star:n=9", "mlfabric");
     Outcome aggregate = run("star:n=9", "mlfabric:aggregate=1");
@@ -441,8 +414,8 @@ TEST(DriverPacket, LapseDynamicAllocationBeatsClassicOnMatrixFactorization)
     // every access is local, and the epoch must be several times shorter.
     const std::string base = "--backend=packet --topology=star:n=4 --iterations=1 "
                              "--algorithm=lapse:workers=2,keys=800,steps=200,mode=";
-    Outcome classic = RunParamsync(base + "classic");
-    Outcome dynamic = RunParamsync(base + "dynamic");
+    Outcome classic = RunJson(base + "classic");
+    Outcome dynamic = RunJson(base + "dynamic");
     ASSERT_EQ(classic.code, 0) << classic.err;
     ASSERT_EQ(dynamic.code, 0) << dynamic.err;
     EXPECT_DOUBLE_EQ(Field(classic.out, "remote_fraction"), 0.75) << classic.out;
@@ -463,8 +436,8 @@ TEST(DriverPacket, LapseRunsKnowledgeGraphEmbeddingsAndOneNodeFromTheDriver)
     const std::string kge = "--backend=packet --topology=star:n=4 --iterations=1 "
                             "--algorithm=lapse:workload=kge,workers=2,entities=10000,zipf=0,"
                             "triples=500,mode=";
-    Outcome classic = RunParamsync(kge + "classic");
-    Outcome dynamic = RunParamsync(kge + "dynamic");
+    Outcome classic = RunJson(kge + "classic");
+    Outcome dynamic = RunJson(kge + "dynamic");
     ASSERT_EQ(classic.code, 0) << classic.err;
     ASSERT_EQ(dynamic.code, 0) << dynamic.err;
     EXPECT_EQ(Field(classic.out, "local_accesses") + Field(classic.out, "remote_accesses"), 24000);
@@ -473,7 +446,7 @@ TEST(DriverPacket, LapseRunsKnowledgeGraphEmbeddingsAndOneNodeFromTheDriver)
     // One node (host 0 of the star), 2 workers, mf: p = 2 blocks, so 2 sub-epochs of 200
     // steps, every access local: 2 workers x 2 x 200 x 2 = 1600 accesses, no packet on the
     // network, and the epoch is the compute alone: 2 x 200 x 1 us = 0.4 ms.
-    Outcome one = RunParamsync("--backend=packet --topology=star:n=4 --iterations=1 "
+    Outcome one = RunJson("--backend=packet --topology=star:n=4 --iterations=1 "
                                "--algorithm=lapse:nodes=1,workers=2,keys=800,steps=200");
     ASSERT_EQ(one.code, 0) << one.err;
     EXPECT_EQ(Field(one.out, "local_accesses"), 1600) << one.out;
@@ -490,9 +463,9 @@ TEST(DriverPacket, APauseStormStallsTheRingForItsDurationAndForeverWithoutEnd)
     // storm (the switch buffers absorb what is sent meanwhile: 3 ms x 40 Gb/s = 15 MB < 32 MB,
     // no drops). A storm without end never lets the ring finish: exit 3, stalled.
     const std::string base = Idle("fattree:k=4", "ring", "bytes:16MB");
-    Outcome calm = RunParamsync(base);
-    Outcome storm = RunParamsync(base + " --pause-storm=8@1ms+3ms");
-    Outcome endless = RunParamsync(base + " --pause-storm=8@1ms --stop=50ms");
+    Outcome calm = RunJson(base);
+    Outcome storm = RunJson(base + " --pause-storm=8@1ms+3ms");
+    Outcome endless = RunJson(base + " --pause-storm=8@1ms --stop=50ms");
     ASSERT_EQ(calm.code, 0) << calm.err;
     ASSERT_EQ(storm.code, 0) << storm.err;
     EXPECT_GE(Field(storm.out, "gst_s"), Field(calm.out, "gst_s") + 2.5e-3) << storm.out;
@@ -520,7 +493,7 @@ TEST(DriverPacket, APfcWatchdogStopsAStormFromSpreadingToVictims)
     ASSERT_EQ(std::system(("mkdir -p " + dir).c_str()), 0);
     std::ofstream(dir + "/flows.txt") << "2\n0 8 3 100 20000000 0\n1 12 3 100 20000000 0\n";
     auto victimFct = [&](const std::string& watchdog, Outcome& o) {
-        o = RunParamsync("--backend=packet --cc=none --topology=fattree:k=4 --algorithm=none "
+        o = RunJson("--backend=packet --cc=none --topology=fattree:k=4 --algorithm=none "
                          "--buffer=4MB --pause-storm=8@0.5ms+10ms --flows=" +
                          dir + "/flows.txt --pfc-watchdog=" + watchdog + " --out=" + dir + "/" +
                          watchdog);
@@ -560,9 +533,9 @@ TEST(DriverPacket, ALinkFailureIsRoutedAroundAndTheSyncCompletes)
     // completes, later than without the failure; back after 2 ms, the original routes
     // return and the loss is shorter. Nothing is dropped by a buffer.
     const std::string base = Idle("bcube:n=3,k=1", "ring", "bytes:16MB");
-    Outcome calm = RunParamsync(base);
-    Outcome blip = RunParamsync(base + " --link-down=h0-sw0.0@1ms+2ms");
-    Outcome gone = RunParamsync(base + " --link-down=sw0.0-h0@1ms");
+    Outcome calm = RunJson(base);
+    Outcome blip = RunJson(base + " --link-down=h0-sw0.0@1ms+2ms");
+    Outcome gone = RunJson(base + " --link-down=sw0.0-h0@1ms");
     ASSERT_EQ(calm.code, 0) << calm.err;
     ASSERT_EQ(blip.code, 0) << blip.err;
     ASSERT_EQ(gone.code, 0) << gone.err;
@@ -581,8 +554,8 @@ TEST(DriverPacket, AHostCutOffUntilARepairWaitsAndResendsAndLosesNothingForGood)
     // h0's cable, which carries nothing for 3 ms, so the sync ends at least 3 ms later than
     // without the failure (the ring keeps every link equally busy: no slack to absorb it).
     const std::string base = Idle("star:n=4", "ring", "bytes:16MB");
-    Outcome calm = RunParamsync(base);
-    Outcome cut = RunParamsync(base + " --link-down=h0-sw0@1ms+3ms");
+    Outcome calm = RunJson(base);
+    Outcome cut = RunJson(base + " --link-down=h0-sw0@1ms+3ms");
     ASSERT_EQ(calm.code, 0) << calm.err;
     ASSERT_EQ(cut.code, 0) << cut.err;
     EXPECT_GE(Field(cut.out, "gst_s"), Field(calm.out, "gst_s") + 3e-3) << cut.out;
@@ -593,7 +566,7 @@ TEST(DriverPacket, AHostCutOffUntilARepairWaitsAndResendsAndLosesNothingForGood)
               std::string::npos)
         << cut.err;
     // Without the repair h0 would never be reached again: refused before anything runs.
-    Outcome forever = RunParamsync(base + " --link-down=h0-sw0@1ms");
+    Outcome forever = RunJson(base + " --link-down=h0-sw0@1ms");
     EXPECT_EQ(forever.code, 2) << forever.err;
     EXPECT_NE(forever.err.find("for good into 2 groups {h0} {h1 h2 h3}"), std::string::npos)
         << forever.err;
@@ -611,7 +584,7 @@ TEST(DriverPacket, SoakManyIterationsWithBackgroundFlowsAndALinkFlap)
     std::ofstream(dir + "/flows.txt") << "6\n0 8 3 100 2000000 0.002\n8 0 3 100 2000000 0.011\n"
                                          "2 6 3 100 2000000 0.02\n3 7 3 100 2000000 0.03\n"
                                          "5 1 3 100 2000000 0.041\n7 4 3 100 2000000 0.05\n";
-    Outcome o = RunParamsync("--backend=packet --cc=dcqcn --pfc=1 --topology=bcube:n=3,k=1 "
+    Outcome o = RunJson("--backend=packet --cc=dcqcn --pfc=1 --topology=bcube:n=3,k=1 "
                              "--algorithm=hips --model=bytes:4MB --iterations=30 --compute=1ms "
                              "--flows=" +
                              dir +
@@ -644,8 +617,8 @@ TEST(DriverPacket, AReceiverThatStopsDrainingPausesItsUpstreamAndLosesNothing)
     // the ring stalls for about the 3 ms (GST + >= 2.5 ms); when it drains, every held frame
     // is processed, so nothing is lost or resent (the RTO, 12.8 ms, exceeds the stall).
     const std::string base = Idle("fattree:k=4", "ring", "bytes:16MB");
-    Outcome calm = RunParamsync(base);
-    Outcome stalled = RunParamsync(base + " --stop-draining=8@1ms+3ms");
+    Outcome calm = RunJson(base);
+    Outcome stalled = RunJson(base + " --stop-draining=8@1ms+3ms");
     ASSERT_EQ(calm.code, 0) << calm.err;
     ASSERT_EQ(stalled.code, 0) << stalled.err;
     EXPECT_GE(Field(stalled.out, "gst_s"), Field(calm.out, "gst_s") + 2.5e-3) << stalled.out;
@@ -673,7 +646,7 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     EXPECT_TRUE(near(hips, 1.84433e-3)) << hips;
     EXPECT_TRUE(near(ps, 13.0742e-3)) << ps;
     const std::string dir = "/tmp/paramsync-golden-" + std::to_string(getpid());
-    Outcome o = RunParamsync(std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
+    Outcome o = RunJson(std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
                              "/topologies/hpcc/topology.txt --algorithm=none --flows=" +
                              PARAMSYNC_SOURCE_DIR +
                              "/helper/data/flow_incast32.txt --mtu=1000 --cc=dcqcn --out=" + dir);
