@@ -913,8 +913,22 @@ PacketSyncRun::Run()
     }
     result.retransmits = transport.Retransmits();
     result.events = Simulator::GetEventCount();
-    // A run that ran out of events before the guard saw it finish ends at Now().
+    // The last transfer or flow end when every one ended (exact); otherwise (asynchronous
+    // systems, unfinished runs) when the guard saw the work done or stopped the run.
     result.simS = (guard->EndOfWork().IsZero() ? Simulator::Now() : guard->EndOfWork()).GetSeconds();
+    if (result.completed && (!result.transfers.empty() || !result.flows.empty()))
+    {
+        double last = 0;
+        for (const auto& t : result.transfers)
+        {
+            last = std::max(last, t.endS);
+        }
+        for (const auto& f : result.flows)
+        {
+            last = std::max(last, f.endS);
+        }
+        result.simS = last;
+    }
     RunCounters counters;
     counters.pfc = o.pfc;
     counters.drained = guard->Drained();

@@ -105,8 +105,9 @@ struct RunResult
     uint64_t pktHops{0};        //!< packet transmissions on links
     int64_t framesInFlightPeak{-1}; //!< most frames existing at once (-1: not sampled)
     double wallS{0};            //!< wall-clock time of this run
-    /// Packet runs: simulated time when the last transfer, flow or update was done (to
-    /// within the run guard's 100 us look), or when the run was stopped; -1: not simulated.
+    /// Packet runs: simulated time when the last transfer or flow ended; for asynchronous
+    /// systems and unfinished runs when the run guard (a look every 100 us) saw the work
+    /// done or stopped the run; -1: not simulated.
     double simS{-1};
     bool completed{true};       //!< every transfer / flow completed
     std::string invariant;      //!< empty, or what failed ("drops with PFC on", "deadlock ...")
