@@ -640,11 +640,16 @@ ParamsyncDriver::Main(int argc, char** argv)
     {
         if (!m_options.out.empty())
         {
+            // The network as run (slowed links included), in HPCC's topology.txt format:
+            // file:DIR/topology.txt reproduces it, and HPCC's simulator reads it.
+            std::ostringstream topology;
+            FileTopology::WriteHpcc(m_topology->Graph(), topology);
             ResultsWriter::WriteDirectory(m_options.out,
                                           runs,
                                           m_options.Used(),
                                           exit,
-                                          {{"ns3-attributes.txt", Ns3AttributeDefaults()}});
+                                          {{"ns3-attributes.txt", Ns3AttributeDefaults()},
+                                           {"topology.txt", topology.str()}});
         }
         if (!m_options.trace.empty())
         {

@@ -172,6 +172,14 @@ TEST(DriverCli, FluidRunPrintsOneRowPerAlgorithmAndWritesFiles)
     }
     EXPECT_NE(Slurp(outDir + "/summary.json").find("\"exit\":{\"code\":0,\"reason\":\"ok\"}"),
               std::string::npos);
+    // topology.txt is BCube(3,1) in HPCC's format (9 hosts + 6 switches, 18 cables), and
+    // the same run on it as file: gives the same GST (same hosts, ranks and routes).
+    const std::string topo = Slurp(outDir + "/topology.txt");
+    EXPECT_EQ(topo.substr(0, topo.find('\n')), "15 6 18");
+    Outcome again = RunParamsync("--backend=fluid --topology=file:" + outDir +
+                                 "/topology.txt --algorithm=ring --model=bytes:9MB --format=json");
+    ASSERT_EQ(again.code, 0) << again.err;
+    EXPECT_DOUBLE_EQ(Field(again.out, "gst_s"), gst);
     EXPECT_NE(Slurp(trace).find("\"traceEvents\""), std::string::npos);
     // A fluid run's transfers.csv holds the estimator's times: the ring has 2 (N-1) N = 144
     // transfers of W/N = 1 MB; links.csv shows h0's uplink (first hop of its ring edge to h1)

@@ -12,6 +12,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 
 using namespace ns3;
@@ -176,6 +177,47 @@ TEST(FileTopologyTest, FamiliesRoundTripAndRouteTheSameLengths)
             }
         }
     }
+}
+
+TEST(FileTopologyTest, FamiliesWrittenInHpccFormatKeepNodesRanksLinksAndRoutes)
+{
+    // HPCC's format has node ids instead of names: a family written by WriteHpcc and read
+    // back has node index == id, the same hosts and switches in the same places (so the same
+    // ranks), the same cables with exact rates and delays, and the same route lengths.
+    for (std::string spec : {"bcube:n=3,k=1", "torus:dims=4x4", "fattree:k=4"})
+    {
+        auto family = MakeTopology(spec, 40e9, 1e-6);
+        std::ostringstream text;
+        FileTopology::WriteHpcc(family->Graph(), text);
+        TempFile out(text.str(), "hpcc");
+        FileTopology file(out.Path());
+        EXPECT_EQ(file.Format(), "hpcc") << spec;
+        const TopologyGraph& a = family->Graph();
+        const TopologyGraph& b = file.Graph();
+        ASSERT_EQ(a.NodeCount(), b.NodeCount()) << spec;
+        ASSERT_EQ(a.LinkCount(), b.LinkCount()) << spec;
+        for (NodeIndex n = 0; n < a.NodeCount(); ++n)
+        {
+            EXPECT_EQ(a.Node(n).isHost, b.Node(n).isHost) << spec << " node " << n;
+            EXPECT_EQ(a.Node(n).rank, b.Node(n).rank) << spec << " node " << n;
+        }
+        for (LinkIndex l = 0; l < a.LinkCount(); ++l)
+        {
+            EXPECT_EQ(a.Link(l).a, b.Link(l).a);
+            EXPECT_EQ(a.Link(l).b, b.Link(l).b);
+            EXPECT_EQ(a.Link(l).rateBps, b.Link(l).rateBps); // exact: written to round-trip
+            EXPECT_EQ(a.Link(l).delayS, b.Link(l).delayS);
+        }
+        for (HostRank d = 1; d < a.HostCount(); ++d)
+        {
+            EXPECT_EQ(file.Path(0, d, d).size(), family->Path(0, d, 0).size()) << spec << " " << d;
+        }
+    }
+    // BCube(3,1) by hand: 9 hosts + 6 switches, 18 cables; the first line is the counts.
+    std::ostringstream bcube;
+    FileTopology::WriteHpcc(MakeTopology("bcube:n=3,k=1", 40e9, 1e-6)->Graph(), bcube);
+    EXPECT_EQ(bcube.str().substr(0, bcube.str().find('\n')), "15 6 18");
+    EXPECT_NE(bcube.str().find(" 40Gbps 1us 0\n"), std::string::npos) << bcube.str();
 }
 
 TEST(FileTopologyTest, NativeFormatByHandAndOptions)

@@ -477,13 +477,32 @@ FileTopology::FileIdOfHostRank(HostRank rank) const
     return m_graph.HostNode(rank);
 }
 
-void
-FileTopology::WriteNative(const TopologyGraph& graph, std::ostream& os)
+namespace
+{
+
+/// A link's rate as the shortest exact text both formats read ("40Gbps").
+std::string
+LinkRateText(const TopologyLink& link)
 {
     static const std::vector<std::pair<const char*, double>> rateUnits = {
         {"Gbps", 1e9}, {"Mbps", 1e6}, {"Kbps", 1e3}, {"bps", 1}};
+    return ExactText(link.rateBps, rateUnits, &ParseRate);
+}
+
+/// A link's delay as the shortest exact text both formats read ("1us", "0ns").
+std::string
+LinkDelayText(const TopologyLink& link)
+{
     static const std::vector<std::pair<const char*, double>> timeUnits = {
         {"us", 1e-6}, {"ns", 1e-9}, {"ms", 1e-3}, {"s", 1}, {"ps", 1e-12}};
+    return link.delayS == 0 ? std::string("0ns") : ExactText(link.delayS, timeUnits, &ParseTime);
+}
+
+} // namespace
+
+void
+FileTopology::WriteNative(const TopologyGraph& graph, std::ostream& os)
+{
     os << "# paramsync topology: " << graph.HostCount() << " hosts, " << graph.SwitchCount()
        << " switches, " << graph.LinkCount() << " links\n";
     for (NodeIndex n = 0; n < graph.NodeCount(); ++n)
@@ -495,10 +514,30 @@ FileTopology::WriteNative(const TopologyGraph& graph, std::ostream& os)
     {
         const TopologyLink& link = graph.Link(l);
         os << "link " << graph.Node(link.a).name << " " << graph.Node(link.b).name << " "
-           << ExactText(link.rateBps, rateUnits, &ParseRate) << " "
-           << (link.delayS == 0 ? std::string("0ns")
-                                : ExactText(link.delayS, timeUnits, &ParseTime))
-           << "\n";
+           << LinkRateText(link) << " " << LinkDelayText(link) << "\n";
+    }
+}
+
+void
+FileTopology::WriteHpcc(const TopologyGraph& graph, std::ostream& os)
+{
+    // HPCC's reader takes no comment: the three counts must be the first line.
+    os << graph.NodeCount() << " " << graph.SwitchCount() << " " << graph.LinkCount() << "\n";
+    bool first = true;
+    for (NodeIndex n = 0; n < graph.NodeCount(); ++n)
+    {
+        if (!graph.Node(n).isHost)
+        {
+            os << (first ? "" : " ") << n;
+            first = false;
+        }
+    }
+    os << "\n";
+    for (LinkIndex l = 0; l < graph.LinkCount(); ++l)
+    {
+        const TopologyLink& link = graph.Link(l);
+        os << link.a << " " << link.b << " " << LinkRateText(link) << " " << LinkDelayText(link)
+           << " 0\n";
     }
 }
 

@@ -41,7 +41,7 @@ class SpecString;
  * its link lines. RATE as "40Gbps" / "100Mbps" / "1e9bps" (> 0), DELAY as "1us" / "500ns"
  * / "0.001ms" / "1e-06s" (>= 0).
  *
- * **HPCC format** (read only), as HPCC reads it: line 1 `nodes switches links`; then the
+ * **HPCC format** (read, and written by WriteHpcc), as HPCC reads it: line 1 `nodes switches links`; then the
  * switch node ids; then exactly `links` link lines `a b rate delay error_rate` (error_rate
  * is checked to be a number and otherwise ignored: paramsync does not drop packets at
  * random). Lines after the last link are ignored, as HPCC ignores them. Nodes are added in
@@ -91,6 +91,12 @@ class FileTopology : public Topology
 
     /// \brief Writes a graph in the native format (readable by this class).
     static void WriteNative(const TopologyGraph& graph, std::ostream& os);
+    /**
+     * \brief Writes a graph in HPCC's topology.txt format (readable by this class and by
+     * HPCC's simulator): node id = node index, error rate 0. Host ranks survive the round
+     * trip (hosts are ranked in node order both ways); names do not (HPCC has none).
+     */
+    static void WriteHpcc(const TopologyGraph& graph, std::ostream& os);
     /// \brief Writes a graph in the native format to a file.
     /// \throws std::runtime_error naming the path if it cannot be written
     static void WriteNativeFile(const TopologyGraph& graph, const std::string& path);
