@@ -2,7 +2,8 @@
  * Bare event path (issue 6): each hop is a Packet, a per-port FIFO and two scheduled
  * events (transmit complete, arrival after delay), forwarding by a precomputed BFS
  * next-hop table, no headers. The floor of what ns-3's event core can do.
- * Usage: bare-path-bench TOPO.txt FLOWS.txt [SCALE]  (HPCC formats); prints one JSON line.
+ * Usage: bare-path-bench TOPO.txt FLOWS.txt [SCALE [PAYLOAD]]  (HPCC formats; PAYLOAD bytes
+ * per packet, 1000 as in HPCC's runs); prints one JSON line.
  */
 #include "ns3/core-module.h"
 #include "ns3/packet.h"
@@ -22,7 +23,7 @@ using namespace ns3;
 
 namespace
 {
-const uint32_t kMtu = 1000;
+uint32_t g_payload = 1000; //!< bytes per packet
 
 struct Port
 {
@@ -95,7 +96,7 @@ Inject(uint32_t src, uint32_t dst, uint64_t bytes)
 {
     for (uint64_t left = bytes; left > 0;)
     {
-        uint32_t sz = left > kMtu ? kMtu : left;
+        uint32_t sz = left > g_payload ? g_payload : left;
         left -= sz;
         Arrive(src, Create<Packet>(sz), dst);
     }
@@ -107,10 +108,11 @@ main(int argc, char** argv)
 {
     if (argc < 3)
     {
-        std::cerr << "usage: bare-path-bench TOPO FLOWS [SCALE]\n";
+        std::cerr << "usage: bare-path-bench TOPO FLOWS [SCALE [PAYLOAD]]\n";
         return 2;
     }
     double scale = argc > 3 ? std::stod(argv[3]) : 1.0;
+    g_payload = argc > 4 ? static_cast<uint32_t>(std::stoul(argv[4])) : 1000;
     std::ifstream t(argv[1]);
     uint32_t n, nsw, nl;
     if (!(t >> n >> nsw >> nl))
@@ -124,7 +126,7 @@ main(int argc, char** argv)
         std::string rate, delay;
         double err;
         t >> a >> b >> rate >> delay >> err;
-        Time d = NanoSeconds(std::stod(delay));
+        Time d(delay); // with its unit: HPCC's files say "1000ns" or "0.001ms"
         double bps = ParseRate(rate);
         g_ports[a].push_back({b, bps, d});
         g_ports[b].push_back({a, bps, d});

@@ -6,7 +6,7 @@ shared machine's load affects all of them alike), 1 warm-up + N runs each,
 and writes medians and min-max to results/bench.json. A program that is not
 built is reported as "missing" instead of failing the run.
 """
-import json, os, statistics, subprocess, sys, tempfile, time
+import csv, json, os, statistics, subprocess, sys, tempfile, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "inputs")
@@ -17,11 +17,18 @@ SCENARIOS = {
                  "flows": os.path.join(INPUTS, "flow_incast32.txt"), "scale": 1.0},
     "fat_perm": {"topo": "file:" + os.path.join(INPUTS, "fat.txt"),
                  "flows": os.path.join(INPUTS, "flow_fat_perm.txt"), "scale": 0.1},
+    # Workload scenarios: paramsync runs the plan; then all three programs replay its byte
+    # schedule (every transfer as a flow, started when paramsync started it) over the same
+    # topology, bytes and start times scaled by replay_scale (stock would take minutes).
     "vgg19_bcube": {"topo": "bcube:n=3,k=1", "algorithm": "ring", "model": "vgg19",
-                    "scale": 1.0},
+                    "scale": 1.0, "replay_scale": 0.1},
     "hips_torus": {"topo": "torus:dims=4x4", "algorithm": "hips", "model": "vgg19",
-                   "scale": 1.0},
+                   "scale": 1.0, "replay_scale": 0.1},
 }
+# The driver's defaults for the workload runs, which their replays keep: RoCE payload per
+# packet (--mtu) and no congestion control.
+WORKLOAD_PAYLOAD = 4096
+REPLAY_ARGS = ["--algorithm=none", "--mtu=%d" % WORKLOAD_PAYLOAD, "--cc=none"]
 # HPCC's runs use 1000 B packets and DCQCN; paramsync is run the same way so that the
 # three programs move the same packets.
 PARAMSYNC_FLOW_ARGS = ["--mtu=1000", "--cc=dcqcn", "--algorithm=none"]
@@ -65,8 +72,56 @@ def program_cmd(kind, build, sc, flows):
             args += ["--algorithm=" + sc["algorithm"], "--model=" + sc["model"]]
         return [path] + args
     if not flows:
-        return None  # stock and bare replay a flow list; workload replay needs the driver's plan
+        return None  # stock and bare replay a flow list (a workload's: see replay_cmds)
     return [path, sc["topo"][len("file:"):], flows]
+
+
+def capture_schedule(build, sc, tmpdir, name):
+    """Runs paramsync's plan once with --out and turns what it did into a replay: the
+    network as run (topology.txt, HPCC format) and every transfer as an HPCC flow
+    `src dst 3 100 bytes start_s` (host ranks -> node ids), bytes and starts scaled by
+    replay_scale. Returns (topology path, flow list path) or None when it failed."""
+    out = os.path.join(tmpdir, name + "-capture")
+    cmd = [os.path.join(build, "paramsync"), "--topology=" + sc["topo"],
+           "--algorithm=" + sc["algorithm"], "--model=" + sc["model"], "--cc=none",
+           "--out=" + out]
+    if subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode:
+        return None
+    topo = os.path.join(out, "topology.txt")
+    with open(topo) as f:
+        lines = f.read().split("\n")
+    nodes = int(lines[0].split()[0])
+    switches = {int(x) for x in lines[1].split()}
+    node_of_rank = [n for n in range(nodes) if n not in switches]
+    scale = sc["replay_scale"]
+    flows = []
+    with open(os.path.join(out, "transfers.csv"), newline="") as f:
+        for t in csv.DictReader(f):  # the algorithm column is quoted: it holds commas
+            flows.append((float(t["start_s"]) * scale, node_of_rank[int(t["src"])],
+                          node_of_rank[int(t["dst"])], max(1, round(int(t["bytes"]) * scale))))
+    flows.sort()
+    path = os.path.join(tmpdir, name + "-replay-flows.txt")
+    with open(path, "w") as f:
+        f.write("%d\n" % len(flows))
+        for start, src, dst, size in flows:
+            f.write("%d %d 3 100 %d %.9f\n" % (src, dst, size, start))
+    return topo, path
+
+
+def replay_cmds(build, topo, flows):
+    """The three programs on a captured schedule, each moving WORKLOAD_PAYLOAD-byte packets."""
+    cmds = {}
+    for kind, exe in (("paramsync", "paramsync"), ("stock", "stock-ns3-bench"),
+                      ("bare", "bare-path-bench")):
+        path = os.path.join(build, exe)
+        if not os.access(path, os.X_OK):
+            cmds[kind] = None
+        elif kind == "paramsync":
+            cmds[kind] = [path, "--topology=file:" + topo, "--format=json",
+                          "--flows=" + flows] + REPLAY_ARGS
+        else:
+            cmds[kind] = [path, topo, flows, "1", str(WORKLOAD_PAYLOAD)]
+    return cmds
 
 
 def first_start(flows):
@@ -218,6 +273,40 @@ def parse_args(argv):
     return opts
 
 
+def measure(cmds, origin, warmups, reps):
+    """Runs the programs alternating (so a shared machine's load hits all alike), `warmups`
+    discarded rounds then `reps` measured ones; their summaries and paramsync's ratios."""
+    runs = {k: [] for k in cmds}
+    for i in range(warmups + reps):
+        for k, cmd in cmds.items():
+            if cmd is None:
+                continue
+            r = run_once(cmd, origin)
+            if i >= warmups:
+                runs[k].append(r)
+    entry = {}
+    for k, cmd in cmds.items():
+        entry[k] = {"status": "missing"} if cmd is None else summarize(runs[k])
+    for other in ("stock", "bare"):
+        p, o = entry["paramsync"], entry.get(other, {})
+        if p.get("status") == "ok" and o.get("status") == "ok":
+            entry["paramsync_over_" + other] = (p["pkt_hops_per_wall_s"]["median"]
+                                                / o["pkt_hops_per_wall_s"]["median"])
+    return entry
+
+
+def print_rows(label, e):
+    """One table row per program of a measured entry."""
+    for k in ("paramsync", "stock", "bare"):
+        s = e[k]
+        if s["status"] == "ok":
+            print("%-18s %-10s %-8s %16.3g %14.3g %10.3g" % (
+                label, k, "ok", s["pkt_hops_per_wall_s"]["median"],
+                s["events_per_s"]["median"], s["wall_s"]["median"]))
+        else:
+            print("%-18s %-10s %-8s" % (label, k, s["status"]))
+
+
 def main():
     opts = parse_args(sys.argv[1:])
     quick = opts["quick"]
@@ -235,38 +324,31 @@ def main():
             sc["scale"] = 1.0
         flows = scaled_flow_file(sc["flows"], sc["scale"], tmpdir) if "flows" in sc else None
         cmds = {k: program_cmd(k, build, sc, flows) for k in ("paramsync", "stock", "bare")}
-        runs = {k: [] for k in cmds}
-        origin = first_start(flows)
-        warmups = opts["warmups"]
-        for i in range(warmups + reps):  # the first `warmups` are discarded
-            for k, cmd in cmds.items():
-                if cmd is None:
-                    continue
-                r = run_once(cmd, origin)
-                if i >= warmups:
-                    runs[k].append(r)
-        entry = {"byte_scale": sc["scale"]}
-        for k, cmd in cmds.items():
-            entry[k] = {"status": "missing"} if cmd is None else summarize(runs[k])
-        for other in ("stock", "bare"):
-            p, o = entry["paramsync"], entry[other]
-            if p.get("status") == "ok" and o.get("status") == "ok":
-                entry["paramsync_over_" + other] = (p["pkt_hops_per_wall_s"]["median"]
-                                                    / o["pkt_hops_per_wall_s"]["median"])
+        entry = measure(cmds, first_start(flows), opts["warmups"], reps)
+        entry["byte_scale"] = sc["scale"]
+        if "replay_scale" in sc and cmds["paramsync"] is not None:
+            captured = capture_schedule(build, sc, tmpdir, name)
+            if captured is None:
+                entry["replay"] = {"status": "error", "error": "the capture run failed"}
+            else:
+                topo, replay_flows = captured
+                entry["replay"] = measure(replay_cmds(build, topo, replay_flows),
+                                          first_start(replay_flows), opts["warmups"], reps)
+                entry["replay"]["byte_scale"] = sc["replay_scale"]
         if name == MEMORY_SCENARIO and not quick:
             entry["memory"] = memory_per_frame(build, sc, flows, tmpdir, 3)
         result["scenarios"][name] = entry
-    print("%-12s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
+    print("%-18s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
                                                  "pkt-hops/wall-s", "events/s", "wall s"))
     for name, e in result["scenarios"].items():
-        for k in ("paramsync", "stock", "bare"):
-            s = e[k]
-            if s["status"] == "ok":
-                print("%-12s %-10s %-8s %16.3g %14.3g %10.3g" % (
-                    name, k, "ok", s["pkt_hops_per_wall_s"]["median"],
-                    s["events_per_s"]["median"], s["wall_s"]["median"]))
-            else:
-                print("%-12s %-10s %-8s" % (name, k, s["status"]))
+        print_rows(name, e)
+        replay = e.get("replay")
+        if replay and "paramsync" in replay:
+            print_rows(name + " replay", replay)
+            print("  (%s replay: its byte schedule as flows, x%g, %d B packets)"
+                  % (name, replay["byte_scale"], WORKLOAD_PAYLOAD))
+        elif replay:
+            print("  (%s replay: %s)" % (name, replay.get("error", replay.get("status"))))
         m = e.get("memory")
         if m and m["status"] == "ok" and m["bytes_per_frame_in_flight"] is not None:
             print("  (%s memory: %d -> %d flows, peak frames %d -> %d, peak RSS %.1f -> %.1f MB:"

@@ -2,7 +2,9 @@
  * Stock ns-3 reference (issue 6): the same byte schedule on the same HPCC topology with
  * PointToPoint + InternetStack (global routing) + UDP OnOff senders at line rate in
  * 1000 B datagrams (no reliability). Packet-hops = PhyTxEnd on every device.
- * Usage: stock-ns3-bench TOPO.txt FLOWS.txt [SCALE]; prints one JSON line.
+ * Usage: stock-ns3-bench TOPO.txt FLOWS.txt [SCALE [PAYLOAD]] (PAYLOAD: UDP payload bytes
+ * per datagram, 1000 as in HPCC's runs; device MTUs grow to carry it unfragmented); prints
+ * one JSON line.
  */
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -12,6 +14,7 @@
 
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -40,10 +43,13 @@ main(int argc, char** argv)
 {
     if (argc < 3)
     {
-        std::cerr << "usage: stock-ns3-bench TOPO FLOWS [SCALE]\n";
+        std::cerr << "usage: stock-ns3-bench TOPO FLOWS [SCALE [PAYLOAD]]\n";
         return 2;
     }
     double scale = argc > 3 ? std::stod(argv[3]) : 1.0;
+    const uint32_t payload = argc > 4 ? static_cast<uint32_t>(std::stoul(argv[4])) : 1000;
+    // IPv4 (20 B) + UDP (8 B) around the payload must fit one PointToPoint frame.
+    const uint32_t mtu = std::max<uint32_t>(1500, payload + 28);
     std::ifstream t(argv[1]);
     uint32_t n, nsw, nl;
     if (!(t >> n >> nsw >> nl))
@@ -68,6 +74,7 @@ main(int argc, char** argv)
         p2p.SetDeviceAttribute("DataRate", StringValue(rate));
         p2p.SetChannelAttribute("Delay", StringValue(delay));
         p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("10000p"));
+        p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
         NetDeviceContainer d = p2p.Install(nodes.Get(a), nodes.Get(b));
         Ipv4InterfaceContainer ifs = addr.Assign(d);
         addr.NewNetwork();
@@ -100,7 +107,7 @@ main(int argc, char** argv)
                               InetSocketAddress(Ipv4Address::GetAny(), dport));
         sink.Install(nodes.Get(d)).Start(Seconds(0));
         OnOffHelper onoff("ns3::UdpSocketFactory", InetSocketAddress(hostAddr[d], dport));
-        onoff.SetConstantRate(DataRate(hostRate[s]), 1000);
+        onoff.SetConstantRate(DataRate(hostRate[s]), payload);
         onoff.SetAttribute("MaxBytes", UintegerValue(b));
         ApplicationContainer app = onoff.Install(nodes.Get(s));
         app.Start(Seconds(start));
