@@ -14,4 +14,21 @@ echo "$out" | grep -q '"events":41,' || { echo "FAIL: expected 41 events"; exit 
 out=$("$b/stock-ns3-bench" "$d/t.txt" "$d/f.txt")
 echo "$out"
 echo "$out" | grep -q '"pkt_hops":20,' || { echo "FAIL: stock expected 20 packet-hops"; exit 1; }
+# Bare timing: 1000 B at 10 Gb/s = 0.8 us a hop; the switch forwards the 10 packets back to
+# back from 1.8 us (first arrival), so the last leaves it at 1.0 + 11 x 0.8 = 9.8 us and
+# arrives at 10.8 us. The same delays written "0.001ms" must give the same time.
+printf '3 1 2\n2\n0 2 10Gbps 0.001ms 0\n1 2 10Gbps 0.001ms 0\n' > "$d/t2.txt"
+for topo in t t2; do
+  out=$("$b/bare-path-bench" "$d/$topo.txt" "$d/f.txt")
+  echo "$out" | grep -q '"sim_s":1.08e-05,' || { echo "FAIL: $topo: expected sim_s 10.8 us: $out"; exit 1; }
+done
+# PAYLOAD 4000: 4000 + 4000 + 2000 B = 3 packets x 2 hops = 6 packet-hops, 1 + 3 x 2 x 2 = 13
+# events; the last arrives at 1.0 + 3.2 + 3.2 + 3.2 + 1.6 + 1.0 = 13.2 us (bare).
+out=$("$b/bare-path-bench" "$d/t2.txt" "$d/f.txt" 1 4000)
+echo "$out"
+echo "$out" | grep -q '"pkt_hops":6,"events":13,"sim_s":1.32e-05,' || { echo "FAIL: bare payload 4000"; exit 1; }
+out=$("$b/stock-ns3-bench" "$d/t2.txt" "$d/f.txt" 1 4000)
+echo "$out"
+echo "$out" | grep -q '"pkt_hops":6,' || { echo "FAIL: stock payload 4000: expected 6 packet-hops"; exit 1; }
+rm -rf "$d"
 echo PASS
