@@ -236,6 +236,9 @@ NetworkBuilder::Build(const Topology& topology) const
             sw->SetForwardingTable(table);
             net.nodes.Get(v)->AggregateObject(sw);
             sw->Initialize();
+            // A fixed stream per node, not ns-3's next free one: a run's ECN draws are then
+            // the same whether it runs alone or after others in one process (--algorithm=all).
+            sw->AssignStreams(v);
             net.switches[v] = sw;
         }
     }

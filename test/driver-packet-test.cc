@@ -225,6 +225,28 @@ TEST(DriverPacket, BackgroundFlowsBesideASyncJobCompleteAndSlowItDown)
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }
 
+TEST(DriverPacket, ARunInAllGivesWhatItGivesAlone)
+{
+    // --algorithm=all runs every algorithm in one process. Each run must be the run that
+    // algorithm gives alone with the same seed: the switches' ECN draws (RED between Kmin
+    // and Kmax) come from a stream fixed per node, not from ns-3's next free stream, which
+    // the earlier runs would have moved on. dbtree (after six others) marks thousands of
+    // packets on BCube(3,1) with 32 MB, so a different stream would change its count.
+    const std::string args = "--backend=packet --cc=none --pfc=1 --topology=bcube:n=3,k=1 "
+                             "--model=bytes:32MB --algorithm=";
+    Outcome all = RunJson(args + "all");
+    Outcome alone = RunJson(args + "dbtree");
+    ASSERT_EQ(all.code, 0) << all.err;
+    ASSERT_EQ(alone.code, 0) << alone.err;
+    const size_t at = all.out.find("\"algorithm\":\"dbtree");
+    ASSERT_NE(at, std::string::npos) << all.out;
+    const std::string row = all.out.substr(at, all.out.find('\n', at) - at);
+    EXPECT_GT(Field(alone.out, "ecn_marks"), 1000) << alone.out;
+    EXPECT_EQ(Field(row, "ecn_marks"), Field(alone.out, "ecn_marks")) << row;
+    EXPECT_EQ(Field(row, "gst_s"), Field(alone.out, "gst_s")) << row;
+    EXPECT_EQ(Field(row, "events"), Field(alone.out, "events")) << row;
+}
+
 TEST(DriverPacket, UndersizedHeadroomIsAnInvariantFailureWithResultsWritten)
 {
     // Headroom at 0.3 x the formula cannot absorb what is in flight when a pause is sent:
@@ -635,8 +657,9 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     //  - hips, 10 MB, BCube(3,1): 1.84433 ms; ideal 8/9 W/B = 1.7778 ms (+3.7 %);
     //  - PS, 4 MB, star:n=9, one server: 13.0742 ms; ideal 2 x 8 x 4 MB / 40 Gb/s = 12.8 ms
     //    (push incast then pull, +2.1 %);
-    //  - HPCC incast32 with DCQCN: the slowest 2 MB flow takes 5.67599 ms; bound 32 x 2 MB /
-    //    100 Gb/s = 5.12 ms.
+    //  - HPCC incast32 with DCQCN: the slowest 2 MB flow takes 5.75894 ms; bound 32 x 2 MB /
+    //    100 Gb/s = 5.12 ms. (5.67599 ms until each switch's ECN draws got a fixed stream,
+    //    stop 15; seeds 1-5 now give 5.736-5.795 ms: the marking draws move it by ~1 %.)
     auto near = [](double got, double golden) { return std::abs(got / golden - 1) < 1e-3; };
     const double ring = Gst("bcube:n=3,k=1", "ring", "bytes:10MB");
     const double hips = Gst("bcube:n=3,k=1", "hips", "bytes:10MB");
@@ -658,6 +681,6 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     {
         slowest = std::max(slowest, std::stod(line.substr(line.rfind(',') + 1)));
     }
-    EXPECT_TRUE(near(slowest, 5.67599e-3)) << slowest;
+    EXPECT_TRUE(near(slowest, 5.75894e-3)) << slowest;
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }
