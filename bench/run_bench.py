@@ -34,23 +34,29 @@ REPLAY_ARGS = ["--algorithm=none", "--mtu=%d" % WORKLOAD_PAYLOAD, "--cc=none"]
 PARAMSYNC_FLOW_ARGS = ["--mtu=1000", "--cc=dcqcn", "--algorithm=none"]
 
 
+def read_flows(path):
+    """The flows of an HPCC flow list (first line: the count), each as its columns
+    [src, dst, priority, dport, bytes, start_s] (strings)."""
+    with open(path) as f:
+        return [l.split() for l in f.read().split("\n")[1:] if len(l.split()) >= 6]
+
+
+def write_flows(path, flows):
+    """Writes an HPCC flow list: the count, then one flow of columns a line."""
+    with open(path, "w") as f:
+        f.write("\n".join([str(len(flows))] + [" ".join(map(str, c)) for c in flows]) + "\n")
+    return path
+
+
 def scaled_flow_file(path, scale, tmpdir):
     """The flow list with every size multiplied by scale (the same file for all three)."""
     if scale == 1.0:
         return path
-    with open(path) as f:
-        lines = f.read().split("\n")
-    out = [lines[0]]
-    for line in lines[1:]:
-        cols = line.split()
-        if len(cols) >= 6:
-            cols[4] = str(max(1, round(int(cols[4]) * scale)))
-            line = " ".join(cols)
-        out.append(line)
-    scaled = os.path.join(tmpdir, "scaled-" + os.path.basename(path))
-    with open(scaled, "w") as f:
-        f.write("\n".join(out))
-    return scaled
+    flows = [c[:4] + [max(1, round(int(c[4]) * scale))] + c[5:] for c in read_flows(path)]
+    return write_flows(os.path.join(tmpdir, "scaled-" + os.path.basename(path)), flows)
+
+
+
 QUICK = ["incast32"]
 # Bytes per frame in flight are measured on this scenario (full runs only).
 MEMORY_SCENARIO = "fat_perm"
@@ -100,12 +106,9 @@ def capture_schedule(build, sc, tmpdir, name):
             flows.append((float(t["start_s"]) * scale, node_of_rank[int(t["src"])],
                           node_of_rank[int(t["dst"])], max(1, round(int(t["bytes"]) * scale))))
     flows.sort()
-    path = os.path.join(tmpdir, name + "-replay-flows.txt")
-    with open(path, "w") as f:
-        f.write("%d\n" % len(flows))
-        for start, src, dst, size in flows:
-            f.write("%d %d 3 100 %d %.9f\n" % (src, dst, size, start))
-    return topo, path
+    return topo, write_flows(os.path.join(tmpdir, name + "-replay-flows.txt"),
+                             [[src, dst, 3, 100, size, "%.9f" % start]
+                              for start, src, dst, size in flows])
 
 
 def replay_cmds(build, topo, flows):
@@ -127,10 +130,7 @@ def replay_cmds(build, topo, flows):
 def first_start(flows):
     """The earliest start time of a flow list (HPCC's start at 2 s): simulated time before
     it is idle for every program and does not count as simulated work."""
-    if not flows:
-        return 0.0
-    with open(flows) as f:
-        starts = [float(l.split()[5]) for l in f.read().split("\n")[1:] if len(l.split()) >= 6]
+    starts = [float(c[5]) for c in read_flows(flows)] if flows else []
     return min(starts) if starts else 0.0
 
 
@@ -159,12 +159,8 @@ def run_once(cmd, sim_origin=0.0):
 
 def first_flows(path, count, tmpdir):
     """The flow list cut to its first `count` flows."""
-    with open(path) as f:
-        lines = [l for l in f.read().split("\n")[1:] if len(l.split()) >= 6]
-    cut = os.path.join(tmpdir, "first%d-%s" % (count, os.path.basename(path)))
-    with open(cut, "w") as f:
-        f.write("\n".join([str(count)] + lines[:count]) + "\n")
-    return cut
+    return write_flows(os.path.join(tmpdir, "first%d-%s" % (count, os.path.basename(path))),
+                       read_flows(path)[:count])
 
 
 def memory_per_frame(build, sc, flows, tmpdir, reps):
