@@ -12,11 +12,13 @@
 #include "ns3/boolean.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/nstime.h"
+#include "ns3/pfc-pause-storm.h"
 #include "ns3/object-factory.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-nic.h"
 #include "ns3/shortest-path-routing.h"
+#include "ns3/stalled-receiver.h"
 #include "ns3/simulator.h"
 #include "ns3/sync-job.h"
 #include "ns3/topology.h"
@@ -247,205 +249,6 @@ class RunGuard
     std::function<bool()> m_unfinished;
     bool m_drained{false};
     Time m_endOfWork;
-};
-
-/**
- * A pause a host keeps on one port and priority, as a storm origin does: sent with the
- * largest quanta and refreshed every half pause until Release() (which resumes at once) or
- * until keepGoing() says the run is over (so that it does not keep a finished run alive).
- */
-class HeldPause
-{
-  public:
-    HeldPause(Ptr<PfcNetDevice> dev, uint8_t priority, std::function<bool()> keepGoing)
-        : m_dev(std::move(dev)),
-          m_priority(priority),
-          m_keepGoing(std::move(keepGoing))
-    {
-    }
-
-    void
-    Hold()
-    {
-        if (!m_held)
-        {
-            m_held = true;
-            Refresh();
-        }
-    }
-
-    void
-    Release()
-    {
-        if (m_held)
-        {
-            m_held = false;
-            m_refresh.Cancel();
-            m_dev->SendPause(m_priority, 0);
-        }
-    }
-
-    bool
-    Is(const Ptr<PfcNetDevice>& dev, uint8_t priority) const
-    {
-        return m_dev == dev && m_priority == priority;
-    }
-
-  private:
-    void
-    Refresh()
-    {
-        m_dev->SendPause(m_priority, kQuanta);
-        if (m_keepGoing())
-        {
-            m_refresh = Simulator::Schedule(
-                m_dev->PauseDuration(kQuanta) / 2, &HeldPause::Refresh, this);
-        }
-    }
-
-    static constexpr uint16_t kQuanta = 0xffff;
-    Ptr<PfcNetDevice> m_dev;
-    uint8_t m_priority;
-    std::function<bool()> m_keepGoing;
-    bool m_held{false};
-    EventId m_refresh;
-};
-
-/**
- * A faulty NIC that floods pause frames (a PFC storm's usual origin): from `start`, every
- * port of the host holds a pause on every data priority until `end`, or for as long as the
- * run goes on.
- */
-class PauseStorm
-{
-  public:
-    PauseStorm(const std::vector<Ptr<PfcNetDevice>>& ports,
-               const std::vector<uint8_t>& priorities,
-               Time start,
-               Time end,
-               const std::function<bool()>& keepGoing)
-    {
-        for (const auto& dev : ports)
-        {
-            for (uint8_t q : priorities)
-            {
-                m_pauses.push_back(std::make_unique<HeldPause>(dev, q, keepGoing));
-            }
-        }
-        Simulator::Schedule(start, [this]() {
-            for (auto& p : m_pauses)
-            {
-                p->Hold();
-            }
-        });
-        if (end.IsStrictlyPositive())
-        {
-            Simulator::Schedule(end, [this]() {
-                for (auto& p : m_pauses)
-                {
-                    p->Release();
-                }
-            });
-        }
-    }
-
-  private:
-    std::vector<std::unique_ptr<HeldPause>> m_pauses;
-};
-
-/**
- * A receiver that stops draining (a stalled host, a NIC whose receive path hangs): from
- * `start` the host takes no frame off the wire; frames wait in its receive buffer, and once
- * more than kXoffBytes wait it holds a pause on the port and priority they came by, like any
- * lossless receiver that cannot keep up. At `end` it processes every waiting frame in
- * arrival order and releases its pauses.
- */
-class StalledReceiver
-{
-  public:
-    StalledReceiver(const PfcNetwork& net,
-                    uint32_t host,
-                    PfcNetDevice::FrameReceiveCallback deliver,
-                    Time start,
-                    Time end,
-                    std::function<bool()> keepGoing)
-        : m_deliver(std::move(deliver)),
-          m_keepGoing(std::move(keepGoing))
-    {
-        net.SetHostReceive(host,
-                           PfcNetDevice::FrameReceiveCallback(
-                               [this](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
-                                   Receive(dev, frame, p);
-                               }));
-        Simulator::Schedule(start, [this]() { m_stalled = true; });
-        if (end.IsStrictlyPositive())
-        {
-            Simulator::Schedule(end, &StalledReceiver::Drain, this);
-        }
-    }
-
-  private:
-    struct Held
-    {
-        Ptr<PfcNetDevice> dev;
-        Ptr<Packet> frame;
-        uint8_t priority;
-    };
-
-    void
-    Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
-    {
-        if (!m_stalled)
-        {
-            m_deliver(dev, frame, priority);
-            return;
-        }
-        m_bytes += frame->GetSize();
-        m_held.push_back({dev, frame, priority});
-        if (m_bytes > kXoffBytes)
-        {
-            PauseOf(dev, priority).Hold();
-        }
-    }
-
-    HeldPause&
-    PauseOf(const Ptr<PfcNetDevice>& dev, uint8_t priority)
-    {
-        for (auto& p : m_pauses)
-        {
-            if (p->Is(dev, priority))
-            {
-                return *p;
-            }
-        }
-        m_pauses.push_back(std::make_unique<HeldPause>(dev, priority, m_keepGoing));
-        return *m_pauses.back();
-    }
-
-    void
-    Drain()
-    {
-        m_stalled = false;
-        std::deque<Held> held;
-        held.swap(m_held);
-        m_bytes = 0;
-        for (const Held& h : held)
-        {
-            m_deliver(h.dev, h.frame, h.priority);
-        }
-        for (auto& p : m_pauses)
-        {
-            p->Release();
-        }
-    }
-
-    static constexpr uint64_t kXoffBytes = 256 * 1024; //!< a NIC's on-chip receive buffer
-    PfcNetDevice::FrameReceiveCallback m_deliver;      //!< the NIC's receive
-    std::function<bool()> m_keepGoing;                 //!< the run is not over
-    bool m_stalled{false};                             //!< not draining
-    std::deque<Held> m_held;                           //!< waiting frames
-    uint64_t m_bytes{0};                               //!< their bytes
-    std::vector<std::unique_ptr<HeldPause>> m_pauses;  //!< upstream pauses held
 };
 
 } // namespace
@@ -793,24 +596,24 @@ PacketSyncRun::Run()
         }
     }
 
-    std::unique_ptr<StalledReceiver> stalled;
+    Ptr<StalledReceiver> stalled;
     if (o.stopDraining.host >= 0)
     {
         const auto host = static_cast<uint32_t>(o.stopDraining.host);
         Ptr<RoceNic> nic = transport.Nic(host);
-        const Time start = Seconds(o.stopDraining.startS);
-        stalled = std::make_unique<StalledReceiver>(
-            net,
+        stalled = CreateObject<StalledReceiver>();
+        stalled->SetAttribute("Start", TimeValue(Seconds(o.stopDraining.startS)));
+        stalled->SetAttribute("Duration", TimeValue(Seconds(o.stopDraining.durationS)));
+        stalled->SetKeepGoing(unfinished);
+        net.SetHostReceive(
             host,
-            PfcNetDevice::FrameReceiveCallback([nic](Ptr<PfcNetDevice> dev,
-                                                     Ptr<Packet> frame,
-                                                     uint8_t p) { nic->Receive(dev, frame, p); }),
-            start,
-            o.stopDraining.durationS > 0 ? start + Seconds(o.stopDraining.durationS) : Seconds(0),
-            unfinished);
+            stalled->Wrap(PfcNetDevice::FrameReceiveCallback(
+                [nic](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
+                    nic->Receive(dev, frame, p);
+                })));
     }
 
-    std::unique_ptr<PauseStorm> storm;
+    Ptr<PfcPauseStorm> storm;
     if (o.pauseStorm.host >= 0)
     {
         // Every data lane's priority (lane L travels on BasePriority + L).
@@ -820,11 +623,11 @@ PacketSyncRun::Run()
         {
             priorities.push_back(table->LanePriority(lane));
         }
-        const Time start = Seconds(o.pauseStorm.startS);
-        const Time end = o.pauseStorm.durationS > 0 ? start + Seconds(o.pauseStorm.durationS)
-                                                    : Seconds(0);
-        storm = std::make_unique<PauseStorm>(
-            net.HostPorts(o.pauseStorm.host), priorities, start, end, unfinished);
+        storm = CreateObject<PfcPauseStorm>();
+        storm->SetAttribute("Start", TimeValue(Seconds(o.pauseStorm.startS)));
+        storm->SetAttribute("Duration", TimeValue(Seconds(o.pauseStorm.durationS)));
+        storm->SetKeepGoing(unfinished);
+        storm->Install(net.HostPorts(o.pauseStorm.host), priorities);
     }
 
     const bool showProgress = o.progress == 1 || (o.progress == -1 && isatty(2));

@@ -9,6 +9,8 @@ set(PARAMSYNC_MODEL_SOURCES
   model/forwarding-table.cc
   model/pfc-switch.cc
   model/pfc-watchdog.cc
+  model/pfc-pause-storm.cc
+  model/stalled-receiver.cc
   model/congestion-control.cc
   model/queue-pair.cc
   model/roce-nic.cc
@@ -25,6 +27,8 @@ set(PARAMSYNC_MODEL_HEADERS
   model/forwarding-table.h
   model/pfc-switch.h
   model/pfc-watchdog.h
+  model/pfc-pause-storm.h
+  model/stalled-receiver.h
   model/congestion-control.h
   model/queue-pair.h
   model/roce-nic.h
@@ -32,6 +36,7 @@ set(PARAMSYNC_MODEL_HEADERS
 )
 set(PARAMSYNC_MODEL_TESTS
   test/pfc-watchdog-test.cc
+  test/pfc-fault-models-test.cc
   test/roce-header-test.cc
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc
