@@ -1,5 +1,6 @@
 #include "pfc-deadlock-detector.h"
 
+#include "ns3/directed-cycle.h"
 #include "ns3/simulator.h"
 
 #include <stdexcept>
@@ -123,7 +124,7 @@ PfcDeadlockDetector::FindCycle(
     // w's ingress, which drains only into w's other ports: (v, p) -> (w, p2) for each stuck
     // port p2 of w that does not lead back to v (minimal routes never turn back on a link;
     // two neighbours pausing each other's opposite directions are no cycle).
-    // Iterative DFS with colours; a back edge closes a cycle, read off the DFS stack.
+    // A cycle of that graph, by the one cycle finder (topologies/directed-cycle.h).
     struct Vertex
     {
         uint32_t node;
@@ -139,76 +140,31 @@ PfcDeadlockDetector::FindCycle(
             vertices.push_back({v, port});
         }
     }
-    auto successors = [&](uint32_t id) {
-        std::vector<uint32_t> next;
+    std::vector<std::vector<uint32_t>> successors(vertices.size());
+    for (uint32_t id = 0; id < vertices.size(); ++id)
+    {
         const Vertex& x = vertices[id];
         const uint32_t w = m_peer[x.node][x.port];
         for (size_t k = 0; k < out[w].size(); ++k)
         {
             if (out[w][k].second != x.node)
             {
-                next.push_back(idOf[w][k]);
-            }
-        }
-        return next;
-    };
-    enum Colour : uint8_t
-    {
-        WHITE,
-        GREY,
-        BLACK
-    };
-    std::vector<Colour> colour(vertices.size(), WHITE);
-    struct Frame
-    {
-        uint32_t id;
-        std::vector<uint32_t> next;
-        size_t k;
-    };
-    for (uint32_t root = 0; root < vertices.size(); ++root)
-    {
-        if (colour[root] != WHITE)
-        {
-            continue;
-        }
-        std::vector<Frame> stack;
-        stack.push_back({root, successors(root), 0});
-        colour[root] = GREY;
-        while (!stack.empty())
-        {
-            Frame& f = stack.back();
-            if (f.k == f.next.size())
-            {
-                colour[f.id] = BLACK;
-                stack.pop_back();
-                continue;
-            }
-            const uint32_t y = f.next[f.k++];
-            if (colour[y] == GREY)
-            {
-                size_t start = 0;
-                while (stack[start].id != y)
-                {
-                    ++start;
-                }
-                std::string text = "priority " + std::to_string(q) + ": ";
-                for (size_t i = start; i < stack.size(); ++i)
-                {
-                    const Vertex& x = vertices[stack[i].id];
-                    text += m_net.names[x.node] + "/" + std::to_string(x.port) + " -> ";
-                }
-                const Vertex& first = vertices[y];
-                return text + m_net.names[first.node] + "/" + std::to_string(first.port);
-            }
-            if (colour[y] == WHITE)
-            {
-                colour[y] = GREY;
-                std::vector<uint32_t> next = successors(y);
-                stack.push_back({y, std::move(next), 0});
+                successors[id].push_back(idOf[w][k]);
             }
         }
     }
-    return "";
+    const std::vector<uint32_t> cycle = FindDirectedCycle(successors);
+    if (cycle.empty())
+    {
+        return "";
+    }
+    std::string text = "priority " + std::to_string(q) + ": ";
+    for (uint32_t id : cycle)
+    {
+        text += m_net.names[vertices[id].node] + "/" + std::to_string(vertices[id].port) + " -> ";
+    }
+    const Vertex& first = vertices[cycle.front()];
+    return text + m_net.names[first.node] + "/" + std::to_string(first.port);
 }
 
 } // namespace ns3

@@ -1,5 +1,7 @@
 #include "channel-dependency.h"
 
+#include "directed-cycle.h"
+
 #include <algorithm>
 #include <stdexcept>
 
@@ -89,60 +91,15 @@ FindDependencyCycle(const Topology& topology)
         }
     }
 
-    // Iterative depth-first search; a grey successor closes a cycle, read off the stack.
-    enum : uint8_t
+    std::vector<Channel> cycle;
+    for (uint32_t id : FindDirectedCycle(deps))
     {
-        kWhite,
-        kGrey,
-        kBlack
-    };
-    std::vector<uint8_t> colour(channels, kWhite);
-    std::vector<std::pair<uint32_t, size_t>> stack; // channel, next successor to visit
-    for (uint32_t root = 0; root < channels; ++root)
-    {
-        if (colour[root] != kWhite)
-        {
-            continue;
-        }
-        stack.emplace_back(root, 0);
-        colour[root] = kGrey;
-        while (!stack.empty())
-        {
-            auto& [c, i] = stack.back();
-            if (i == deps[c].size())
-            {
-                colour[c] = kBlack;
-                stack.pop_back();
-                continue;
-            }
-            uint32_t next = deps[c][i++];
-            if (colour[next] == kWhite)
-            {
-                colour[next] = kGrey;
-                stack.emplace_back(next, 0);
-            }
-            else if (colour[next] == kGrey)
-            {
-                std::vector<Channel> cycle;
-                size_t start = 0;
-                while (stack[start].first != next)
-                {
-                    ++start;
-                }
-                for (size_t s = start; s < stack.size(); ++s)
-                {
-                    uint32_t id = stack[s].first;
-                    LinkIndex link = id / lanes / 2;
-                    bool reverse = (id / lanes) % 2 == 1;
-                    const TopologyLink& l = g.Link(link);
-                    cycle.push_back(
-                        Channel{link, reverse ? l.b : l.a, static_cast<uint8_t>(id % lanes)});
-                }
-                return cycle;
-            }
-        }
+        const LinkIndex link = id / lanes / 2;
+        const bool reverse = (id / lanes) % 2 == 1;
+        const TopologyLink& l = g.Link(link);
+        cycle.push_back(Channel{link, reverse ? l.b : l.a, static_cast<uint8_t>(id % lanes)});
     }
-    return {};
+    return cycle;
 }
 
 } // namespace ns3

@@ -12,6 +12,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/file-topology.cc
     topologies/shortest-path-routing.cc
     topologies/channel-dependency.cc
+    topologies/directed-cycle.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
@@ -27,6 +28,7 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/file-topology.h
     topologies/shortest-path-routing.h
     topologies/channel-dependency.h
+    topologies/directed-cycle.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
@@ -34,5 +36,6 @@ set(PARAMSYNC_TOPOLOGIES_TESTS
     test/topology-test.cc
     test/file-topology-test.cc
     test/channel-dependency-test.cc
+    test/directed-cycle-test.cc
     test/shortest-path-routing-test.cc
 )
