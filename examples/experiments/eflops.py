@@ -10,7 +10,7 @@ and on a fat-tree with as many hosts.
 
 Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable), writes
 results/eflops/eflops.csv, and renders plots/eflops-*.png and results/eflops/steps.csv (the
-per-step link collisions) with plots/eflops.py. See examples/README-experiments.md.
+per-step link collisions) with plots/eflops.py. How to run: examples/README-experiments.md; what it shows: results/README.md.
 
 The grid:
   * fluid: bigraph:s=S,m=M for (S,M) = (2,2) (4,2) (4,4) (8,4) (8,8) (8 to 128 hosts) with

@@ -8,7 +8,7 @@
 
 Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable: a rerun skips
 finished runs), writes results/hips-gst/hips-gst.csv and renders plots/hips-gst-*.png with
-plots/hips-gst.py. See examples/README-experiments.md for what the figures show.
+plots/hips-gst.py. See results/README.md for what the figures show.
 
 The grid:
   * fluid (flow-level estimator, the "ideal GST"), every combination of

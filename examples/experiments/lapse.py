@@ -25,7 +25,7 @@ and three systems:
                  prefetches entities.
 Writes results/lapse/lapse.csv, plots/lapse.png (epoch time and remote accesses per system
 and cluster size, both workloads, no overhead) and plots/lapse-overhead.png (epoch time per
-host overhead). See examples/README-experiments.md.
+host overhead). How to run: examples/README-experiments.md; what it shows: results/README.md.
 """
 import os
 import sys

@@ -10,7 +10,7 @@ stragglers.
 Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable), writes
 results/mlfabric/mlfabric.csv and results/mlfabric/delays.csv (the per-update delay
 distribution and per-worker figures, from each run's updates.csv) and renders
-plots/mlfabric-*.png with plots/mlfabric.py. See examples/README-experiments.md.
+plots/mlfabric-*.png with plots/mlfabric.py. How to run: examples/README-experiments.md; what it shows: results/README.md.
 
 The grid (packet level: ns-3, RoCEv2 + PFC, DCQCN off, 40 Gb/s; dedicated servers, the
 last hosts; every run keeps its updates.csv under results/mlfabric/out/<hash>/):

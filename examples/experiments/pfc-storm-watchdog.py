@@ -11,7 +11,7 @@ results/pfc-storm-watchdog/inputs/, runs the grid below with the sweep runner (r
 writes results/pfc-storm-watchdog/pfc-storm-watchdog.csv, flows.csv (every flow's FCT) and
 ports.csv (per-port pauses, from each run's pfc.csv), and renders
 plots/pfc-storm-watchdog*.png with plots/pfc-storm-watchdog.py. See
-examples/README-experiments.md for what the figures show.
+results/README.md for what the figures show.
 
 The grid (packet level: ns-3, RoCEv2 + PFC, no CC, 40 Gb/s, 4 MB shared buffer per switch
 and relaying host, go-back-N with the driver's automatic RTO, every run's pfc.csv and

@@ -10,7 +10,7 @@ hosts, a per-port pause heatmap, and a PFC deadlock the driver finds.
 Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable), writes
 results/pfc-storm/pfc-storm.csv, results/pfc-storm/ports.csv (every run's per-port pauses,
 from each run's pfc.csv) and renders plots/pfc-storm-*.png with plots/pfc-storm.py. See
-examples/README-experiments.md for what the figures show.
+results/README.md for what the figures show.
 
 The grid (packet level: ns-3, RoCEv2 + PFC, DCQCN off, 40 Gb/s, one 32 MB gradient; every
 run keeps its pfc.csv under results/pfc-storm/out/<hash>/):

@@ -9,7 +9,7 @@ ring, PS and HiPS on heterogeneous bandwidth and under background flows.
 
 Runs the grid below with the sweep runner (examples/sweep/sweep.py; resumable), writes
 results/trees/trees.csv and renders plots/trees-*.png with plots/trees.py. See
-examples/README-experiments.md for what the figures show. The grid names its input files
+results/README.md for what the figures show. The grid names its input files
 relative to the checkout: run emitted Slurm / GNU parallel jobs from the checkout's root.
 
 Three 16-host networks: fattree:k=4, bcube:n=4,k=1 and torus:dims=4x4, 40 Gb/s, 1 us, one
