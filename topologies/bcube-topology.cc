@@ -196,22 +196,25 @@ BcubeTopology::Dimensions() const
 std::vector<HostRank>
 BcubeTopology::RingOrder() const
 {
-    // Modular Gray code: g_l = (d_l - d_{l+1}) mod n of i's digits d. Incrementing i changes
-    // d_0..d_m (a carry chain) by -(n-1) each below m and +1 at m; the differences below m
-    // are unchanged and only g_m moves. From n^(k+1)-1 back to 0 only g_k changes.
-    const uint32_t servers = m_pow[m_k + 1];
-    std::vector<HostRank> order(servers);
-    for (uint32_t i = 0; i < servers; ++i)
+    const std::vector<uint32_t> radix = RankRadices();
+    std::vector<HostRank> order(m_pow[m_k + 1]);
+    for (uint32_t i = 0; i < order.size(); ++i)
     {
-        HostRank rank = 0;
-        for (uint32_t l = 0; l <= m_k; ++l)
-        {
-            uint32_t above = l == m_k ? 0 : Digit(i, l + 1);
-            rank += ((Digit(i, l) + m_n - above) % m_n) * m_pow[l];
-        }
-        order[i] = rank;
+        order[i] = RankOf(WalkDigits(radix, DigitWalk::ModGray, i));
     }
     return order;
+}
+
+std::vector<uint32_t>
+BcubeTopology::RankRadices() const
+{
+    return std::vector<uint32_t>(m_k + 1, m_n);
+}
+
+HostRank
+BcubeTopology::RankOfDigits(const std::vector<uint32_t>& digits) const
+{
+    return RankOf(digits);
 }
 
 } // namespace ns3

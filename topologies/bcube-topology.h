@@ -59,6 +59,12 @@ class BcubeTopology : public Topology
     /// \brief Modular n-ary Gray code: consecutive ranks (and the last and the first)
     /// differ in exactly one digit, so they share a switch.
     std::vector<HostRank> RingOrder() const override;
+    /// \brief k+1 digits of radix n, level 0 (a_0) fastest.
+    std::vector<uint32_t> RankRadices() const override;
+    /// \brief ModGray: consecutive servers differ in one digit, so they share a switch.
+    DigitWalk NeighbourWalk() const override { return DigitWalk::ModGray; }
+    /// \brief RankOf(digits): index l = a_l.
+    HostRank RankOfDigits(const std::vector<uint32_t>& digits) const override;
 
     /// \brief n, ports per switch.
     uint32_t N() const { return m_n; }

@@ -123,4 +123,30 @@ BigraphTopology::NextHops(NodeIndex at,
     }
 }
 
+std::vector<HostDimension>
+BigraphTopology::SwitchLevels() const
+{
+    // Slot i visits upper switch w, then lower switch (w + i) mod S, then upper w + 1, ...
+    // Hop up w -> low (w+i) names slot i by (w, w+i), hop low x -> up y by (x, y) with
+    // i = x - y + 1: for M <= S no two slots share an inter-part link.
+    std::vector<HostDimension> levels = GroupsBySwitch(2 * m_s * m_m, m_m);
+    for (uint32_t i = 0; i < m_m; ++i)
+    {
+        std::vector<HostRank>& ring = levels[1][i].members;
+        ring.clear();
+        for (uint32_t w = 0; w < m_s; ++w)
+        {
+            ring.push_back(w * m_m + i);                     // upper switch w
+            ring.push_back((m_s + (w + i) % m_s) * m_m + i); // lower switch (w + i) mod s
+        }
+    }
+    return levels;
+}
+
+std::optional<Topology::BipartiteShape>
+BigraphTopology::Bipartite() const
+{
+    return BipartiteShape{m_s, m_m};
+}
+
 } // namespace ns3

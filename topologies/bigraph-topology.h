@@ -49,6 +49,11 @@ class BigraphTopology : public Topology
                   uint8_t lane,
                   std::vector<RouteHop>& out) const override;
     uint8_t LaneCount() const override;
+    /// \brief Level 0: the hosts of one switch; level 1: slot i of every switch, each hop
+    /// crossing the parts, no two slots sharing an inter-part link when M <= S.
+    std::vector<HostDimension> SwitchLevels() const override;
+    /// \brief {S, M}.
+    std::optional<BipartiteShape> Bipartite() const override;
 
     /// \brief Switches per part.
     uint32_t S() const { return m_s; }

@@ -164,4 +164,10 @@ FatTreeTopology::NextHops(NodeIndex at,
     out.push_back(RouteHop{pod, 0}); // core
 }
 
+std::vector<HostDimension>
+FatTreeTopology::SwitchLevels() const
+{
+    return GroupsBySwitch(m_hosts, m_hostsPerEdge);
+}
+
 } // namespace ns3

@@ -49,6 +49,8 @@ class FatTreeTopology : public Topology
                   HostRank dst,
                   uint8_t lane,
                   std::vector<RouteHop>& out) const override;
+    /// \brief Hosts by edge switch (level 0) and by slot across edge switches (level 1).
+    std::vector<HostDimension> SwitchLevels() const override;
 
     /// \brief k.
     uint32_t K() const { return m_k; }

@@ -13,6 +13,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/shortest-path-routing.cc
     topologies/channel-dependency.cc
     topologies/directed-cycle.cc
+    topologies/digit-walk.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
@@ -29,6 +30,7 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/shortest-path-routing.h
     topologies/channel-dependency.h
     topologies/directed-cycle.h
+    topologies/digit-walk.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
@@ -37,5 +39,6 @@ set(PARAMSYNC_TOPOLOGIES_TESTS
     test/file-topology-test.cc
     test/channel-dependency-test.cc
     test/directed-cycle-test.cc
+    test/topology-structure-test.cc
     test/shortest-path-routing-test.cc
 )

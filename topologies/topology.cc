@@ -36,7 +36,7 @@ struct FamilyEntry
     std::unique_ptr<Topology> (*make)(SpecString& spec, double rateBps, double delayS);
 };
 
-template <typename T>
+template<typename T>
 std::unique_ptr<Topology>
 Make(SpecString& spec, double rateBps, double delayS)
 {
@@ -104,6 +104,38 @@ Topology::RingOrder() const
     std::vector<HostRank> order(m_graph.HostCount());
     std::iota(order.begin(), order.end(), 0);
     return order;
+}
+
+HostRank
+Topology::RankOfDigits(const std::vector<uint32_t>& /* digits */) const
+{
+    throw std::logic_error(Spec() + ": ranks have no digit structure (RankRadices() is empty)");
+}
+
+std::vector<HostDimension>
+Topology::GroupsBySwitch(uint32_t hosts, uint32_t perSwitch)
+{
+    const uint32_t switches = hosts / perSwitch;
+    std::vector<HostDimension> levels(2);
+    for (uint32_t s = 0; s < switches; ++s)
+    {
+        HostGroup group{{}, true};
+        for (uint32_t i = 0; i < perSwitch; ++i)
+        {
+            group.members.push_back(s * perSwitch + i);
+        }
+        levels[0].push_back(std::move(group));
+    }
+    for (uint32_t i = 0; i < perSwitch; ++i)
+    {
+        HostGroup group{{}, true};
+        for (uint32_t s = 0; s < switches; ++s)
+        {
+            group.members.push_back(s * perSwitch + i);
+        }
+        levels[1].push_back(std::move(group));
+    }
+    return levels;
 }
 
 std::vector<std::string>

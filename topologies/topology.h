@@ -7,10 +7,12 @@
 #ifndef PARAMSYNC_TOPOLOGY_H
 #define PARAMSYNC_TOPOLOGY_H
 
+#include "digit-walk.h"
 #include "topology-graph.h"
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -60,9 +62,17 @@ class Topology
     /// \brief Family name ("bcube", "torus", ...).
     virtual std::string Family() const = 0;
     /// \brief The graph.
-    const TopologyGraph& Graph() const { return m_graph; }
+    const TopologyGraph&
+    Graph() const
+    {
+        return m_graph;
+    }
     /// \brief Mutable graph (link rate changes for straggler experiments).
-    TopologyGraph& MutableGraph() { return m_graph; }
+    TopologyGraph&
+    MutableGraph()
+    {
+        return m_graph;
+    }
 
     /**
      * \brief Equal-cost next hops at node `at` towards host `dst` for a packet on `lane`.
@@ -71,11 +81,17 @@ class Topology
      * \param lane lane the packet arrived on (0 at its source)
      * \param out cleared, then filled with one RouteHop per equal-cost egress port
      */
-    virtual void NextHops(NodeIndex at, HostRank dst, uint8_t lane,
+    virtual void NextHops(NodeIndex at,
+                          HostRank dst,
+                          uint8_t lane,
                           std::vector<RouteHop>& out) const = 0;
 
     /// \brief Number of lanes the routing may use (1 when deadlock avoidance is off).
-    virtual uint8_t LaneCount() const { return 1; }
+    virtual uint8_t
+    LaneCount() const
+    {
+        return 1;
+    }
 
     /**
      * \brief One routed path from src to dst: the links crossed, in order.
@@ -84,12 +100,67 @@ class Topology
     std::vector<LinkIndex> Path(HostRank src, HostRank dst, uint64_t flowHash) const;
 
     /// \brief Hierarchy for HiPS-style algorithms; empty if the family has none.
-    virtual std::vector<HostDimension> Dimensions() const { return {}; }
+    virtual std::vector<HostDimension>
+    Dimensions() const
+    {
+        return {};
+    }
 
     /// \brief Rank order for a topology-aware ring (Gray code, snake, pod order).
     virtual std::vector<HostRank> RingOrder() const;
 
+    /**
+     * \brief Host ranks as mixed-radix digit vectors, radices fastest digit first, where the
+     * family's addresses have that structure (BCube(n,k): k+1 digits of radix n, level 0
+     * fastest; a torus: its sides, the last dimension fastest); empty otherwise.
+     */
+    virtual std::vector<uint32_t>
+    RankRadices() const
+    {
+        return {};
+    }
+    /// \brief The walk over RankRadices() whose consecutive elements are neighbours
+    /// (ModGray on BCube: they share a switch; Reflect on a torus: they are cabled).
+    virtual DigitWalk
+    NeighbourWalk() const
+    {
+        return DigitWalk::Count;
+    }
+    /// \brief The rank of a digit vector over RankRadices() (fastest digit first).
+    /// \throws std::logic_error when the family has no digit structure
+    virtual HostRank RankOfDigits(const std::vector<uint32_t>& digits) const;
+
+    /**
+     * \brief Two levels of hosts by leaf switch, for hierarchical rings on switch-centric
+     * networks: level 0 = the hosts of one leaf switch, level 1 = the hosts of one slot
+     * across all leaf switches, in an order whose consecutive hosts take the cheapest path
+     * (fat-tree: edge switches; BiGraph: alternating between the parts). Empty when the
+     * family has no such structure.
+     */
+    virtual std::vector<HostDimension>
+    SwitchLevels() const
+    {
+        return {};
+    }
+
+    /// \brief Shape of a two-part network whose every switch of one part is cabled to every
+    /// switch of the other (EFLOPS' BiGraph).
+    struct BipartiteShape
+    {
+        uint32_t switchesPerPart; //!< s
+        uint32_t hostsPerSwitch;  //!< m
+    };
+    /// \brief The two-part shape, or nullopt when the family is not such a network.
+    virtual std::optional<BipartiteShape>
+    Bipartite() const
+    {
+        return std::nullopt;
+    }
+
   protected:
+    /// \brief SwitchLevels() of hosts ranked switch-major, perSwitch under each switch.
+    static std::vector<HostDimension> GroupsBySwitch(uint32_t hosts, uint32_t perSwitch);
+
     TopologyGraph m_graph;
 };
 

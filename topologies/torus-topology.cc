@@ -261,24 +261,27 @@ TorusTopology::Dimensions() const
 std::vector<HostRank>
 TorusTopology::RingOrder() const
 {
-    const uint32_t n = m_graph.HostCount();
-    const size_t d = m_sides.size();
-    std::vector<HostRank> order(n);
-    for (uint32_t i = 0; i < n; ++i)
+    // Boustrophedon: a coordinate runs backwards whenever the number formed by the slower
+    // ones is odd, so each step changes one coordinate by one.
+    const std::vector<uint32_t> radix = RankRadices();
+    std::vector<HostRank> order(m_graph.HostCount());
+    for (uint32_t i = 0; i < order.size(); ++i)
     {
-        // Boustrophedon: digit j runs backwards whenever the number formed by the digits
-        // before it is odd, so each step changes one coordinate by one.
-        HostRank rank = 0;
-        for (size_t j = 0; j < d; ++j)
-        {
-            uint32_t digit = (i / m_strides[j]) % m_sides[j];
-            uint32_t prefix = i / (m_strides[j] * m_sides[j]);
-            uint32_t c = (prefix % 2 == 1) ? m_sides[j] - 1 - digit : digit;
-            rank += c * m_strides[j];
-        }
-        order[i] = rank;
+        order[i] = RankOfDigits(WalkDigits(radix, DigitWalk::Reflect, i));
     }
     return order;
+}
+
+std::vector<uint32_t>
+TorusTopology::RankRadices() const
+{
+    return std::vector<uint32_t>(m_sides.rbegin(), m_sides.rend());
+}
+
+HostRank
+TorusTopology::RankOfDigits(const std::vector<uint32_t>& digits) const
+{
+    return RankOf(std::vector<uint32_t>(digits.rbegin(), digits.rend()));
 }
 
 } // namespace ns3

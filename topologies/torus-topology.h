@@ -62,6 +62,12 @@ class TorusTopology : public Topology
     /// \brief Snake order (reflected mixed-radix Gray code): consecutive ranks are
     /// neighbours. The last wraps to the first when the first side is even (or d == 1).
     std::vector<HostRank> RingOrder() const override;
+    /// \brief The sides, last dimension first (it has stride 1: the fastest digit).
+    std::vector<uint32_t> RankRadices() const override;
+    /// \brief Reflect: consecutive servers differ by one in one coordinate (cabled).
+    DigitWalk NeighbourWalk() const override { return DigitWalk::Reflect; }
+    /// \brief RankOf of the digits reversed (dimension 0 first).
+    HostRank RankOfDigits(const std::vector<uint32_t>& digits) const override;
 
     /// \brief Sides of the dimensions.
     const std::vector<uint32_t>& Sides() const { return m_sides; }

@@ -2,8 +2,8 @@
 
 #include "hips-algorithm.h"
 
-#include "ns3/bigraph-topology.h"
 #include "ns3/spec-string.h"
+#include "ns3/topology.h"
 
 #include <stdexcept>
 
@@ -64,21 +64,27 @@ HdrmAlgorithm::Spec() const
 bool
 HdrmAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 {
-    const auto* bigraph = dynamic_cast<const BigraphTopology*>(&topology);
-    if (bigraph == nullptr)
+    const std::optional<Topology::BipartiteShape> bigraph = topology.Bipartite();
+    if (!bigraph)
     {
         why = "hdrm needs a bigraph (EFLOPS rank mapping), not " + topology.Family();
         return false;
     }
-    why = Unserved(bigraph->S(), bigraph->M());
+    why = Unserved(bigraph->switchesPerPart, bigraph->hostsPerSwitch);
     return why.empty();
 }
 
 std::vector<uint32_t>
-HdrmAlgorithm::RankMap(const BigraphTopology& bigraph)
+HdrmAlgorithm::RankMap(const Topology& bigraph)
 {
-    const uint32_t s = bigraph.S();
-    const uint32_t m = bigraph.M();
+    const std::optional<Topology::BipartiteShape> shape = bigraph.Bipartite();
+    if (!shape)
+    {
+        throw std::invalid_argument("--algorithm 'hdrm' on " + bigraph.Spec() +
+                                    ": needs a bigraph (EFLOPS rank mapping)");
+    }
+    const uint32_t s = shape->switchesPerPart;
+    const uint32_t m = shape->hostsPerSwitch;
     std::string why = Unserved(s, m);
     if (!why.empty())
     {
@@ -103,11 +109,10 @@ SyncPlan
 HdrmAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
     RequireApplies(topology);
-    const auto& bigraph = dynamic_cast<const BigraphTopology&>(topology);
     SyncPlan plan;
     plan.algorithm = Spec();
     plan.gradientBytes = model.TotalBytes();
-    plan.hostOf = RankMap(bigraph);
+    plan.hostOf = RankMap(topology);
     plan.workers = plan.ParticipantCount();
     const uint32_t p = plan.workers;
     const uint32_t d = static_cast<uint32_t>(Log2Exact(p));

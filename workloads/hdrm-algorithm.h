@@ -16,7 +16,6 @@
 namespace ns3
 {
 
-class BigraphTopology;
 
 /**
  * \brief Halving-doubling with EFLOPS rank mapping on bigraph:s=S,m=M. No options.
@@ -56,7 +55,7 @@ class HdrmAlgorithm : public SyncAlgorithm
 
     /// \brief Host rank of every hypercube rank (the EFLOPS rank mapping) on `bigraph`.
     /// \throws std::invalid_argument when the sizes are not served (see the class comment)
-    static std::vector<uint32_t> RankMap(const BigraphTopology& bigraph);
+    static std::vector<uint32_t> RankMap(const Topology& bigraph);
 };
 
 } // namespace ns3

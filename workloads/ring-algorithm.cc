@@ -1,9 +1,8 @@
 #include "ring-algorithm.h"
 
-#include "ns3/bcube-topology.h"
+#include "ns3/digit-walk.h"
 #include "ns3/spec-string.h"
 #include "ns3/topology.h"
-#include "ns3/torus-topology.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -15,52 +14,6 @@ namespace
 {
 
 constexpr TransferId kNone = UINT32_MAX;
-
-/// How a sequence of digit vectors walks a mixed-radix space.
-enum class Walk
-{
-    Count,   //!< plain counting (fastest digit first)
-    Reflect, //!< boustrophedon: a digit runs backwards while the slower digits are odd
-    ModGray, //!< modular Gray code g_q = d_q - d_{q+1} mod n (equal radices only)
-};
-
-/**
- * Digit vectors (position q = q-th fastest digit) of the i-th element of a walk over the
- * radices `radix` (fastest first). Reflect and ModGray change exactly one digit per step.
- */
-std::vector<uint32_t>
-WalkDigits(const std::vector<uint32_t>& radix, Walk walk, uint64_t i)
-{
-    const size_t d = radix.size();
-    std::vector<uint32_t> counted(d);
-    uint64_t rest = i;
-    for (size_t q = 0; q < d; ++q)
-    {
-        counted[q] = static_cast<uint32_t>(rest % radix[q]);
-        rest /= radix[q];
-    }
-    if (walk == Walk::Count)
-    {
-        return counted;
-    }
-    std::vector<uint32_t> out(d);
-    uint64_t stride = 1;
-    for (size_t q = 0; q < d; ++q)
-    {
-        if (walk == Walk::Reflect)
-        {
-            uint64_t slower = i / (stride * radix[q]);
-            out[q] = slower % 2 == 1 ? radix[q] - 1 - counted[q] : counted[q];
-            stride *= radix[q];
-        }
-        else
-        {
-            uint32_t above = q + 1 == d ? 0 : counted[q + 1];
-            out[q] = (counted[q] + radix[q] - above) % radix[q];
-        }
-    }
-    return out;
-}
 
 /// The order of one data range around one ring: positions -> hosts.
 struct RingSpec
@@ -109,12 +62,12 @@ RingAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
         why = "ring needs at least one host";
         return false;
     }
-    if (m_order == "gray" && !dynamic_cast<const BcubeTopology*>(&topology))
+    if (m_order == "gray" && topology.NeighbourWalk() != DigitWalk::ModGray)
     {
         why = "ring order=gray needs a bcube topology";
         return false;
     }
-    if (m_order == "snake" && !dynamic_cast<const TorusTopology*>(&topology))
+    if (m_order == "snake" && topology.NeighbourWalk() != DigitWalk::Reflect)
     {
         why = "ring order=snake needs a torus or ring topology";
         return false;
@@ -128,22 +81,15 @@ RingAlgorithm::RingOrders(const Topology& topology) const
     RequireApplies(topology);
     const TopologyGraph& graph = topology.Graph();
     const uint32_t n = graph.HostCount();
-    const auto* bcube = dynamic_cast<const BcubeTopology*>(&topology);
-    const auto* torus = dynamic_cast<const TorusTopology*>(&topology);
-
-    // Dimensions (radices, fastest first at rotation 0) and the walk the order takes.
+    // Dimensions (radices, fastest first at rotation 0) and the walk the order takes: the
+    // family's digit structure (BCube's address digits, a torus' coordinates), if any.
+    const bool digits = !topology.RankRadices().empty();
     std::vector<uint32_t> radix{n};
-    Walk walk = Walk::Count;
-    if (bcube)
+    DigitWalk walk = DigitWalk::Count;
+    if (digits)
     {
-        radix.assign(bcube->K() + 1, bcube->N()); // level 0 is the least significant digit
-        walk = m_order == "natural" ? Walk::Count : Walk::ModGray;
-    }
-    else if (torus)
-    {
-        // Dimension d-1 has stride 1, so it is the fastest of the natural order.
-        radix.assign(torus->Sides().rbegin(), torus->Sides().rend());
-        walk = m_order == "natural" ? Walk::Count : Walk::Reflect;
+        radix = topology.RankRadices();
+        walk = m_order == "natural" ? DigitWalk::Count : topology.NeighbourWalk();
     }
     const uint32_t dims = static_cast<uint32_t>(radix.size());
 
@@ -165,10 +111,10 @@ RingAlgorithm::RingOrders(const Topology& topology) const
     // A square 2-D torus (side >= 3) has a Hamiltonian decomposition (Kotzig 1973; the
     // construction below is the simple one for equal sides): with nics=all and a
     // topology-aware order its 4 rings use every directed cable exactly once.
-    const bool squareTorus = m_allNics && m_order != "natural" && torus &&
-                             torus->Sides().size() == 2 && torus->Sides()[0] == torus->Sides()[1] &&
-                             torus->Sides()[0] >= 3;
-    const uint32_t side = torus ? torus->Sides()[0] : 0;
+    const bool squareTorus = m_allNics && m_order != "natural" &&
+                             topology.NeighbourWalk() == DigitWalk::Reflect && radix.size() == 2 &&
+                             radix[0] == radix[1] && radix[0] >= 3;
+    const uint32_t side = squareTorus ? radix[0] : 0;
     std::vector<std::vector<HostRank>> rings;
     for (uint32_t p = 0; p < ports; ++p)
     {
@@ -185,11 +131,12 @@ RingAlgorithm::RingOrders(const Topology& topology) const
             {
                 const uint32_t major = i / side;
                 const uint32_t minor = (side - major + i % side) % side;
-                order[i] =
-                    rotation == 0 ? torus->RankOf({major, minor}) : torus->RankOf({minor, major});
+                // Coordinates (dimension 0, dimension 1) = digits (slow, fast).
+                order[i] = rotation == 0 ? topology.RankOfDigits({minor, major})
+                                         : topology.RankOfDigits({major, minor});
             }
         }
-        else if (!bcube && !torus)
+        else if (!digits)
         {
             // No structure to rotate: natural or the family's own topology-aware order.
             std::vector<HostRank> base = topology.RingOrder();
@@ -220,21 +167,13 @@ RingAlgorithm::RingOrders(const Topology& topology) const
             }
             for (uint32_t i = 0; i < n; ++i)
             {
-                std::vector<uint32_t> digits = WalkDigits(rotated, walk, i);
+                const std::vector<uint32_t> walked = WalkDigits(rotated, walk, i);
                 std::vector<uint32_t> natural(dims); // natural[q]: q-th fastest dimension
                 for (uint32_t q = 0; q < dims; ++q)
                 {
-                    natural[(q + rotation) % dims] = digits[q];
+                    natural[(q + rotation) % dims] = walked[q];
                 }
-                if (bcube)
-                {
-                    order[i] = bcube->RankOf(natural);
-                }
-                else
-                {
-                    std::reverse(natural.begin(), natural.end()); // dimension 0 first
-                    order[i] = torus->RankOf(natural);
-                }
+                order[i] = topology.RankOfDigits(natural);
             }
         }
         if ((p / dims) % 2 == 1)
@@ -299,8 +238,8 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
             std::vector<std::vector<TransferId>> next = received;
             for (uint32_t i = 0; i < n; ++i)
             {
-                const uint32_t chunk =
-                    reduce ? (i + n - step) % n : (i + 1 + n - (step - (n - 1))) % n;
+                const uint32_t chunk = reduce ? (i + n - step) % n
+                                              : (i + 1 + n - (step - (n - 1))) % n;
                 const ContributorSet& carries = reduce ? held[i] : all;
                 const uint32_t succ = (i + 1) % n;
                 for (uint32_t s = 0; s < segs; ++s)
@@ -319,9 +258,16 @@ RingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
                             deps.push_back(d);
                         }
                     }
-                    TransferId id = plan.Add({0, order[i], order[succ], begin, end - begin,
+                    TransferId id = plan.Add({0,
+                                              order[i],
+                                              order[succ],
+                                              begin,
+                                              end - begin,
                                               reduce ? TransferOp::Reduce : TransferOp::Copy,
-                                              carries, deps, (r * n + chunk) * segs + s, step});
+                                              carries,
+                                              deps,
+                                              (r * n + chunk) * segs + s,
+                                              step});
                     lastSend[i][s] = id;
                     next[succ][s] = id;
                 }

@@ -2,70 +2,13 @@
 
 #include "hips-algorithm.h"
 
-#include "ns3/bigraph-topology.h"
-#include "ns3/fat-tree-topology.h"
 #include "ns3/spec-string.h"
+#include "ns3/topology.h"
 
 #include <stdexcept>
 
 namespace ns3
 {
-
-namespace
-{
-
-/// \brief Hosts ranked switch-major, `perSwitch` under each: level 0 = one switch's hosts,
-/// level 1 = the hosts of one slot across all switches.
-std::vector<HostDimension>
-SwitchLevels(uint32_t hosts, uint32_t perSwitch)
-{
-    const uint32_t switches = hosts / perSwitch;
-    std::vector<HostDimension> levels(2);
-    for (uint32_t s = 0; s < switches; ++s)
-    {
-        HostGroup group{{}, true};
-        for (uint32_t i = 0; i < perSwitch; ++i)
-        {
-            group.members.push_back(s * perSwitch + i);
-        }
-        levels[0].push_back(std::move(group));
-    }
-    for (uint32_t i = 0; i < perSwitch; ++i)
-    {
-        HostGroup group{{}, true};
-        for (uint32_t s = 0; s < switches; ++s)
-        {
-            group.members.push_back(s * perSwitch + i);
-        }
-        levels[1].push_back(std::move(group));
-    }
-    return levels;
-}
-
-/// \brief SwitchLevels with the level-1 rings of a bigraph reordered so that every hop
-/// crosses the parts: slot i visits upper switch w, then lower switch (w + i) mod S, then
-/// upper w + 1, ... Hop up w -> low (w+i) names slot i by (w, w+i), hop low x -> up y by
-/// (x, y) with i = x - y + 1: for M <= S no two slots share an inter-part link.
-std::vector<HostDimension>
-BigraphLevels(const BigraphTopology& bigraph)
-{
-    const uint32_t s = bigraph.S();
-    const uint32_t m = bigraph.M();
-    std::vector<HostDimension> levels = SwitchLevels(2 * s * m, m);
-    for (uint32_t i = 0; i < m; ++i)
-    {
-        std::vector<HostRank>& ring = levels[1][i].members;
-        ring.clear();
-        for (uint32_t w = 0; w < s; ++w)
-        {
-            ring.push_back(w * m + i);                 // upper switch w
-            ring.push_back((s + (w + i) % s) * m + i); // lower switch (w + i) mod s
-        }
-    }
-    return levels;
-}
-
-} // namespace
 
 TwoDRingAlgorithm::TwoDRingAlgorithm(const std::string& spec)
 {
@@ -82,14 +25,10 @@ TwoDRingAlgorithm::Spec() const
 std::vector<HostDimension>
 TwoDRingAlgorithm::Levels(const Topology& topology, std::string& why)
 {
-    const uint32_t hosts = topology.Graph().HostCount();
-    if (const auto* fatTree = dynamic_cast<const FatTreeTopology*>(&topology))
+    std::vector<HostDimension> levels = topology.SwitchLevels();
+    if (!levels.empty())
     {
-        return SwitchLevels(hosts, fatTree->HostsPerEdge());
-    }
-    if (const auto* bigraph = dynamic_cast<const BigraphTopology*>(&topology))
-    {
-        return BigraphLevels(*bigraph);
+        return levels;
     }
     std::vector<HostDimension> dims = topology.Dimensions();
     if (dims.size() != 2)
