@@ -1,22 +1,22 @@
 /*
- * Bare event path (issue 6): each hop is a Packet, a per-port FIFO and two scheduled
+ * Bare event path (bench/README.md): each hop is a Packet, a per-port FIFO and two scheduled
  * events (transmit complete, arrival after delay), forwarding by a precomputed BFS
  * next-hop table, no headers. The floor of what ns-3's event core can do.
  * Usage: bare-path-bench TOPO.txt FLOWS.txt [SCALE [PAYLOAD]]  (HPCC formats; PAYLOAD bytes
  * per packet, 1000 as in HPCC's runs); prints one JSON line.
  */
 #include "ns3/core-module.h"
+#include "ns3/file-topology.h"
+#include "ns3/flow-list.h"
 #include "ns3/packet.h"
-
-#include <sys/resource.h>
 
 #include <chrono>
 #include <cmath>
 #include <deque>
-#include <fstream>
 #include <iostream>
 #include <queue>
 #include <stdexcept>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace ns3;
@@ -80,17 +80,6 @@ StartTx(uint32_t node, uint32_t port)
     Simulator::Schedule(ser, &TxDone, node, port);
 }
 
-double
-ParseRate(const std::string& s)
-{
-    double v = std::stod(s);
-    if (s.find("Gbps") != std::string::npos)
-        return v * 1e9;
-    if (s.find("Mbps") != std::string::npos)
-        return v * 1e6;
-    throw std::invalid_argument("rate '" + s + "': allowed <n>Gbps or <n>Mbps");
-}
-
 void
 Inject(uint32_t src, uint32_t dst, uint64_t bytes)
 {
@@ -113,23 +102,18 @@ main(int argc, char** argv)
     }
     double scale = argc > 3 ? std::stod(argv[3]) : 1.0;
     g_payload = argc > 4 ? static_cast<uint32_t>(std::stoul(argv[4])) : 1000;
-    std::ifstream t(argv[1]);
-    uint32_t n, nsw, nl;
-    if (!(t >> n >> nsw >> nl))
-        throw std::runtime_error(std::string(argv[1]) + ": expected 'nodes switches links'");
-    for (uint32_t i = 0, x; i < nsw; ++i)
-        t >> x;
+    // The topology and flows as paramsync reads them (topologies/file-topology.h,
+    // helper/flow-list.h): node index = the file's node id, ports in the file's link order.
+    const FileTopology topology(argv[1], "hpcc");
+    const TopologyGraph& g = topology.Graph();
+    const uint32_t n = g.NodeCount();
     g_ports.assign(n, {});
-    for (uint32_t i = 0; i < nl; ++i)
+    for (LinkIndex i = 0; i < g.LinkCount(); ++i)
     {
-        uint32_t a, b;
-        std::string rate, delay;
-        double err;
-        t >> a >> b >> rate >> delay >> err;
-        Time d(delay); // with its unit: HPCC's files say "1000ns" or "0.001ms"
-        double bps = ParseRate(rate);
-        g_ports[a].push_back({b, bps, d});
-        g_ports[b].push_back({a, bps, d});
+        const TopologyLink& link = g.Link(i);
+        const Time d = NanoSeconds(std::llround(link.delayS * 1e9));
+        g_ports[link.a].push_back({link.b, link.rateBps, d});
+        g_ports[link.b].push_back({link.a, link.rateBps, d});
     }
     // next-hop table: BFS from every destination (first shortest path; no ECMP)
     g_next.assign(n, std::vector<int>(n, -1));
@@ -159,17 +143,10 @@ main(int argc, char** argv)
             }
         }
     }
-    std::ifstream f(argv[2]);
-    uint32_t nf;
-    f >> nf;
-    for (uint32_t i = 0; i < nf; ++i)
+    for (const FlowSpec& flow : FlowList::Load(argv[2]))
     {
-        uint32_t s, d, pg, port;
-        uint64_t bytes;
-        double start;
-        f >> s >> d >> pg >> port >> bytes >> start;
-        uint64_t b = std::llround(bytes * scale);
-        Simulator::Schedule(Seconds(start), &Inject, s, d, b);
+        const uint64_t b = std::llround(flow.bytes * scale);
+        Simulator::Schedule(Seconds(flow.startS), &Inject, flow.src, flow.dst, b);
     }
     auto w0 = std::chrono::steady_clock::now();
     Simulator::Run();

@@ -1,5 +1,5 @@
 /*
- * Stock ns-3 reference (issue 6): the same byte schedule on the same HPCC topology with
+ * Stock ns-3 reference (bench/README.md): the same byte schedule on the same HPCC topology with
  * PointToPoint + InternetStack (global routing) + UDP OnOff senders at line rate in
  * 1000 B datagrams (no reliability). Packet-hops = PhyTxEnd on every device.
  * Usage: stock-ns3-bench TOPO.txt FLOWS.txt [SCALE [PAYLOAD]] (PAYLOAD: UDP payload bytes
@@ -8,18 +8,18 @@
  */
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
+#include "ns3/file-topology.h"
+#include "ns3/flow-list.h"
 #include "ns3/internet-module.h"
 #include "ns3/network-module.h"
 #include "ns3/point-to-point-module.h"
 
-#include <sys/resource.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <fstream>
 #include <iostream>
 #include <stdexcept>
+#include <sys/resource.h>
 
 using namespace ns3;
 
@@ -50,12 +50,11 @@ main(int argc, char** argv)
     const uint32_t payload = argc > 4 ? static_cast<uint32_t>(std::stoul(argv[4])) : 1000;
     // IPv4 (20 B) + UDP (8 B) around the payload must fit one PointToPoint frame.
     const uint32_t mtu = std::max<uint32_t>(1500, payload + 28);
-    std::ifstream t(argv[1]);
-    uint32_t n, nsw, nl;
-    if (!(t >> n >> nsw >> nl))
-        throw std::runtime_error(std::string(argv[1]) + ": expected 'nodes switches links'");
-    for (uint32_t i = 0, x; i < nsw; ++i)
-        t >> x;
+    // The topology and flows as paramsync reads them (topologies/file-topology.h,
+    // helper/flow-list.h): node index = the file's node id.
+    const FileTopology topology(argv[1], "hpcc");
+    const TopologyGraph& g = topology.Graph();
+    const uint32_t n = g.NodeCount();
     NodeContainer nodes;
     nodes.Create(n);
     InternetStackHelper stack;
@@ -63,54 +62,46 @@ main(int argc, char** argv)
     Ipv4AddressHelper addr;
     addr.SetBase("10.0.0.0", "255.255.255.252");
     std::vector<Ipv4Address> hostAddr(n);
-    std::vector<std::string> hostRate(n);
-    for (uint32_t i = 0; i < nl; ++i)
+    std::vector<DataRate> hostRate(n);
+    for (LinkIndex i = 0; i < g.LinkCount(); ++i)
     {
-        uint32_t a, b;
-        std::string rate, delay;
-        double err;
-        t >> a >> b >> rate >> delay >> err;
+        const TopologyLink& link = g.Link(i);
+        const DataRate rate(static_cast<uint64_t>(std::llround(link.rateBps)));
         PointToPointHelper p2p;
-        p2p.SetDeviceAttribute("DataRate", StringValue(rate));
-        p2p.SetChannelAttribute("Delay", StringValue(delay));
+        p2p.SetDeviceAttribute("DataRate", DataRateValue(rate));
+        p2p.SetChannelAttribute("Delay", TimeValue(NanoSeconds(std::llround(link.delayS * 1e9))));
         p2p.SetQueue("ns3::DropTailQueue", "MaxSize", StringValue("10000p"));
         p2p.SetDeviceAttribute("Mtu", UintegerValue(mtu));
-        NetDeviceContainer d = p2p.Install(nodes.Get(a), nodes.Get(b));
+        NetDeviceContainer d = p2p.Install(nodes.Get(link.a), nodes.Get(link.b));
         Ipv4InterfaceContainer ifs = addr.Assign(d);
         addr.NewNetwork();
-        if (hostAddr[a] == Ipv4Address())
+        const uint32_t ends[2] = {link.a, link.b};
+        for (uint32_t e = 0; e < 2; ++e)
         {
-            hostAddr[a] = ifs.GetAddress(0);
-            hostRate[a] = rate;
-        }
-        if (hostAddr[b] == Ipv4Address())
-        {
-            hostAddr[b] = ifs.GetAddress(1);
-            hostRate[b] = rate;
+            if (hostAddr[ends[e]] == Ipv4Address())
+            {
+                hostAddr[ends[e]] = ifs.GetAddress(e);
+                hostRate[ends[e]] = rate;
+            }
         }
     }
     Ipv4GlobalRoutingHelper::PopulateRoutingTables();
     Config::ConnectWithoutContext("/NodeList/*/DeviceList/*/$ns3::PointToPointNetDevice/PhyTxEnd",
                                   MakeCallback(&OnPhyTxEnd));
-    std::ifstream f(argv[2]);
-    uint32_t nf;
-    f >> nf;
-    for (uint32_t i = 0; i < nf; ++i)
+    const std::vector<FlowSpec> flows = FlowList::Load(argv[2]);
+    for (uint32_t i = 0; i < flows.size(); ++i)
     {
-        uint32_t s, d, pg, port;
-        uint64_t bytes;
-        double start;
-        f >> s >> d >> pg >> port >> bytes >> start;
-        uint64_t b = std::llround(bytes * scale);
-        uint16_t dport = 10000 + i;
+        const FlowSpec& flow = flows[i];
+        const uint64_t b = std::llround(flow.bytes * scale);
+        const uint16_t dport = 10000 + i;
         PacketSinkHelper sink("ns3::UdpSocketFactory",
                               InetSocketAddress(Ipv4Address::GetAny(), dport));
-        sink.Install(nodes.Get(d)).Start(Seconds(0));
-        OnOffHelper onoff("ns3::UdpSocketFactory", InetSocketAddress(hostAddr[d], dport));
-        onoff.SetConstantRate(DataRate(hostRate[s]), payload);
+        sink.Install(nodes.Get(flow.dst)).Start(Seconds(0));
+        OnOffHelper onoff("ns3::UdpSocketFactory", InetSocketAddress(hostAddr[flow.dst], dport));
+        onoff.SetConstantRate(hostRate[flow.src], payload);
         onoff.SetAttribute("MaxBytes", UintegerValue(b));
-        ApplicationContainer app = onoff.Install(nodes.Get(s));
-        app.Start(Seconds(start));
+        ApplicationContainer app = onoff.Install(nodes.Get(flow.src));
+        app.Start(Seconds(flow.startS));
     }
     auto w0 = std::chrono::steady_clock::now();
     Simulator::Run();
