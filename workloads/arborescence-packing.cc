@@ -1,14 +1,16 @@
 #include "arborescence-packing.h"
 
+#include "packing-lp.h"
+
 #include "ns3/topology.h"
 
+#include <algorithm>
 #include <boost/graph/adjacency_matrix.hpp>
 #include <boost/graph/prim_minimum_spanning_tree.hpp>
-
-#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <stdexcept>
 
 namespace ns3
@@ -16,6 +18,12 @@ namespace ns3
 
 namespace
 {
+
+/// Column generation stops when the packing is proven within this fraction of the optimum.
+constexpr double kGap = 1e-3;
+/// Column generation rounds at most (each one LP re-solve: the dense simplex costs O(rows x
+/// columns) per pivot, and beyond this the kept trees, capped at maxTrees, gain little).
+constexpr uint32_t kRounds = 64;
 
 /// Directed links a route crosses, with the fraction of its traffic on each.
 using Usage = std::vector<std::pair<uint32_t, double>>;
@@ -75,72 +83,37 @@ RouteUsage(const Topology& topology, HostRank src, HostRank dst)
     return Usage(onLink.begin(), onLink.end());
 }
 
-/// One distinct tree the oracle returned: its edges, usage and accumulated rate.
+/// One distinct tree: its edges and usage.
 struct Candidate
 {
     std::vector<std::pair<HostRank, HostRank>> edges; //!< (smaller, larger) rank, sorted
     Usage usage;                                      //!< per directed link, both ways
     double bottleneckBps;                             //!< rate of this tree alone
-    double flow{0};                                   //!< rate accumulated by the packing
+    double cost;                                      //!< sum of link length x usage
 };
 
-/// Largest uniform scale s such that s * sum_T flow_T usage_T(e) <= c_e on every link.
-double
-FeasibleScale(const std::vector<const Candidate*>& trees, const std::vector<double>& capacity)
+/// The routes of every ordered host pair and the capacity of the directed links they use.
+struct PairRoutes
 {
-    std::vector<double> load(capacity.size(), 0.0);
-    for (const Candidate* t : trees)
-    {
-        for (const auto& [e, u] : t->usage)
-        {
-            load[e] += t->flow * u;
-        }
-    }
-    double worst = 0;
-    for (size_t e = 0; e < load.size(); ++e)
-    {
-        if (load[e] > 0)
-        {
-            worst = std::max(worst, load[e] / capacity[e]);
-        }
-    }
-    return worst > 0 ? 1.0 / worst : 0.0;
-}
+    uint32_t hosts;
+    std::vector<Usage> route;     //!< [u * hosts + v]
+    std::vector<double> capacity; //!< per directed link; 0 if no route uses it
 
-} // namespace
-
-ArborescencePacking::ArborescencePacking(uint32_t iterations, double epsilon, uint32_t maxTrees)
-    : m_iterations(iterations)
-    , m_epsilon(epsilon)
-    , m_maxTrees(maxTrees)
-{
-    if (iterations == 0 || maxTrees == 0 || !(epsilon > 0 && epsilon <= 1))
+    const Usage&
+    Of(HostRank u, HostRank v) const
     {
-        throw std::invalid_argument("ArborescencePacking: iterations (" +
-                                    std::to_string(iterations) + ") and maxTrees (" +
-                                    std::to_string(maxTrees) + ") must be >= 1 and epsilon (" +
-                                    std::to_string(epsilon) + ") in (0, 1]");
+        return route[size_t{u} * hosts + v];
     }
-}
+};
 
-TreePackingResult
-ArborescencePacking::Pack(const Topology& topology) const
+PairRoutes
+RouteAllPairs(const Topology& topology)
 {
     const TopologyGraph& graph = topology.Graph();
     const uint32_t n = graph.HostCount();
-    if (n == 0)
-    {
-        throw std::invalid_argument("trees: topology " + topology.Spec() + " has no host");
-    }
-    TreePackingResult result;
-    if (n == 1)
-    {
-        return result; // nothing to synchronize: no tree, no transfer
-    }
-
-    // Routes of every ordered pair, and the capacity of every directed link they use.
-    std::vector<Usage> route(size_t{n} * n);
-    std::vector<double> capacity(2 * size_t{graph.LinkCount()}, 0.0);
+    PairRoutes r{n,
+                 std::vector<Usage>(size_t{n} * n),
+                 std::vector<double>(2 * size_t{graph.LinkCount()}, 0.0)};
     for (HostRank u = 0; u < n; ++u)
     {
         for (HostRank v = 0; v < n; ++v)
@@ -149,11 +122,11 @@ ArborescencePacking::Pack(const Topology& topology) const
             {
                 continue;
             }
-            route[size_t{u} * n + v] = RouteUsage(topology, u, v);
-            for (const auto& [e, share] : route[size_t{u} * n + v])
+            r.route[size_t{u} * n + v] = RouteUsage(topology, u, v);
+            for (const auto& [e, share] : r.route[size_t{u} * n + v])
             {
-                capacity[e] = graph.Link(e / 2).rateBps;
-                if (!(capacity[e] > 0))
+                r.capacity[e] = graph.Link(e / 2).rateBps;
+                if (!(r.capacity[e] > 0))
                 {
                     throw std::invalid_argument("trees: link " + std::to_string(e / 2) + " of " +
                                                 topology.Spec() +
@@ -162,154 +135,153 @@ ArborescencePacking::Pack(const Topology& topology) const
             }
         }
     }
-    std::vector<double> length(capacity.size(), 0.0);
-    for (size_t e = 0; e < capacity.size(); ++e)
-    {
-        length[e] = capacity[e] > 0 ? 1.0 / capacity[e] : 0.0;
-    }
+    return r;
+}
 
-    using Graph = boost::adjacency_matrix<boost::undirectedS, boost::no_property,
-                                          boost::property<boost::edge_weight_t, double>>;
-    Graph complete(n);
-    for (HostRank u = 0; u < n; ++u)
+/**
+ * The oracle: the host spanning tree of least cost sum_e length_e usage_T(e). Every tree
+ * edge is used in both directions, so an edge's cost does not depend on which end is the
+ * parent, and the min-cost tree (for any root) is the minimum spanning tree of the
+ * symmetric pair costs, found by Prim's algorithm (Boost.Graph).
+ */
+class TreeOracle
+{
+  public:
+    explicit TreeOracle(const PairRoutes& routes)
+        : m_routes(routes),
+          m_complete(routes.hosts),
+          m_pred(routes.hosts),
+          m_usage(routes.capacity.size(), 0.0)
     {
-        for (HostRank v = u + 1; v < n; ++v)
+        for (HostRank u = 0; u < routes.hosts; ++u)
         {
-            boost::add_edge(u, v, 0.0, complete);
+            for (HostRank v = u + 1; v < routes.hosts; ++v)
+            {
+                boost::add_edge(u, v, 0.0, m_complete);
+            }
         }
     }
-    auto weight = boost::get(boost::edge_weight, complete);
-    std::vector<Graph::vertex_descriptor> pred(n);
-    std::map<std::vector<std::pair<HostRank, HostRank>>, Candidate> seen;
-    std::vector<double> usage(capacity.size(), 0.0);
-    std::vector<uint32_t> touched;
 
-    auto routeCost = [&](HostRank u, HostRank v) {
-        double cost = 0;
-        for (const auto& [e, share] : route[size_t{u} * n + v])
-        {
-            cost += length[e] * share;
-        }
-        return cost;
-    };
-    for (uint32_t it = 0; it < m_iterations; ++it)
+    Candidate
+    Cheapest(const std::vector<double>& length)
     {
-        // Oracle: the minimum spanning tree of the symmetric pair costs (see the header).
+        const uint32_t n = m_routes.hosts;
+        auto weight = boost::get(boost::edge_weight, m_complete);
+        auto routeCost = [&](HostRank u, HostRank v) {
+            double cost = 0;
+            for (const auto& [e, share] : m_routes.Of(u, v))
+            {
+                cost += length[e] * share;
+            }
+            return cost;
+        };
         for (HostRank u = 0; u < n; ++u)
         {
             for (HostRank v = u + 1; v < n; ++v)
             {
-                weight[boost::edge(u, v, complete).first] = routeCost(u, v) + routeCost(v, u);
+                weight[boost::edge(u, v, m_complete).first] = routeCost(u, v) + routeCost(v, u);
             }
         }
-        boost::prim_minimum_spanning_tree(complete, pred.data());
-        std::vector<std::pair<HostRank, HostRank>> edges;
-        touched.clear();
+        boost::prim_minimum_spanning_tree(m_complete, m_pred.data());
+        Candidate tree{{}, {}, std::numeric_limits<double>::infinity(), 0};
+        std::vector<uint32_t> touched;
         for (HostRank v = 0; v < n; ++v)
         {
-            if (pred[v] == v)
+            if (m_pred[v] == v)
             {
                 continue; // Prim's root
             }
-            const HostRank p = static_cast<HostRank>(pred[v]);
-            edges.emplace_back(std::min(v, p), std::max(v, p));
-            for (size_t r : {size_t{v} * n + p, size_t{p} * n + v})
+            const HostRank p = static_cast<HostRank>(m_pred[v]);
+            tree.edges.emplace_back(std::min(v, p), std::max(v, p));
+            for (const Usage* route : {&m_routes.Of(v, p), &m_routes.Of(p, v)})
             {
-                for (const auto& [e, share] : route[r])
+                for (const auto& [e, share] : *route)
                 {
-                    if (usage[e] == 0)
+                    if (m_usage[e] == 0)
                     {
                         touched.push_back(e);
                     }
-                    usage[e] += share;
+                    m_usage[e] += share;
                 }
             }
         }
-        std::sort(edges.begin(), edges.end());
-        if (edges.size() + 1 != n)
-        {
-            throw std::runtime_error("trees: Prim's tree on " + topology.Spec() + " has " +
-                                     std::to_string(edges.size()) + " edges, not " +
-                                     std::to_string(n - 1));
-        }
-        double rate = std::numeric_limits<double>::infinity();
+        std::sort(tree.edges.begin(), tree.edges.end());
+        std::sort(touched.begin(), touched.end());
         for (uint32_t e : touched)
         {
-            rate = std::min(rate, capacity[e] / usage[e]);
+            tree.usage.emplace_back(e, m_usage[e]);
+            tree.bottleneckBps = std::min(tree.bottleneckBps, m_routes.capacity[e] / m_usage[e]);
+            tree.cost += length[e] * m_usage[e];
+            m_usage[e] = 0;
         }
-        if (seen.size() == m_maxTrees && seen.find(edges) == seen.end())
+        return tree;
+    }
+
+  private:
+    using Graph = boost::adjacency_matrix<boost::undirectedS,
+                                          boost::no_property,
+                                          boost::property<boost::edge_weight_t, double>>;
+    const PairRoutes& m_routes;
+    Graph m_complete;
+    std::vector<Graph::vertex_descriptor> m_pred;
+    std::vector<double> m_usage; //!< scratch, all zero between calls
+};
+
+/// The packing LP over the candidates in `trees` (rows: the directed links routes use).
+struct TreeLp
+{
+    std::vector<uint32_t> rowOfLink; //!< directed link -> LP row, UINT32_MAX if unused
+    std::vector<double> rowCapacity; //!< per row
+    std::unique_ptr<PackingLp> lp;
+
+    explicit TreeLp(const std::vector<double>& capacity)
+        : rowOfLink(capacity.size(), UINT32_MAX)
+    {
+        for (size_t e = 0; e < capacity.size(); ++e)
         {
-            break; // the tree budget is spent: stop rather than drop packed flow later
-        }
-        auto [entry, fresh] = seen.try_emplace(edges);
-        Candidate& candidate = entry->second;
-        if (fresh)
-        {
-            candidate.edges = edges;
-            candidate.bottleneckBps = rate;
-            for (uint32_t e : touched)
+            if (capacity[e] > 0)
             {
-                candidate.usage.emplace_back(e, usage[e]);
+                rowOfLink[e] = static_cast<uint32_t>(rowCapacity.size());
+                rowCapacity.push_back(capacity[e]);
             }
         }
-        candidate.flow += rate;
-        for (uint32_t e : touched)
-        {
-            length[e] *= 1 + m_epsilon * usage[e] * rate / capacity[e];
-            usage[e] = 0;
-        }
+        lp = std::make_unique<PackingLp>(rowCapacity);
     }
 
-    // Scale to feasibility.
-    std::vector<const Candidate*> all;
-    const Candidate* bestSingle = nullptr;
-    for (const auto& [key, c] : seen)
+    void
+    Add(const Candidate& tree)
     {
-        all.push_back(&c);
-        if (!bestSingle || c.bottleneckBps > bestSingle->bottleneckBps)
+        PackingLp::Column column;
+        for (const auto& [e, u] : tree.usage)
         {
-            bestSingle = &c;
+            column.emplace_back(rowOfLink[e], u);
         }
+        lp->AddColumn(column);
     }
-    std::stable_sort(all.begin(), all.end(),
-                     [](const Candidate* a, const Candidate* b) { return a->flow > b->flow; });
-    double scale = FeasibleScale(all, capacity);
-    std::vector<std::pair<const Candidate*, double>> kept;
-    std::vector<double> residual = capacity;
-    for (const Candidate* c : all)
-    {
-        kept.emplace_back(c, c->flow * scale);
-        for (const auto& [e, u] : c->usage)
-        {
-            residual[e] -= c->flow * scale * u;
-        }
-    }
-    // Uniform scaling leaves capacity on links other than the most loaded: hand it out
-    // greedily, each tree in turn (largest first) taking what its residual bottleneck allows.
-    double aggregate = 0;
-    for (auto& [c, rate] : kept)
-    {
-        double extra = std::numeric_limits<double>::infinity();
-        for (const auto& [e, u] : c->usage)
-        {
-            extra = std::min(extra, std::max(0.0, residual[e]) / u);
-        }
-        for (const auto& [e, u] : c->usage)
-        {
-            residual[e] -= extra * u;
-        }
-        rate += extra;
-        aggregate += rate;
-    }
-    result.bestSingleBps = bestSingle->bottleneckBps;
-    if (bestSingle->bottleneckBps > aggregate)
-    {
-        kept.assign(1, {bestSingle, bestSingle->bottleneckBps});
-        aggregate = bestSingle->bottleneckBps;
-    }
-    result.aggregateBps = aggregate;
 
-    // Root each tree at its center; ties to the host rooting the fewest trees so far.
+    /// Duals as lengths per directed link (0 on links no route uses).
+    std::vector<double>
+    Lengths() const
+    {
+        const std::vector<double> y = lp->Duals();
+        std::vector<double> length(rowOfLink.size(), 0.0);
+        for (size_t e = 0; e < rowOfLink.size(); ++e)
+        {
+            if (rowOfLink[e] != UINT32_MAX)
+            {
+                length[e] = y[rowOfLink[e]];
+            }
+        }
+        return length;
+    }
+};
+
+/// Roots each tree at its center (least height: the shortest pipeline); ties go to the
+/// host that roots the fewest trees so far, so roots spread over the workers.
+std::vector<PackedTree>
+RootAtCenters(uint32_t n, const std::vector<std::pair<const Candidate*, double>>& kept)
+{
+    std::vector<PackedTree> trees;
     std::vector<uint32_t> rootedHere(n, 0);
     for (const auto& [c, rate] : kept)
     {
@@ -357,8 +329,174 @@ ArborescencePacking::Pack(const Topology& topology) const
         }
         bfs(root, parent);
         ++rootedHere[root];
-        result.trees.push_back(PackedTree{root, parent, rate});
+        trees.push_back(PackedTree{root, parent, rate});
     }
+    return trees;
+}
+
+} // namespace
+
+ArborescencePacking::ArborescencePacking(uint32_t iterations, double epsilon, uint32_t maxTrees)
+    : m_iterations(iterations),
+      m_epsilon(epsilon),
+      m_maxTrees(maxTrees)
+{
+    if (iterations == 0 || maxTrees == 0 || !(epsilon > 0 && epsilon <= 1))
+    {
+        throw std::invalid_argument("ArborescencePacking: iterations (" +
+                                    std::to_string(iterations) + ") and maxTrees (" +
+                                    std::to_string(maxTrees) + ") must be >= 1 and epsilon (" +
+                                    std::to_string(epsilon) + ") in (0, 1]");
+    }
+}
+
+TreePackingResult
+ArborescencePacking::Pack(const Topology& topology) const
+{
+    const uint32_t n = topology.Graph().HostCount();
+    if (n == 0)
+    {
+        throw std::invalid_argument("trees: topology " + topology.Spec() + " has no host");
+    }
+    TreePackingResult result;
+    if (n == 1)
+    {
+        return result; // nothing to synchronize: no tree, no transfer
+    }
+    const PairRoutes routes = RouteAllPairs(topology);
+    TreeOracle oracle(routes);
+    std::map<std::vector<std::pair<HostRank, HostRank>>, Candidate> seen;
+
+    // A proven bound of any packing, from the hosts' ports: a tree edge {u, v} leaves u through u's
+    // ports (its routes' shares sum to 1) and v through v's, so a tree of rate x uses
+    // deg_T(h) x of host h's outgoing capacity, 2(N-1) x over all hosts.
+    const TopologyGraph& graph = topology.Graph();
+    double hostOut = 0;
+    for (HostRank h = 0; h < n; ++h)
+    {
+        for (const PortPeer& port : graph.Ports(graph.HostNode(h)))
+        {
+            hostOut += graph.Link(port.link).rateBps;
+        }
+    }
+    const double hostBound = hostOut / (2.0 * (n - 1));
+
+    // 1. Warm start: multiplicative weights (Garg & Koenemann) propose trees quickly.
+    std::vector<double> length(routes.capacity.size(), 0.0);
+    for (size_t e = 0; e < length.size(); ++e)
+    {
+        length[e] = routes.capacity[e] > 0 ? 1.0 / routes.capacity[e] : 0.0;
+    }
+    for (uint32_t it = 0; it < m_iterations; ++it)
+    {
+        Candidate tree = oracle.Cheapest(length);
+        if (seen.size() == m_maxTrees && seen.find(tree.edges) == seen.end())
+        {
+            break;
+        }
+        for (const auto& [e, u] : tree.usage)
+        {
+            length[e] *= 1 + m_epsilon * u * tree.bottleneckBps / routes.capacity[e];
+        }
+        seen.try_emplace(tree.edges, std::move(tree));
+    }
+
+    // 2. Column generation: the exact LP over the trees so far; its duals price the links,
+    // and the oracle's cheapest tree under those prices either improves the packing (cost
+    // < 1: add it) or proves it optimal. At any round, LP value / cheapest cost is an upper
+    // bound of the optimum (the duals scaled to feasibility: weak duality).
+    TreeLp lp(routes.capacity);
+    std::vector<const Candidate*> columns;
+    for (const auto& [key, c] : seen)
+    {
+        lp.Add(c);
+        columns.push_back(&c);
+    }
+    double value = lp.lp->Solve();
+    double bound = std::numeric_limits<double>::infinity();
+    for (uint32_t round = 0; round < std::min(m_iterations, kRounds); ++round)
+    {
+        Candidate tree = oracle.Cheapest(lp.Lengths());
+        if (tree.cost > 0)
+        {
+            bound = std::min(bound, value / tree.cost);
+        }
+        if (tree.cost >= 1 - kGap || std::min(bound, hostBound) <= value * (1 + kGap) ||
+            seen.find(tree.edges) != seen.end())
+        {
+            break; // optimal within kGap (or numerically so)
+        }
+        auto [entry, fresh] = seen.try_emplace(tree.edges, std::move(tree));
+        lp.Add(entry->second);
+        columns.push_back(&entry->second);
+        value = lp.lp->Solve();
+    }
+    result.upperBoundBps = std::min(std::max(value, bound), hostBound);
+
+    // 3. The trees the optimum uses, at most maxTrees of them (every tree becomes messages
+    // of the plan): the largest, re-optimized among themselves when some had to go.
+    std::vector<std::pair<const Candidate*, double>> kept;
+    for (uint32_t j = 0; j < columns.size(); ++j)
+    {
+        const double x = lp.lp->Value(j);
+        if (x > value * 1e-9)
+        {
+            kept.emplace_back(columns[j], x);
+        }
+    }
+    std::stable_sort(
+        kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (kept.size() > m_maxTrees)
+    {
+        kept.resize(m_maxTrees);
+        TreeLp capped(routes.capacity);
+        for (const auto& [c, x] : kept)
+        {
+            capped.Add(*c);
+        }
+        capped.lp->Solve();
+        for (uint32_t j = 0; j < kept.size(); ++j)
+        {
+            kept[j].second = capped.lp->Value(j);
+        }
+        kept.erase(std::remove_if(kept.begin(),
+                                  kept.end(),
+                                  [&](const auto& k) { return k.second <= value * 1e-9; }),
+                   kept.end());
+    }
+    // The LP's right-hand sides are perturbed a hair (PackingLp): scale to the exact ones.
+    std::vector<double> load(routes.capacity.size(), 0.0);
+    double over = 1;
+    for (const auto& [c, x] : kept)
+    {
+        for (const auto& [e, u] : c->usage)
+        {
+            load[e] += x * u;
+            over = std::max(over, load[e] / routes.capacity[e]);
+        }
+    }
+    double aggregate = 0;
+    for (auto& [c, x] : kept)
+    {
+        x /= over;
+        aggregate += x;
+    }
+    const Candidate* bestSingle = nullptr;
+    for (const auto& [key, c] : seen)
+    {
+        if (!bestSingle || c.bottleneckBps > bestSingle->bottleneckBps)
+        {
+            bestSingle = &c;
+        }
+    }
+    result.bestSingleBps = bestSingle->bottleneckBps;
+    if (bestSingle->bottleneckBps > aggregate)
+    {
+        kept.assign(1, {bestSingle, bestSingle->bottleneckBps});
+        aggregate = bestSingle->bottleneckBps;
+    }
+    result.aggregateBps = aggregate;
+    result.trees = RootAtCenters(n, kept);
     return result;
 }
 

@@ -15,6 +15,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/mesh-algorithm.cc
     workloads/ring-algorithm.cc
     workloads/arborescence-packing.cc
+    workloads/packing-lp.cc
     workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
     workloads/round-plan.cc
@@ -45,6 +46,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/mesh-algorithm.h
     workloads/ring-algorithm.h
     workloads/arborescence-packing.h
+    workloads/packing-lp.h
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
     workloads/round-plan.h
@@ -66,6 +68,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/mesh-algorithm-test.cc
     test/ring-algorithm-test.cc
     test/tree-packing-algorithm-test.cc
+    test/arborescence-packing-test.cc
     test/fluid-estimator-test.cc
     test/round-plan-test.cc
     test/hips-algorithm-test.cc
