@@ -21,7 +21,8 @@ ResultsWriter::Columns()
         "topology",        "algorithm",   "model",          "backend",          "workers",
         "gst_s",           "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s",
         "pfc_pause_depth", "drops",       "watchdog_drops", "link_drops",       "ecn_marks",
-        "retransmits",     "events",      "pkt_hops",       "wall_s",           "status"};
+        "retransmits",     "events",      "pkt_hops",       "wall_s",           "fluid_wall_s",
+        "status"};
     return columns;
 }
 
@@ -56,6 +57,7 @@ ResultsWriter::Row(const RunResult& r)
             std::to_string(r.events),
             std::to_string(r.pktHops),
             Number(r.wallS),
+            Number(r.fluidWallS),
             status};
 }
 

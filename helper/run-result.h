@@ -105,6 +105,9 @@ struct RunResult
     uint64_t pktHops{0};        //!< packet transmissions on links
     int64_t framesInFlightPeak{-1}; //!< most frames existing at once (-1: not sampled)
     double wallS{0};            //!< wall-clock time of this run
+    /// Wall-clock time of this run spent in the fluid estimator (the ideal GST), part of
+    /// wallS: wallS - fluidWallS is the packet simulation's own time.
+    double fluidWallS{0};
     /// Packet runs: simulated time when the last transfer or flow ended; for asynchronous
     /// systems and unfinished runs when the run guard (a look every 100 us) saw the work
     /// done or stopped the run; -1: not simulated.

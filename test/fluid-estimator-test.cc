@@ -117,19 +117,56 @@ TEST(FluidEstimator, RatesRiseWhenASharerFinishes)
         *topo, HandPlan({0, 1, 2}, {{0, 2, 500000, {}}, {1, 2, 1000000, {}}}));
     EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
     EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
-    // The same with both transfers between the same two hosts (one route, multiplicity 2).
-    r = FluidEstimator().Estimate(*topo,
-                                  HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}}));
-    EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
+}
+
+TEST(FluidEstimator, OneQueuePairServesItsMessagesInOrder)
+{
+    // Both transfers between the same two hosts: one queue pair, a FIFO. The first
+    // (0.5 MB) has the link alone, B: 100 us; then the second (1 MB) at B: 200 us more,
+    // 300 us (sharing would have ended the first at 200 us).
+    auto topo = MakeTopology("star:n=3", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo, HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.endS[0], 100e-6);
     EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
-    // A third transfer on that route joins at 200 us (after the first): 0.5 MB left of the
-    // second and 0.25 MB of the third share B: the third ends at 200 + 0.25 MB / (B/2) =
-    // 300 us, the second has 0.25 MB left, at B: 350 us.
+    EXPECT_EQ(r.maxConcurrentFlows, 1u); // one busy queue pair on each link
+    // A third transfer (0.25 MB) posted when the first ends (100 us) queues behind the
+    // second: it starts at 300 us and takes 50 us, ending at 350 us.
     r = FluidEstimator().Estimate(
         *topo, HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}, {0, 1, 250000, {0}}}));
-    EXPECT_DOUBLE_EQ(r.startS[2], 200e-6);
-    EXPECT_NEAR(r.endS[2], 300e-6, 1e-15);
-    EXPECT_NEAR(r.endS[1], 350e-6, 1e-15);
+    EXPECT_DOUBLE_EQ(r.startS[2], 100e-6);
+    EXPECT_NEAR(r.endS[1], 300e-6, 1e-15);
+    EXPECT_NEAR(r.endS[2], 350e-6, 1e-15);
+}
+
+TEST(FluidEstimator, TwelveTransfersOnOnePairFinishOneAfterAnother)
+{
+    // 12 transfers of 1 MB posted at once from host 0 to host 1: the queue pair sends them
+    // in posting order at B, 200 us each, so transfer i ends at (i + 1) * 200 us, i.e. at
+    // (i + 1)/12 of the 2.4 ms total; equal sharing would end all twelve at 2.4 ms.
+    auto topo = MakeTopology("star:n=2", kB, 1e-6);
+    std::vector<Hand> hands(12, Hand{0, 1, 1000000, {}});
+    FluidResult r = FluidEstimator().Estimate(*topo, HandPlan({0, 1}, hands));
+    for (TransferId i = 0; i < 12; ++i)
+    {
+        EXPECT_NEAR(r.endS[i], (i + 1) * 200e-6, 1e-12) << i;
+    }
+    EXPECT_NEAR(r.gstS, 2.4e-3, 1e-12);
+    // Two host pairs share a link (0 -> 2 and 1 -> 2, 6 transfers of 1 MB each): each
+    // queue pair gets B/2, so a message takes 400 us and pair 0's i-th ends at
+    // (i + 1) * 400 us, finishing both pairs' sixth at 2.4 ms.
+    auto star = MakeTopology("star:n=3", kB, 1e-6);
+    std::vector<Hand> two;
+    for (int i = 0; i < 6; ++i)
+    {
+        two.push_back({0, 2, 1000000, {}});
+        two.push_back({1, 2, 1000000, {}});
+    }
+    r = FluidEstimator().Estimate(*star, HandPlan({0, 1, 2}, two));
+    for (TransferId i = 0; i < 12; ++i)
+    {
+        EXPECT_NEAR(r.endS[i], (i / 2 + 1) * 400e-6, 1e-12) << i;
+    }
 }
 
 TEST(FluidEstimator, NearSimultaneousCompletionsMerge)

@@ -17,6 +17,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/arborescence-packing.cc
     workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
+    workloads/fluid-paths.cc
     workloads/round-plan.cc
     workloads/round-fluid-estimator.cc
     workloads/hips-algorithm.cc
@@ -47,6 +48,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/arborescence-packing.h
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
+    workloads/fluid-paths.h
     workloads/round-plan.h
     workloads/round-fluid-estimator.h
     workloads/hips-algorithm.h
@@ -67,6 +69,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/ring-algorithm-test.cc
     test/tree-packing-algorithm-test.cc
     test/fluid-estimator-test.cc
+    test/fluid-ideal-grid-test.cc
     test/round-plan-test.cc
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc
