@@ -533,7 +533,7 @@ ParamsyncDriver::RunPacket(size_t i)
     {
         const auto fluidStart = std::chrono::steady_clock::now();
         r.idealGstS = IdealGst(i);
-        r.fluidWallS = WallSince(fluidStart);
+        r.fluidWallS += WallSince(fluidStart); // the run added the routed bound's
     }
     r.wallS = WallSince(t0);
     return r;

@@ -91,6 +91,9 @@ struct RunResult
     uint64_t gradientBytes{0};            //!< bytes of one worker's gradient
     double gstS{-1};                      //!< mean GST over iterations (s); -1 when not measured
     double idealGstS{-1};                 //!< the fluid estimator's GST of the same plan (s)
+    /// The fluid estimator's GST on the packet run's own QP paths with framing (s,
+    /// helper/routed-bound.h); -1: not computed (fluid runs, no plan)
+    double boundGstS{-1};
     std::vector<double> gstPerIterationS; //!< GST of each iteration
     double iterationS{-1};      //!< mean iteration time (compute + exposed sync), -1 if n/a
     uint64_t pfcPauseFrames{0}; //!< pause frames sent, whole fabric

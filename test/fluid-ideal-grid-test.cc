@@ -1,11 +1,12 @@
-// The ideal GST (per-QP FIFO fluid, perfect ECMP split, payload at line rate) against the
-// packet run of the same plan, over a grid of topologies and every applicable algorithm
-// (workloads/fluid-estimator.h). The packet run adds headers, latency and hashing to the
-// same FIFO queue pairs, so it should not finish first.
+// The decomposition ideal <= bound <= packet GST over a grid of topologies and every
+// applicable algorithm. ideal: per-QP FIFO fluid, perfect ECMP split, payload at line rate
+// (workloads/fluid-estimator.h); bound: the same on the paths the packet run's QPs took,
+// with framing (helper/routed-bound.h); the packet run adds latency, PFC and queueing to
+// the bound's paths and FIFO queue pairs, so it should not finish first.
 #include "driver-run.h"
 
 #include <iostream>
-#include <set>
+#include <vector>
 #include <sstream>
 #include <string>
 
@@ -33,19 +34,42 @@ TextField(const std::string& json, const std::string& key)
 
 } // namespace
 
-TEST(FluidIdealGrid, IdealIsAtMostThePacketGst)
+TEST(FluidIdealGrid, IdealAtMostBoundAtMostPacketGst)
 {
-    // Both columns are printed with 6 significant digits: each may be off by half a unit in
-    // the 6th digit, a relative 5e-6; 1e-5 covers the two roundings and nothing more.
+    // The columns are printed with 6 significant digits: each may be off by half a unit in
+    // the 6th digit, a relative 5e-6; 1e-5 covers two roundings and nothing more.
     const double rounding = 1e-5;
-    // Known exception, measured at 1 MB: trees on fattree:k=4 (packet 0.44 ms, ideal
-    // 0.457 ms; 0.90 at 4 MB). Its heaviest host pairs sit under one edge switch (h10 ->
-    // h11 carries the whole 1 MB gradient), and a PFC switch shares an egress port between
-    // its ingress ports, not per flow: the local pair gets one ingress port's share where
-    // max-min gives it one flow's share among the five crossing that downlink. Max-min
-    // fairness is not the packet fabric's sharing, so the ideal is no bound here; it stays
-    // within 10 % of it.
-    const std::set<std::string> portFair = {"fattree:k=4 trees"};
+    // Known exceptions, measured at 1 MB (gst/bound): trees (blocks=8) on fattree:k=4 0.934
+    // (0.90 at 4 MB), mesh on bcube:n=3,k=2 0.980, trees:blocks=1 on torus:dims=4x4 0.995.
+    // The fluid model shares every link max-min fairly per queue pair; a PFC switch serves
+    // an egress FIFO fed by its ingress ports and pauses an ingress port whose buffer share
+    // grows (model/pfc-switch.h), which shares an egress roughly per ingress port. Where a
+    // plan's heaviest pairs have an ingress port to themselves (trees on the fat-tree: h10 ->
+    // h11 under one edge switch carries the whole gradient; max-min gives it one flow's
+    // share among the five crossing h11's downlink) the packet run serves them faster than
+    // max-min does and finishes first. Neither fluid figure bounds the packet GST there;
+    // the bound stays within 10 % of it (and ideal <= bound still holds).
+    struct Exception
+    {
+        std::string topology;
+        std::string algorithm; //!< prefix of the canonical spec
+        std::string option;    //!< an option the spec must hold ("" for any)
+    };
+    const std::vector<Exception> perPortSharing = {
+        {"fattree:k=4", "trees:", "blocks=8"},
+        {"bcube:n=3,k=2", "mesh", ""},
+        {"torus:dims=4x4", "trees:", "blocks=1"}};
+    auto isException = [&](const std::string& topology, const std::string& a) {
+        for (const Exception& e : perPortSharing)
+        {
+            if (e.topology == topology && a.rfind(e.algorithm, 0) == 0 &&
+                a.find(e.option) != std::string::npos)
+            {
+                return true;
+            }
+        }
+        return false;
+    };
     for (const std::string topology : {"bcube:n=3,k=1", "bcube:n=3,k=2", "torus:dims=4x4",
                                        "torus:dims=3x3x3", "fattree:k=4", "bigraph:s=4,m=4"})
     {
@@ -61,16 +85,18 @@ TEST(FluidIdealGrid, IdealIsAtMostThePacketGst)
             {
                 ++runs;
                 const std::string a = TextField(line, "algorithm");
-                const std::string name = topology + " " + a.substr(0, a.find(':'));
                 const double gst = Field(line, "gst_s");
                 const double ideal = Field(line, "ideal_gst_s");
-                std::cout << topology << " " << a << ": gst/ideal " << gst / ideal << "\n";
-                if (portFair.count(name) && a.find("blocks=8") != std::string::npos)
+                const double bound = Field(line, "bound_gst_s");
+                std::cout << topology << " " << a << ": bound/ideal " << bound / ideal
+                          << ", gst/bound " << gst / bound << "\n";
+                EXPECT_LE(ideal, bound * (1 + rounding)) << topology << " " << a;
+                if (isException(topology, a))
                 {
-                    EXPECT_LE(ideal, gst * 1.10) << name;
+                    EXPECT_LE(bound, gst * 1.10) << topology << " " << a;
                     continue;
                 }
-                EXPECT_LE(ideal, gst * (1 + rounding)) << topology << " " << a;
+                EXPECT_LE(bound, gst * (1 + rounding)) << topology << " " << a;
             }
             EXPECT_GE(runs, 1) << topology << " " << algorithm;
         }
