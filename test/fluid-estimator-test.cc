@@ -430,3 +430,34 @@ TEST(FluidEstimator, RingOn1024HostFatTree)
     EXPECT_NEAR(r.gstS, expected, 0.01 * expected);
     EXPECT_EQ(r.maxConcurrentFlows, 1u); // one flow per link direction at any time
 }
+
+TEST(FluidEstimator, PinnedPathsStripeOverQueuePairsAndFrame)
+{
+    // Host 0 -> host 1 on star:n=2 over 2 QPs both pinned on the one path (up, then down),
+    // with a test framing of 2 wire bytes per payload byte. 1,000,001 B stripe into 500,001
+    // + 500,000 B (the first part one byte longer, as SyncJob::Post), i.e. 1,000,002 and
+    // 1,000,000 wire bytes. The two QPs share both links: B/2 = 2.5e9 B/s each, so QP 1 ends
+    // at 1e6 / 2.5e9 = 400 us; QP 0 then has 2 B left at B = 5e9 B/s: 0.4 ns more. Without
+    // the merge window the transfer ends at 400.0004 us.
+    auto topo = MakeTopology("star:n=2", kB, 1e-6);
+    const TopologyGraph& g = topo->Graph();
+    const NodeIndex h0 = g.HostNode(0);
+    const NodeIndex sw = g.Ports(h0)[0].peer;
+    const uint32_t up = FluidResult::DirectedIndex(g, HostLink(*topo, 0), h0);
+    const uint32_t down = FluidResult::DirectedIndex(g, HostLink(*topo, 1), sw);
+    PinnedPaths paths([](HostRank, HostRank) { return 2u; },
+                      [](uint64_t payload) { return 2.0 * static_cast<double>(payload); });
+    paths.Pin({0, 1, 0}, {up, down});
+    paths.Pin({0, 1, 1}, {up, down});
+    FluidResult r =
+        FluidEstimator(0).Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000001, {}}}), paths);
+    EXPECT_NEAR(r.endS[0], 400e-6 + 0.4e-9, 1e-15);
+    EXPECT_EQ(r.queuePairs, 2u);
+    EXPECT_EQ(r.links[up].maxFlows, 2u);
+    EXPECT_DOUBLE_EQ(r.links[down].bytes, 2000002.0);
+    // A QP that was never pinned is an error naming it.
+    PinnedPaths none([](HostRank, HostRank) { return 1u; },
+                     [](uint64_t payload) { return static_cast<double>(payload); });
+    EXPECT_THROW(FluidEstimator().Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000, {}}}), none),
+                 std::runtime_error);
+}

@@ -5,6 +5,8 @@
 // the bound's paths and FIFO queue pairs, so it should not finish first.
 #include "driver-run.h"
 
+#include "ns3/routed-bound.h"
+
 #include <iostream>
 #include <vector>
 #include <sstream>
@@ -101,4 +103,17 @@ TEST(FluidIdealGrid, IdealAtMostBoundAtMostPacketGst)
             EXPECT_GE(runs, 1) << topology << " " << algorithm;
         }
     }
+}
+
+TEST(RoutedBound, FramesEveryPacketOfAMessage)
+{
+    // A VLAN-tagged RoCEv2 data packet carries Ethernet 14 + 802.1Q 4 + IPv4 20 + UDP 8 +
+    // BTH 12 + ICRC 4 + FCS 4 = 66 B besides its payload, and 20 B of preamble and gap on
+    // the wire (model/roce-frame.h): 2,500 B at MTU 1,000 are two full packets of 1,086 B
+    // and one of 500 + 86 = 586 B, 2,758 B in all; without the tag 4 B less per packet.
+    EXPECT_DOUBLE_EQ(ns3::RoutedBound::WireBytes(2500, 1000, true), 2758.0);
+    EXPECT_DOUBLE_EQ(ns3::RoutedBound::WireBytes(2500, 1000, false), 2746.0);
+    EXPECT_DOUBLE_EQ(ns3::RoutedBound::WireBytes(1000, 1000, true), 1086.0);
+    // MTU 4096: 4096 + 86 = 4182 B a packet, +2.1 % on the wire.
+    EXPECT_DOUBLE_EQ(ns3::RoutedBound::WireBytes(4096 * 3, 4096, true), 3 * 4182.0);
 }
