@@ -42,6 +42,12 @@ class CompletionHeap
         return m_heap.empty();
     }
 
+    bool
+    Contains(uint32_t qp) const
+    {
+        return m_pos[qp] != kNone;
+    }
+
     uint32_t
     Top() const
     {
@@ -179,6 +185,12 @@ class FluidRun
     void Refill(double now);
     void Fill(double now);
     void FillShared();
+    /// \brief Whether QP q keeps its rate in this refill (see Refill), as Fill found it.
+    bool
+    Kept(uint32_t q) const
+    {
+        return m_kept[q] != 0;
+    }
 
     const Topology& m_topology;
     const TopologyGraph& m_graph;
@@ -206,6 +218,8 @@ class FluidRun
     std::vector<uint32_t> m_head;    //!< first queued message or kNone (idle)
     std::vector<uint32_t> m_tail;    //!< last queued message
     std::vector<uint32_t> m_qpStamp;
+    std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
+    std::vector<uint8_t> m_kept;       //!< keeps its rate in the current fill
     CompletionHeap m_heap;
 
     // Messages in flight (slots reused through m_freeMessage).
@@ -219,6 +233,7 @@ class FluidRun
     std::vector<uint32_t> m_linkStamp;
     std::vector<double> m_residual;
     std::vector<double> m_weight;
+    std::vector<double> m_busyWeight; //!< sum of a_l over its busy QPs
     std::vector<uint32_t> m_unfrozen;
 
     // Transfers.
@@ -233,6 +248,7 @@ class FluidRun
     std::vector<uint32_t> m_componentLinks;
     std::vector<std::pair<double, uint32_t>> m_levels; //!< filling heap (saturation level, link)
     uint32_t m_stamp{0};
+    double m_keepBelow{0}; //!< QPs that stay busy with a rate below this keep it (Refill)
 };
 
 void
@@ -322,6 +338,8 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
         m_head.push_back(kNone);
         m_tail.push_back(kNone);
         m_qpStamp.push_back(0);
+        m_busyAtFill.push_back(0);
+        m_kept.push_back(0);
     }
     m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
     m_qpOfPair.emplace(key, std::make_pair(first, count));
@@ -342,6 +360,7 @@ FluidRun::SetBusy(uint32_t qp, bool busy)
     {
         const uint32_t l = m_useLink[u];
         auto& list = m_linkUses[l];
+        m_busyWeight[l] += busy ? m_useFraction[u] : -m_useFraction[u];
         if (busy)
         {
             m_usePos[u] = static_cast<uint32_t>(list.size());
@@ -389,7 +408,6 @@ FluidRun::Post(uint32_t qp, TransferId t, double wireBytes, double now)
         m_tail[qp] = m;
         m_remaining[qp] = wireBytes;
         m_servedAtS[qp] = now;
-        m_rate[qp] = 0;
         SetBusy(qp, true);
     }
     else
@@ -469,6 +487,35 @@ FluidRun::Refill(double now)
         return;
     }
     ++m_result.events;
+    // Which rates can change. Progressive filling on the old and on the new busy set runs
+    // identically below level T when T is at most the old rate of every QP that went idle
+    // and at most the new rate of every QP that became busy: no link such a QP crosses
+    // saturates below its own rate in the filling that holds it, nor (with less load) in
+    // the other, and every other link sees the same load. So a QP that stays busy with a
+    // rate below T keeps it, and only the others are refilled. A new QP's rate is at least
+    // min over its links of c_l / (sum of a_l over the link's busy QPs): below that level
+    // none of its links can be full.
+    m_keepBelow = std::numeric_limits<double>::infinity();
+    for (uint32_t q : m_dirty)
+    {
+        const bool busy = m_head[q] != kNone;
+        if (busy == (m_busyAtFill[q] != 0))
+        {
+            continue;
+        }
+        if (!busy)
+        {
+            m_keepBelow = std::min(m_keepBelow, m_rate[q]);
+            continue;
+        }
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+        {
+            const uint32_t l = m_useLink[u];
+            // Rounded down: the sum is kept by additions and subtractions.
+            m_keepBelow = std::min(m_keepBelow,
+                                   m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
+        }
+    }
     // Max-min fairness decomposes over the connected components of the graph "busy QP -
     // link it uses": only the components of the dirty QPs can change, and each is filled on
     // its own (a ring step on a fat-tree is a thousand one-QP components).
@@ -529,6 +576,10 @@ FluidRun::Refill(double now)
             Fill(now);
         }
     }
+    for (uint32_t q : m_dirty)
+    {
+        m_busyAtFill[q] = m_head[q] != kNone ? 1 : 0;
+    }
     m_dirty.clear();
 }
 
@@ -538,6 +589,7 @@ FluidRun::Fill(double now)
     for (uint32_t q : m_componentQps)
     {
         Advance(q, now);
+        m_kept[q] = m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow ? 1 : 0;
     }
     if (m_componentQps.size() == 1)
     {
@@ -556,7 +608,10 @@ FluidRun::Fill(double now)
     }
     for (uint32_t q : m_componentQps)
     {
-        m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
+        if (!Kept(q) || !m_heap.Contains(q))
+        {
+            m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
+        }
     }
 }
 
@@ -574,6 +629,14 @@ FluidRun::FillShared()
     }
     for (uint32_t q : m_componentQps)
     {
+        if (Kept(q))
+        {
+            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+            {
+                m_residual[m_useLink[u]] -= m_useFraction[u] * m_rate[q];
+            }
+            continue;
+        }
         m_rate[q] = -1; // unfrozen
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
@@ -650,6 +713,7 @@ FluidRun::Run()
     m_linkStamp.assign(directed, 0);
     m_residual.assign(directed, 0);
     m_weight.assign(directed, 0);
+    m_busyWeight.assign(directed, 0);
     m_unfrozen.assign(directed, 0);
     m_result.links.resize(directed);
 
