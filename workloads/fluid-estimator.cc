@@ -420,12 +420,12 @@ FluidRun::Post(uint32_t qp, TransferId t, double wireBytes, double now)
 void
 FluidRun::Start(TransferId first, double now)
 {
-    // Zero-time transfers (co-located participants) release their dependents at once.
+    // Zero-time transfers (co-located participants) release their dependents at once, in
+    // plan order (a queue, so that posting order follows the plan).
     std::vector<TransferId> work{first};
-    while (!work.empty())
+    for (size_t next = 0; next < work.size(); ++next)
     {
-        const TransferId t = work.back();
-        work.pop_back();
+        const TransferId t = work[next];
         const Transfer& tr = m_plan.transfers[t];
         m_result.startS[t] = now;
         if (m_plan.hostOf[tr.src] == m_plan.hostOf[tr.dst] || tr.bytes == 0)
