@@ -303,6 +303,25 @@ def print_rows(label, e):
             print("%-18s %-10s %-8s" % (label, k, s["status"]))
 
 
+def fluid_bench(build, full_scale):
+    """The fluid estimator alone (build/fluid-bench, one JSON line per case: GST, wall and CPU
+    seconds of the estimate, peak RSS): trees on fattree:k=8 and a ring over 1,024 hosts;
+    --full-scale adds the 1,024-host mesh (about a minute and 5 GB)."""
+    exe = os.path.join(build, "fluid-bench")
+    if not os.path.exists(exe):
+        return {"status": "missing"}
+    cases = ["trees-fattree8", "ring-1024"] + (["mesh-1024"] if full_scale else [])
+    out = subprocess.run([exe] + cases, stdout=subprocess.PIPE, universal_newlines=True)
+    if out.returncode != 0:
+        return {"status": "error", "code": out.returncode}
+    rows = [json.loads(line) for line in out.stdout.splitlines() if line.startswith("{")]
+    for r in rows:
+        print("fluid %-16s %9d transfers  %8.3f s cpu  %8.3f s wall  %8.1f MB peak RSS" % (
+            r["case"], r["transfers"], r["fluid_cpu_s"], r["fluid_wall_s"],
+            r["peak_rss_kb"] / 1024))
+    return {"status": "ok", "cases": rows}
+
+
 def main():
     opts = parse_args(sys.argv[1:])
     quick = opts["quick"]
@@ -334,6 +353,8 @@ def main():
         if name == MEMORY_SCENARIO and not quick:
             entry["memory"] = memory_per_frame(build, sc, flows, tmpdir, 3)
         result["scenarios"][name] = entry
+    if not quick:
+        result["fluid"] = fluid_bench(build, opts["full_scale"])
     print("%-18s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
                                                  "pkt-hops/wall-s", "events/s", "wall s"))
     for name, e in result["scenarios"].items():

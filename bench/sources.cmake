@@ -2,6 +2,7 @@
 set(PARAMSYNC_BENCHES
     bench/bare-path-bench.cc
     bench/stock-ns3-bench.cc
+    bench/fluid-bench.cc
 )
 # Hand-count test of the bench programs (a script; CMakeLists.txt registers it with CTest
 # as "bench-programs").

@@ -6,10 +6,12 @@
 #include "pfc-deadlock-detector.h"
 #include "results-writer.h"
 #include "roce-sync-transport.h"
+#include "routed-bound.h"
 #include "run-invariants.h"
 
 #include "ns3/async-ps-job.h"
 #include "ns3/boolean.h"
+#include "ns3/fluid-estimator.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-pause-storm.h"
@@ -653,6 +655,22 @@ PacketSyncRun::Run()
 
     result.workers = m_plan ? m_plan->workers : 0;
     result.gradientBytes = m_plan ? m_plan->gradientBytes : 0;
+    if (job && job->Finished())
+    {
+        // The routed bound: the ideal's fluid model on the paths these QPs took, framed
+        // (helper/routed-bound.h); its time counts in fluid_wall_s, not the simulation's.
+        const auto fluidStart = std::chrono::steady_clock::now();
+        BooleanValue vlan;
+        transport.Nic(0)->GetAttribute("Vlan", vlan);
+        result.boundGstS =
+            FluidEstimator()
+                .Estimate(m_topology,
+                          *m_plan,
+                          RoutedBound::Paths(net, m_topology, transport, o.mtu, vlan.Get()))
+                .gstS;
+        result.fluidWallS =
+            std::chrono::duration<double>(std::chrono::steady_clock::now() - fluidStart).count();
+    }
     if (job)
     {
         double sum = 0;

@@ -18,10 +18,12 @@ const std::vector<std::string>&
 ResultsWriter::Columns()
 {
     static const std::vector<std::string> columns = {
-        "topology",        "algorithm",   "model",          "backend",          "workers",
-        "gst_s",           "ideal_gst_s", "iter_s",         "pfc_pause_frames", "pfc_paused_s",
-        "pfc_pause_depth", "drops",       "watchdog_drops", "link_drops",       "ecn_marks",
-        "retransmits",     "events",      "pkt_hops",       "wall_s",           "status"};
+        "topology",        "algorithm",        "model",          "backend",
+        "workers",         "gst_s",            "ideal_gst_s",    "bound_gst_s",
+        "iter_s",          "pfc_pause_frames", "pfc_paused_s",   "pfc_pause_depth",
+        "drops",           "watchdog_drops",   "link_drops",     "ecn_marks",
+        "retransmits",     "events",           "pkt_hops",       "wall_s",
+        "fluid_wall_s",    "status"};
     return columns;
 }
 
@@ -44,6 +46,7 @@ ResultsWriter::Row(const RunResult& r)
             std::to_string(r.workers),
             Number(r.gstS),
             Number(r.idealGstS),
+            Number(r.boundGstS),
             Number(r.iterationS),
             std::to_string(r.pfcPauseFrames),
             Number(r.pfcPausedS),
@@ -56,6 +59,7 @@ ResultsWriter::Row(const RunResult& r)
             std::to_string(r.events),
             std::to_string(r.pktHops),
             Number(r.wallS),
+            Number(r.fluidWallS),
             status};
 }
 

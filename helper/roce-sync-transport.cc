@@ -157,6 +157,16 @@ RoceSyncTransport::Nic(uint32_t host) const
     return m_nics.at(host);
 }
 
+void
+RoceSyncTransport::ForEachSyncQueuePair(
+    const std::function<void(uint32_t, uint32_t, uint32_t, const QueuePair&)>& fn) const
+{
+    for (const auto& [key, qp] : m_qps)
+    {
+        fn(std::get<0>(key), std::get<1>(key), std::get<2>(key), *qp);
+    }
+}
+
 uint64_t
 RoceSyncTransport::Retransmits() const
 {

@@ -65,6 +65,9 @@ class RoceSyncTransport : public SyncTransport
 
     /// \brief The NIC of a host.
     Ptr<RoceNic> Nic(uint32_t host) const;
+    /// \brief Calls fn(src host, dst host, QP index, QP) for every sync QP opened so far.
+    void ForEachSyncQueuePair(
+        const std::function<void(uint32_t, uint32_t, uint32_t, const QueuePair&)>& fn) const;
 
   private:
     /// \brief Tag of the QPs of replayed flows (not sync QPs).

@@ -91,6 +91,9 @@ struct RunResult
     uint64_t gradientBytes{0};            //!< bytes of one worker's gradient
     double gstS{-1};                      //!< mean GST over iterations (s); -1 when not measured
     double idealGstS{-1};                 //!< the fluid estimator's GST of the same plan (s)
+    /// The fluid estimator's GST on the packet run's own QP paths with framing (s,
+    /// helper/routed-bound.h); -1: not computed (fluid runs, no plan)
+    double boundGstS{-1};
     std::vector<double> gstPerIterationS; //!< GST of each iteration
     double iterationS{-1};      //!< mean iteration time (compute + exposed sync), -1 if n/a
     uint64_t pfcPauseFrames{0}; //!< pause frames sent, whole fabric
@@ -105,6 +108,9 @@ struct RunResult
     uint64_t pktHops{0};        //!< packet transmissions on links
     int64_t framesInFlightPeak{-1}; //!< most frames existing at once (-1: not sampled)
     double wallS{0};            //!< wall-clock time of this run
+    /// Wall-clock time of this run spent in the fluid estimator (the ideal GST), part of
+    /// wallS: wallS - fluidWallS is the packet simulation's own time.
+    double fluidWallS{0};
     /// Packet runs: simulated time when the last transfer or flow ended; for asynchronous
     /// systems and unfinished runs when the run guard (a look every 100 us) saw the work
     /// done or stopped the run; -1: not simulated.

@@ -11,6 +11,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
+    helper/routed-bound.cc
     helper/run-invariants.cc
     helper/trace-event-writer.cc
 )
@@ -27,6 +28,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/run-result.h
     helper/results-writer.h
     helper/roce-sync-transport.h
+    helper/routed-bound.h
     helper/run-invariants.h
     helper/trace-event-writer.h
 )

@@ -1,5 +1,6 @@
 #!/usr/bin/python3
-"""GST per algorithm with the ideal (fluid) GST beside it, from a paramsync summary.json.
+"""GST per algorithm with the ideal and the routed bound (fluid) beside it, from a paramsync
+summary.json: ideal <= bound <= GST (README: "Ideal, bound and GST").
 
 Usage: /usr/bin/python3 plots/demo-gst.py [results/demo/summary.json] [plots/demo-gst.png]
 """
@@ -23,15 +24,19 @@ def main():
     names = [r["algorithm"].split(":")[0] for r in runs]
     gst = [r["gst_s"] * 1e3 for r in runs]
     ideal = [r["ideal_gst_s"] * 1e3 for r in runs]
+    # Runs from before the bound existed, or fluid runs, have none (-1): no bar.
+    bound = [max(r.get("bound_gst_s", -1), 0) * 1e3 for r in runs]
     first = runs[0]
 
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(runs) + 2), 4.2))
     x = range(len(runs))
-    w = 0.38
-    bars = ax.bar([i - w / 2 for i in x], gst, w, label=f"packet-level GST ({first['backend']})",
+    w = 0.27
+    ax.bar([i - w for i in x], ideal, w, label="ideal GST (fluid, perfect split)",
+           color="#dddddd", edgecolor="#555555")
+    ax.bar(list(x), bound, w, label="routed bound (fluid on the QPs' hashed paths, framed)",
+           color="#999999", edgecolor="#555555")
+    bars = ax.bar([i + w for i in x], gst, w, label=f"packet-level GST ({first['backend']})",
                   color="#1f77b4")
-    ax.bar([i + w / 2 for i in x], ideal, w, label="ideal GST (fluid estimator)", color="#bbbbbb",
-           edgecolor="#555555")
     for b, g, i in zip(bars, gst, ideal):
         if i > 0:
             ax.annotate(f"{g / i:.2f}x", (b.get_x() + b.get_width() / 2, b.get_height()),
@@ -42,7 +47,7 @@ def main():
     ax.set_title(f"{first['model']} on {first['topology']}: GST per algorithm "
                  f"({first['workers']} workers)")
     ax.grid(axis="y", alpha=0.3)
-    ax.set_ylim(0, 1.25 * max(gst + ideal))  # room for the legend and the ratios
+    ax.set_ylim(0, 1.25 * max(gst + ideal + bound))  # room for the legend and the ratios
     ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(dst, dpi=120)

@@ -117,19 +117,56 @@ TEST(FluidEstimator, RatesRiseWhenASharerFinishes)
         *topo, HandPlan({0, 1, 2}, {{0, 2, 500000, {}}, {1, 2, 1000000, {}}}));
     EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
     EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
-    // The same with both transfers between the same two hosts (one route, multiplicity 2).
-    r = FluidEstimator().Estimate(*topo,
-                                  HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}}));
-    EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
+}
+
+TEST(FluidEstimator, OneQueuePairServesItsMessagesInOrder)
+{
+    // Both transfers between the same two hosts: one queue pair, a FIFO. The first
+    // (0.5 MB) has the link alone, B: 100 us; then the second (1 MB) at B: 200 us more,
+    // 300 us (sharing would have ended the first at 200 us).
+    auto topo = MakeTopology("star:n=3", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo, HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}}));
+    EXPECT_DOUBLE_EQ(r.endS[0], 100e-6);
     EXPECT_DOUBLE_EQ(r.endS[1], 300e-6);
-    // A third transfer on that route joins at 200 us (after the first): 0.5 MB left of the
-    // second and 0.25 MB of the third share B: the third ends at 200 + 0.25 MB / (B/2) =
-    // 300 us, the second has 0.25 MB left, at B: 350 us.
+    EXPECT_EQ(r.maxConcurrentFlows, 1u); // one busy queue pair on each link
+    // A third transfer (0.25 MB) posted when the first ends (100 us) queues behind the
+    // second: it starts at 300 us and takes 50 us, ending at 350 us.
     r = FluidEstimator().Estimate(
         *topo, HandPlan({0, 1}, {{0, 1, 500000, {}}, {0, 1, 1000000, {}}, {0, 1, 250000, {0}}}));
-    EXPECT_DOUBLE_EQ(r.startS[2], 200e-6);
-    EXPECT_NEAR(r.endS[2], 300e-6, 1e-15);
-    EXPECT_NEAR(r.endS[1], 350e-6, 1e-15);
+    EXPECT_DOUBLE_EQ(r.startS[2], 100e-6);
+    EXPECT_NEAR(r.endS[1], 300e-6, 1e-15);
+    EXPECT_NEAR(r.endS[2], 350e-6, 1e-15);
+}
+
+TEST(FluidEstimator, TwelveTransfersOnOnePairFinishOneAfterAnother)
+{
+    // 12 transfers of 1 MB posted at once from host 0 to host 1: the queue pair sends them
+    // in posting order at B, 200 us each, so transfer i ends at (i + 1) * 200 us, i.e. at
+    // (i + 1)/12 of the 2.4 ms total; equal sharing would end all twelve at 2.4 ms.
+    auto topo = MakeTopology("star:n=2", kB, 1e-6);
+    std::vector<Hand> hands(12, Hand{0, 1, 1000000, {}});
+    FluidResult r = FluidEstimator().Estimate(*topo, HandPlan({0, 1}, hands));
+    for (TransferId i = 0; i < 12; ++i)
+    {
+        EXPECT_NEAR(r.endS[i], (i + 1) * 200e-6, 1e-12) << i;
+    }
+    EXPECT_NEAR(r.gstS, 2.4e-3, 1e-12);
+    // Two host pairs share a link (0 -> 2 and 1 -> 2, 6 transfers of 1 MB each): each
+    // queue pair gets B/2, so a message takes 400 us and pair 0's i-th ends at
+    // (i + 1) * 400 us, finishing both pairs' sixth at 2.4 ms.
+    auto star = MakeTopology("star:n=3", kB, 1e-6);
+    std::vector<Hand> two;
+    for (int i = 0; i < 6; ++i)
+    {
+        two.push_back({0, 2, 1000000, {}});
+        two.push_back({1, 2, 1000000, {}});
+    }
+    r = FluidEstimator().Estimate(*star, HandPlan({0, 1, 2}, two));
+    for (TransferId i = 0; i < 12; ++i)
+    {
+        EXPECT_NEAR(r.endS[i], (i / 2 + 1) * 400e-6, 1e-12) << i;
+    }
 }
 
 TEST(FluidEstimator, NearSimultaneousCompletionsMerge)
@@ -392,4 +429,35 @@ TEST(FluidEstimator, RingOn1024HostFatTree)
               << Since(t0) << " s wall, gst " << r.gstS << " s, " << r.events << " events\n";
     EXPECT_NEAR(r.gstS, expected, 0.01 * expected);
     EXPECT_EQ(r.maxConcurrentFlows, 1u); // one flow per link direction at any time
+}
+
+TEST(FluidEstimator, PinnedPathsStripeOverQueuePairsAndFrame)
+{
+    // Host 0 -> host 1 on star:n=2 over 2 QPs both pinned on the one path (up, then down),
+    // with a test framing of 2 wire bytes per payload byte. 1,000,001 B stripe into 500,001
+    // + 500,000 B (the first part one byte longer, as SyncJob::Post), i.e. 1,000,002 and
+    // 1,000,000 wire bytes. The two QPs share both links: B/2 = 2.5e9 B/s each, so QP 1 ends
+    // at 1e6 / 2.5e9 = 400 us; QP 0 then has 2 B left at B = 5e9 B/s: 0.4 ns more. Without
+    // the merge window the transfer ends at 400.0004 us.
+    auto topo = MakeTopology("star:n=2", kB, 1e-6);
+    const TopologyGraph& g = topo->Graph();
+    const NodeIndex h0 = g.HostNode(0);
+    const NodeIndex sw = g.Ports(h0)[0].peer;
+    const uint32_t up = FluidResult::DirectedIndex(g, HostLink(*topo, 0), h0);
+    const uint32_t down = FluidResult::DirectedIndex(g, HostLink(*topo, 1), sw);
+    PinnedPaths paths([](HostRank, HostRank) { return 2u; },
+                      [](uint64_t payload) { return 2.0 * static_cast<double>(payload); });
+    paths.Pin({0, 1, 0}, {up, down});
+    paths.Pin({0, 1, 1}, {up, down});
+    FluidResult r =
+        FluidEstimator(0).Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000001, {}}}), paths);
+    EXPECT_NEAR(r.endS[0], 400e-6 + 0.4e-9, 1e-15);
+    EXPECT_EQ(r.queuePairs, 2u);
+    EXPECT_EQ(r.links[up].maxFlows, 2u);
+    EXPECT_DOUBLE_EQ(r.links[down].bytes, 2000002.0);
+    // A QP that was never pinned is an error naming it.
+    PinnedPaths none([](HostRank, HostRank) { return 1u; },
+                     [](uint64_t payload) { return static_cast<double>(payload); });
+    EXPECT_THROW(FluidEstimator().Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000, {}}}), none),
+                 std::runtime_error);
 }

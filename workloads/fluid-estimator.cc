@@ -6,7 +6,6 @@
 #include <cmath>
 #include <functional>
 #include <limits>
-#include <queue>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -19,37 +18,157 @@ namespace ns3
 namespace
 {
 
-/// A transfer's completion point: the route's per-transfer served bytes that
-/// finish it.
-using FinishMark = std::pair<double, TransferId>;
+constexpr uint32_t kNone = ~0u;
 
-/// One pending completion of a route, valid while the route's version is
-/// unchanged.
-struct RouteEvent
+/**
+ * A min-heap of queue pairs keyed by their next completion time, indexed by queue pair so
+ * that a key changes in place (a refill reschedules every queue pair of a component) and
+ * the heap never holds more than one entry per queue pair.
+ */
+class CompletionHeap
 {
-    double timeS;
-    uint32_t route;
-    uint32_t version;
+  public:
+    /// \brief Room for queue pairs 0..n-1.
+    void
+    Grow(uint32_t n)
+    {
+        m_pos.resize(n, kNone);
+        m_key.resize(n, 0);
+    }
 
     bool
-    operator>(const RouteEvent& other) const
+    Empty() const
     {
-        return timeS > other.timeS;
+        return m_heap.empty();
     }
+
+    bool
+    Contains(uint32_t qp) const
+    {
+        return m_pos[qp] != kNone;
+    }
+
+    uint32_t
+    Top() const
+    {
+        return m_heap.front();
+    }
+
+    double
+    TopKey() const
+    {
+        return m_key[m_heap.front()];
+    }
+
+    /// \brief Inserts qp, or moves it to its new key.
+    void
+    Set(uint32_t qp, double key)
+    {
+        const double old = m_key[qp];
+        m_key[qp] = key;
+        if (m_pos[qp] == kNone)
+        {
+            m_pos[qp] = static_cast<uint32_t>(m_heap.size());
+            m_heap.push_back(qp);
+            Up(m_pos[qp]);
+        }
+        else if (key < old)
+        {
+            Up(m_pos[qp]);
+        }
+        else
+        {
+            Down(m_pos[qp]);
+        }
+    }
+
+    /// \brief Removes qp if present.
+    void
+    Remove(uint32_t qp)
+    {
+        const uint32_t i = m_pos[qp];
+        if (i == kNone)
+        {
+            return;
+        }
+        m_pos[qp] = kNone;
+        const uint32_t last = m_heap.back();
+        m_heap.pop_back();
+        if (i < m_heap.size())
+        {
+            m_heap[i] = last;
+            m_pos[last] = i;
+            Up(i);
+            Down(m_pos[last]);
+        }
+    }
+
+  private:
+    void
+    Up(uint32_t i)
+    {
+        const uint32_t q = m_heap[i];
+        while (i > 0)
+        {
+            const uint32_t parent = (i - 1) / 2;
+            if (!(m_key[q] < m_key[m_heap[parent]]))
+            {
+                break;
+            }
+            m_heap[i] = m_heap[parent];
+            m_pos[m_heap[i]] = i;
+            i = parent;
+        }
+        m_heap[i] = q;
+        m_pos[q] = i;
+    }
+
+    void
+    Down(uint32_t i)
+    {
+        const uint32_t q = m_heap[i];
+        const auto n = static_cast<uint32_t>(m_heap.size());
+        while (true)
+        {
+            uint32_t c = 2 * i + 1;
+            if (c >= n)
+            {
+                break;
+            }
+            if (c + 1 < n && m_key[m_heap[c + 1]] < m_key[m_heap[c]])
+            {
+                ++c;
+            }
+            if (!(m_key[m_heap[c]] < m_key[q]))
+            {
+                break;
+            }
+            m_heap[i] = m_heap[c];
+            m_pos[m_heap[i]] = i;
+            i = c;
+        }
+        m_heap[i] = q;
+        m_pos[q] = i;
+    }
+
+    std::vector<uint32_t> m_heap; //!< queue pairs, heap-ordered by m_key
+    std::vector<uint32_t> m_pos;  //!< per queue pair: index in m_heap or kNone
+    std::vector<double> m_key;    //!< per queue pair: completion time of its head (s)
 };
 
 /**
- * One fluid execution. Routes are (source host, destination host) pairs with
- * their fluid ECMP usage (directed link, fraction); every active transfer of a
- * route holds the route's rate, so a route's state is its multiplicity, its
- * rate and the bytes served to each of its transfers since it was created
- * ("served"), and a transfer ends when served reaches its finish mark.
+ * One fluid execution. A queue pair (QP) is busy while it holds posted messages; only its
+ * head message is served, at the QP's max-min rate. A message is one part of a transfer.
  */
 class FluidRun
 {
   public:
-    FluidRun(const Topology& topology, const SyncPlan& plan, double batchS)
-        : m_topology(topology), m_graph(topology.Graph()), m_plan(plan), m_batchS(batchS)
+    FluidRun(const Topology& topology, const SyncPlan& plan, const FluidPaths& paths, double batchS)
+        : m_topology(topology),
+          m_graph(topology.Graph()),
+          m_plan(plan),
+          m_paths(paths),
+          m_batchS(batchS)
     {
     }
 
@@ -57,63 +176,79 @@ class FluidRun
 
   private:
     void Validate() const;
-    uint32_t RouteOf(TransferId t);
-    uint32_t BuildRoute(HostRank src, HostRank dst, TransferId t);
+    uint32_t QueuePairsOf(TransferId t, uint32_t& count);
     void Start(TransferId t, double now);
-    void Complete(TransferId t, double now);
-    void Advance(uint32_t route, double now);
-    void SetActive(uint32_t route, uint32_t active);
+    void Post(uint32_t qp, TransferId t, double wireBytes, double now);
+    void FinishHead(uint32_t qp, double now, std::vector<TransferId>& done);
+    void Advance(uint32_t qp, double now);
+    void SetBusy(uint32_t qp, bool busy);
     void Refill(double now);
     void Fill(double now);
     void FillShared();
+    /// \brief Whether QP q keeps its rate in this refill (see Refill), as Fill found it.
+    bool
+    Kept(uint32_t q) const
+    {
+        return m_kept[q] != 0;
+    }
 
     const Topology& m_topology;
     const TopologyGraph& m_graph;
     const SyncPlan& m_plan;
+    const FluidPaths& m_paths;
     double m_batchS;
     FluidResult m_result;
 
     // Static per directed link.
     std::vector<double> m_capacity; //!< bytes/s
 
-    // Routes: usage entries [m_routeBegin[r], m_routeBegin[r + 1]).
-    std::unordered_map<uint64_t, uint32_t> m_routeOfPair;
-    std::vector<uint32_t> m_routeBegin{0};
+    // QPs: those of a host pair are consecutive, from m_qpOfPair; usage entries of QP q are
+    // [m_qpBegin[q], m_qpBegin[q + 1]).
+    std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> m_qpOfPair; //!< first, count
+    std::vector<uint32_t> m_qpBegin{0};
     std::vector<uint32_t> m_useLink;
     std::vector<double> m_useFraction;
-    std::vector<uint32_t> m_useRoute;
-    std::vector<uint32_t> m_usePos; //!< position of the entry in its link's active list
+    std::vector<uint32_t> m_useQp;
+    std::vector<uint32_t> m_usePos; //!< position of the entry in its link's busy list
 
-    // Dynamic per route.
-    std::vector<uint32_t> m_active;
-    std::vector<double> m_rate; //!< bytes/s of each of its transfers
-    std::vector<double> m_served;
-    std::vector<double> m_servedAtS;
-    std::vector<uint32_t> m_version;
-    std::vector<std::vector<FinishMark>> m_marks; //!< min-heaps
-    std::vector<uint32_t> m_routeStamp;
+    // Dynamic per QP.
+    std::vector<double> m_rate;      //!< bytes/s of its head message
+    std::vector<double> m_remaining; //!< wire bytes of the head message still to send
+    std::vector<double> m_servedAtS; //!< when m_remaining was last brought up to date
+    std::vector<uint32_t> m_head;    //!< first queued message or kNone (idle)
+    std::vector<uint32_t> m_tail;    //!< last queued message
+    std::vector<uint32_t> m_qpStamp;
+    std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
+    std::vector<uint8_t> m_kept;       //!< keeps its rate in the current fill
+    CompletionHeap m_heap;
+
+    // Messages in flight (slots reused through m_freeMessage).
+    std::vector<TransferId> m_messageTransfer;
+    std::vector<double> m_messageBytes;
+    std::vector<uint32_t> m_messageNext;
+    std::vector<uint32_t> m_freeMessage;
 
     // Dynamic per directed link.
-    std::vector<std::vector<uint32_t>> m_linkUses; //!< usage entries of its active routes
-    std::vector<uint32_t> m_linkFlows;
+    std::vector<std::vector<uint32_t>> m_linkUses; //!< usage entries of its busy QPs
     std::vector<uint32_t> m_linkStamp;
     std::vector<double> m_residual;
     std::vector<double> m_weight;
+    std::vector<double> m_busyWeight; //!< sum of a_l over its busy QPs
     std::vector<uint32_t> m_unfrozen;
 
     // Transfers.
-    std::vector<uint32_t> m_routeOfTransfer;
+    std::vector<uint32_t> m_partsLeft;
     std::vector<uint32_t> m_pendingDeps;
     std::vector<uint32_t> m_dependentsBegin;
     std::vector<TransferId> m_dependents;
     uint64_t m_completed{0};
 
     std::vector<uint32_t> m_dirty;
-    std::vector<uint32_t> m_componentRoutes;
+    std::vector<uint32_t> m_componentQps;
     std::vector<uint32_t> m_componentLinks;
     std::vector<std::pair<double, uint32_t>> m_levels; //!< filling heap (saturation level, link)
     uint32_t m_stamp{0};
-    std::priority_queue<RouteEvent, std::vector<RouteEvent>, std::greater<RouteEvent>> m_events;
+    double m_keepBelow{0}; //!< QPs that stay busy with a rate below this keep it (Refill)
 };
 
 void
@@ -159,186 +294,79 @@ FluidRun::Validate() const
 }
 
 uint32_t
-FluidRun::RouteOf(TransferId t)
+FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
 {
     const Transfer& tr = m_plan.transfers[t];
     const HostRank src = m_plan.hostOf[tr.src];
     const HostRank dst = m_plan.hostOf[tr.dst];
     const uint64_t key = (uint64_t{src} << 32) | dst;
-    auto it = m_routeOfPair.find(key);
-    if (it != m_routeOfPair.end())
+    auto it = m_qpOfPair.find(key);
+    if (it != m_qpOfPair.end())
     {
-        return it->second;
+        count = it->second.second;
+        return it->second.first;
     }
-    uint32_t route = BuildRoute(src, dst, t);
-    m_routeOfPair.emplace(key, route);
-    return route;
-}
-
-uint32_t
-FluidRun::BuildRoute(HostRank src, HostRank dst, TransferId t)
-{
-    // Routing state is (node, lane): lanes change where deadlock avoidance says
-    // so, and the next hops may depend on the lane. The states reachable from the
-    // source form a DAG (each routed path is loop free); it is explored depth
-    // first, then the unit of traffic is pushed through it in topological order,
-    // halving (1/k) at every k-way ECMP split.
-    struct State
+    const auto first = static_cast<uint32_t>(m_rate.size());
+    count = std::max<uint32_t>(1, m_paths.QueuePairs(src, dst));
+    for (uint32_t i = 0; i < count; ++i)
     {
-        NodeIndex node;
-        uint8_t lane;
-        uint32_t hopsBegin;
-        uint32_t hopsEnd;
-        uint8_t color; // 0 new, 1 on the DFS stack, 2 done
-        double weight;
-    };
-    std::vector<State> states;
-    std::unordered_map<uint64_t, uint32_t> index;
-    std::vector<RouteHop> hops;
-    std::vector<RouteHop> allHops;
-    std::vector<uint32_t> hopState; // per entry of allHops: the state it leads to
-    std::vector<uint32_t> postOrder;
-    const NodeIndex target = m_graph.HostNode(dst);
-
-    auto stateOf = [&](NodeIndex node, uint8_t lane) {
-        const uint64_t key = (uint64_t{node} << 8) | lane;
-        auto it = index.find(key);
-        if (it != index.end())
+        const auto qp = static_cast<uint32_t>(m_rate.size());
+        for (const FluidLinkUse& use : m_paths.Uses(src, dst, i))
         {
-            return it->second;
-        }
-        auto s = static_cast<uint32_t>(states.size());
-        states.push_back({node, lane, 0, 0, 0, 0.0});
-        index.emplace(key, s);
-        return s;
-    };
-    auto routeError = [&](const std::string& what) {
-        return std::runtime_error("FluidEstimator: topology " + m_topology.Spec() +
-                                  ": route of transfer " + std::to_string(t) + " (host " +
-                                  std::to_string(src) + " -> host " + std::to_string(dst) + ") " +
-                                  what);
-    };
-
-    std::vector<std::pair<uint32_t, uint32_t>> stack; // state, next hop to explore
-    stack.emplace_back(stateOf(m_graph.HostNode(src), 0), 0);
-    states[0].color = 1;
-    while (!stack.empty())
-    {
-        auto& [s, next] = stack.back();
-        if (next == 0 && states[s].hopsEnd == 0 && states[s].node != target)
-        {
-            m_topology.NextHops(states[s].node, dst, states[s].lane, hops);
-            if (hops.empty())
+            if (!(m_capacity[use.link] > 0) || !std::isfinite(m_capacity[use.link]))
             {
-                throw routeError("has no next hop at node " + m_graph.Node(states[s].node).name);
-            }
-            states[s].hopsBegin = static_cast<uint32_t>(allHops.size());
-            allHops.insert(allHops.end(), hops.begin(), hops.end());
-            hopState.resize(allHops.size(), 0);
-            states[s].hopsEnd = static_cast<uint32_t>(allHops.size());
-        }
-        const uint32_t h = states[s].hopsBegin + next;
-        if (h >= states[s].hopsEnd)
-        {
-            states[s].color = 2;
-            postOrder.push_back(s);
-            stack.pop_back();
-            continue;
-        }
-        ++next;
-        const NodeIndex at = states[s].node;
-        const PortPeer& peer = m_graph.Ports(at).at(allHops[h].port);
-        const uint32_t child = stateOf(peer.peer, allHops[h].lane);
-        hopState[h] = child; // may reallocate `states`, never `stack`
-        if (states[child].color == 1)
-        {
-            throw routeError("loops at node " + m_graph.Node(peer.peer).name);
-        }
-        if (states[child].color == 0)
-        {
-            states[child].color = 1;
-            stack.emplace_back(child, 0);
-        }
-    }
-
-    // Reverse post-order is a topological order of the DAG.
-    std::unordered_map<uint32_t, double> fraction; // directed link -> share of the traffic
-    states[0].weight = 1.0;
-    for (auto it = postOrder.rbegin(); it != postOrder.rend(); ++it)
-    {
-        const State& st = states[*it];
-        const uint32_t k = st.hopsEnd - st.hopsBegin;
-        if (k == 0)
-        {
-            continue;
-        }
-        const double share = st.weight / k;
-        for (uint32_t h = st.hopsBegin; h < st.hopsEnd; ++h)
-        {
-            const PortPeer& peer = m_graph.Ports(st.node)[allHops[h].port];
-            const uint32_t directed = FluidResult::DirectedIndex(m_graph, peer.link, st.node);
-            if (!(m_capacity[directed] > 0) || !std::isfinite(m_capacity[directed]))
-            {
-                const TopologyLink& l = m_graph.Link(peer.link);
+                const TopologyLink& l = m_graph.Link(use.link / 2);
                 std::ostringstream rate;
                 rate << l.rateBps;
-                throw std::invalid_argument("FluidEstimator: topology " + m_topology.Spec() +
-                                            ": link " + std::to_string(peer.link) + " (" +
-                                            m_graph.Node(l.a).name + " - " +
-                                            m_graph.Node(l.b).name + ") has rate " + rate.str() +
-                                            " bit/s on the route of transfer " + std::to_string(t) +
-                                            " (host " + std::to_string(src) + " -> host " +
-                                            std::to_string(dst) + "); allowed: a finite rate > 0");
+                throw std::invalid_argument(
+                    "FluidEstimator: topology " + m_topology.Spec() + ": link " +
+                    std::to_string(use.link / 2) + " (" + m_graph.Node(l.a).name + " - " +
+                    m_graph.Node(l.b).name + ") has rate " + rate.str() +
+                    " bit/s on the route of transfer " + std::to_string(t) + " (host " +
+                    std::to_string(src) + " -> host " + std::to_string(dst) +
+                    "); allowed: a finite rate > 0");
             }
-            fraction[directed] += share;
-            states[hopState[h]].weight += share;
+            m_useLink.push_back(use.link);
+            m_useFraction.push_back(use.fraction);
+            m_useQp.push_back(qp);
+            m_usePos.push_back(0);
         }
+        m_qpBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
+        m_rate.push_back(0);
+        m_remaining.push_back(0);
+        m_servedAtS.push_back(0);
+        m_head.push_back(kNone);
+        m_tail.push_back(kNone);
+        m_qpStamp.push_back(0);
+        m_busyAtFill.push_back(0);
+        m_kept.push_back(0);
     }
-
-    const auto route = static_cast<uint32_t>(m_active.size());
-    std::vector<std::pair<uint32_t, double>> uses(fraction.begin(), fraction.end());
-    std::sort(uses.begin(), uses.end());
-    for (const auto& [link, a] : uses)
-    {
-        m_useLink.push_back(link);
-        m_useFraction.push_back(a);
-        m_useRoute.push_back(route);
-        m_usePos.push_back(0);
-    }
-    m_routeBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
-    m_active.push_back(0);
-    m_rate.push_back(0);
-    m_served.push_back(0);
-    m_servedAtS.push_back(0);
-    m_version.push_back(0);
-    m_marks.emplace_back();
-    m_routeStamp.push_back(0);
-    return route;
+    m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
+    m_qpOfPair.emplace(key, std::make_pair(first, count));
+    return first;
 }
 
 void
-FluidRun::Advance(uint32_t route, double now)
+FluidRun::Advance(uint32_t qp, double now)
 {
-    m_served[route] += m_rate[route] * (now - m_servedAtS[route]);
-    m_servedAtS[route] = now;
+    m_remaining[qp] -= m_rate[qp] * (now - m_servedAtS[qp]);
+    m_servedAtS[qp] = now;
 }
 
 void
-FluidRun::SetActive(uint32_t route, uint32_t active)
+FluidRun::SetBusy(uint32_t qp, bool busy)
 {
-    const uint32_t before = m_active[route];
-    m_active[route] = active;
-    if ((before == 0) == (active == 0))
+    for (uint32_t u = m_qpBegin[qp]; u < m_qpBegin[qp + 1]; ++u)
     {
-        return;
-    }
-    for (uint32_t u = m_routeBegin[route]; u < m_routeBegin[route + 1]; ++u)
-    {
-        auto& list = m_linkUses[m_useLink[u]];
-        if (active > 0)
+        const uint32_t l = m_useLink[u];
+        auto& list = m_linkUses[l];
+        m_busyWeight[l] += busy ? m_useFraction[u] : -m_useFraction[u];
+        if (busy)
         {
             m_usePos[u] = static_cast<uint32_t>(list.size());
             list.push_back(u);
+            m_result.links[l].maxFlows =
+                std::max(m_result.links[l].maxFlows, static_cast<uint32_t>(list.size()));
         }
         else
         {
@@ -348,18 +376,56 @@ FluidRun::SetActive(uint32_t route, uint32_t active)
             list.pop_back();
         }
     }
+    m_dirty.push_back(qp);
+}
+
+void
+FluidRun::Post(uint32_t qp, TransferId t, double wireBytes, double now)
+{
+    uint32_t m;
+    if (m_freeMessage.empty())
+    {
+        m = static_cast<uint32_t>(m_messageTransfer.size());
+        m_messageTransfer.push_back(t);
+        m_messageBytes.push_back(wireBytes);
+        m_messageNext.push_back(kNone);
+    }
+    else
+    {
+        m = m_freeMessage.back();
+        m_freeMessage.pop_back();
+        m_messageTransfer[m] = t;
+        m_messageBytes[m] = wireBytes;
+        m_messageNext[m] = kNone;
+    }
+    for (uint32_t u = m_qpBegin[qp]; u < m_qpBegin[qp + 1]; ++u)
+    {
+        m_result.links[m_useLink[u]].bytes += wireBytes * m_useFraction[u];
+    }
+    if (m_head[qp] == kNone)
+    {
+        m_head[qp] = m;
+        m_tail[qp] = m;
+        m_remaining[qp] = wireBytes;
+        m_servedAtS[qp] = now;
+        SetBusy(qp, true);
+    }
+    else
+    {
+        m_messageNext[m_tail[qp]] = m;
+        m_tail[qp] = m;
+    }
 }
 
 void
 FluidRun::Start(TransferId first, double now)
 {
-    // Zero-time transfers (co-located participants) release their dependents at
-    // once.
+    // Zero-time transfers (co-located participants) release their dependents at once, in
+    // plan order (a queue, so that posting order follows the plan).
     std::vector<TransferId> work{first};
-    while (!work.empty())
+    for (size_t next = 0; next < work.size(); ++next)
     {
-        const TransferId t = work.back();
-        work.pop_back();
+        const TransferId t = work[next];
         const Transfer& tr = m_plan.transfers[t];
         m_result.startS[t] = now;
         if (m_plan.hostOf[tr.src] == m_plan.hostOf[tr.dst] || tr.bytes == 0)
@@ -375,34 +441,42 @@ FluidRun::Start(TransferId first, double now)
             }
             continue;
         }
-        const uint32_t r = RouteOf(t);
-        m_routeOfTransfer[t] = r;
-        Advance(r, now);
-        m_marks[r].emplace_back(m_served[r] + static_cast<double>(tr.bytes), t);
-        std::push_heap(m_marks[r].begin(), m_marks[r].end(), std::greater<FinishMark>());
-        SetActive(r, m_active[r] + 1);
-        for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
+        // Equal parts, the first `bytes mod parts` one byte longer (SyncJob::Post).
+        uint32_t count = 0;
+        const uint32_t firstQp = QueuePairsOf(t, count);
+        const auto parts = static_cast<uint32_t>(std::min<uint64_t>(count, tr.bytes));
+        m_partsLeft[t] = parts;
+        for (uint32_t i = 0; i < parts; ++i)
         {
-            const uint32_t l = m_useLink[u];
-            m_result.links[l].bytes += static_cast<double>(tr.bytes) * m_useFraction[u];
-            m_result.links[l].maxFlows = std::max(m_result.links[l].maxFlows, ++m_linkFlows[l]);
+            const uint64_t bytes = tr.bytes / parts + (i < tr.bytes % parts ? 1 : 0);
+            Post(firstQp + i, t, m_paths.WireBytes(bytes), now);
         }
-        m_dirty.push_back(r);
     }
 }
 
 void
-FluidRun::Complete(TransferId t, double now)
+FluidRun::FinishHead(uint32_t qp, double now, std::vector<TransferId>& done)
 {
-    m_result.endS[t] = now;
-    ++m_completed;
-    const uint32_t r = m_routeOfTransfer[t];
-    for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
+    const uint32_t m = m_head[qp];
+    const TransferId t = m_messageTransfer[m];
+    if (--m_partsLeft[t] == 0)
     {
-        --m_linkFlows[m_useLink[u]];
+        done.push_back(t);
     }
-    SetActive(r, m_active[r] - 1);
-    m_dirty.push_back(r);
+    m_head[qp] = m_messageNext[m];
+    m_freeMessage.push_back(m);
+    m_servedAtS[qp] = now;
+    if (m_head[qp] == kNone)
+    {
+        m_remaining[qp] = 0;
+        m_heap.Remove(qp);
+        SetBusy(qp, false);
+        return;
+    }
+    // The next message takes the head at the same rate: the busy set, and so every
+    // max-min rate, is unchanged.
+    m_remaining[qp] = m_messageBytes[m_head[qp]];
+    m_heap.Set(qp, now + m_remaining[qp] / m_rate[qp]);
 }
 
 void
@@ -413,23 +487,71 @@ FluidRun::Refill(double now)
         return;
     }
     ++m_result.events;
-    // Max-min fairness decomposes over the connected components of the graph "active route
-    // - link it uses": only the components of the dirty routes can change, and each is
-    // filled on its own (a ring step on a fat-tree is a thousand one-route components).
-    ++m_stamp;
-    for (uint32_t seed : m_dirty)
+    // Which rates can change. Progressive filling on the old and on the new busy set runs
+    // identically below level T when T is at most the old rate of every QP that went idle
+    // and at most the new rate of every QP that became busy: no link such a QP crosses
+    // saturates below its own rate in the filling that holds it, nor (with less load) in
+    // the other, and every other link sees the same load. So a QP that stays busy with a
+    // rate below T keeps it, and only the others are refilled. A new QP's rate is at least
+    // min over its links of c_l / (sum of a_l over the link's busy QPs): below that level
+    // none of its links can be full.
+    m_keepBelow = std::numeric_limits<double>::infinity();
+    for (uint32_t q : m_dirty)
     {
-        if (m_routeStamp[seed] == m_stamp)
+        const bool busy = m_head[q] != kNone;
+        if (busy == (m_busyAtFill[q] != 0))
         {
             continue;
         }
-        m_routeStamp[seed] = m_stamp;
-        m_componentRoutes.assign(1, seed);
-        m_componentLinks.clear();
-        for (size_t i = 0; i < m_componentRoutes.size(); ++i)
+        if (!busy)
         {
-            const uint32_t r = m_componentRoutes[i];
-            for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
+            m_keepBelow = std::min(m_keepBelow, m_rate[q]);
+            continue;
+        }
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+        {
+            const uint32_t l = m_useLink[u];
+            // Rounded down: the sum is kept by additions and subtractions.
+            m_keepBelow = std::min(m_keepBelow,
+                                   m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
+        }
+    }
+    // Max-min fairness decomposes over the connected components of the graph "busy QP -
+    // link it uses": only the components of the dirty QPs can change, and each is filled on
+    // its own (a ring step on a fat-tree is a thousand one-QP components).
+    ++m_stamp;
+    for (uint32_t seed : m_dirty)
+    {
+        if (m_qpStamp[seed] == m_stamp)
+        {
+            continue;
+        }
+        m_qpStamp[seed] = m_stamp;
+        m_componentQps.clear();
+        m_componentLinks.clear();
+        if (m_head[seed] != kNone)
+        {
+            m_componentQps.push_back(seed);
+        }
+        else
+        {
+            // An idle QP's neighbours: the busy QPs on the links it left.
+            for (uint32_t u = m_qpBegin[seed]; u < m_qpBegin[seed + 1]; ++u)
+            {
+                for (uint32_t v : m_linkUses[m_useLink[u]])
+                {
+                    if (m_qpStamp[m_useQp[v]] != m_stamp)
+                    {
+                        m_qpStamp[m_useQp[v]] = m_stamp;
+                        m_componentQps.push_back(m_useQp[v]);
+                    }
+                }
+            }
+        }
+        for (size_t i = 0; i < m_componentQps.size(); ++i)
+        {
+            const uint32_t q = m_componentQps[i];
+            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
             {
                 const uint32_t l = m_useLink[u];
                 if (m_linkStamp[l] == m_stamp)
@@ -440,16 +562,23 @@ FluidRun::Refill(double now)
                 m_componentLinks.push_back(l);
                 for (uint32_t v : m_linkUses[l])
                 {
-                    const uint32_t other = m_useRoute[v];
-                    if (m_routeStamp[other] != m_stamp)
+                    const uint32_t other = m_useQp[v];
+                    if (m_qpStamp[other] != m_stamp)
                     {
-                        m_routeStamp[other] = m_stamp;
-                        m_componentRoutes.push_back(other);
+                        m_qpStamp[other] = m_stamp;
+                        m_componentQps.push_back(other);
                     }
                 }
             }
         }
-        Fill(now);
+        if (!m_componentQps.empty())
+        {
+            Fill(now);
+        }
+    }
+    for (uint32_t q : m_dirty)
+    {
+        m_busyAtFill[q] = m_head[q] != kNone ? 1 : 0;
     }
     m_dirty.clear();
 }
@@ -457,36 +586,31 @@ FluidRun::Refill(double now)
 void
 FluidRun::Fill(double now)
 {
-    for (uint32_t r : m_componentRoutes)
+    for (uint32_t q : m_componentQps)
     {
-        Advance(r, now);
+        Advance(q, now);
+        m_kept[q] = m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow ? 1 : 0;
     }
-    if (m_componentRoutes.size() == 1)
+    if (m_componentQps.size() == 1)
     {
-        // Alone on its links: the route's rate is its tightest link's c_l / (m a_l).
-        const uint32_t r = m_componentRoutes[0];
-        double rate = 0;
-        if (m_active[r] > 0)
+        // Alone on its links: the QP's rate is its tightest link's c_l / a_l.
+        const uint32_t q = m_componentQps[0];
+        double rate = std::numeric_limits<double>::infinity();
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
-            rate = std::numeric_limits<double>::infinity();
-            for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
-            {
-                rate = std::min(rate, m_capacity[m_useLink[u]] / (m_active[r] * m_useFraction[u]));
-            }
+            rate = std::min(rate, m_capacity[m_useLink[u]] / m_useFraction[u]);
         }
-        m_rate[r] = rate;
+        m_rate[q] = rate;
     }
     else
     {
         FillShared();
     }
-    for (uint32_t r : m_componentRoutes)
+    for (uint32_t q : m_componentQps)
     {
-        ++m_version[r];
-        if (m_active[r] > 0)
+        if (!Kept(q) || !m_heap.Contains(q))
         {
-            const double remaining = std::max(m_marks[r].front().first - m_served[r], 0.0);
-            m_events.push({now + remaining / m_rate[r], r, m_version[r]});
+            m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
         }
     }
 }
@@ -494,28 +618,36 @@ FluidRun::Fill(double now)
 void
 FluidRun::FillShared()
 {
-    // Progressive filling: every unfrozen route's rate rises together to `level`; link l
-    // saturates at (residual capacity) / (sum of m_r a_rl over its unfrozen routes); its
-    // routes freeze there.
+    // Progressive filling: every unfrozen QP's rate rises together to `level`; link l
+    // saturates at (residual capacity) / (sum of a_ql over its unfrozen QPs); its QPs
+    // freeze there.
     for (uint32_t l : m_componentLinks)
     {
         m_residual[l] = m_capacity[l];
         m_weight[l] = 0;
         m_unfrozen[l] = 0;
     }
-    for (uint32_t r : m_componentRoutes)
+    for (uint32_t q : m_componentQps)
     {
-        m_rate[r] = m_active[r] > 0 ? -1 : 0; // -1: unfrozen
-        for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1] && m_active[r] > 0; ++u)
+        if (Kept(q))
         {
-            m_weight[m_useLink[u]] += m_active[r] * m_useFraction[u];
+            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+            {
+                m_residual[m_useLink[u]] -= m_useFraction[u] * m_rate[q];
+            }
+            continue;
+        }
+        m_rate[q] = -1; // unfrozen
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+        {
+            m_weight[m_useLink[u]] += m_useFraction[u];
             ++m_unfrozen[m_useLink[u]];
         }
     }
-    // A link's saturation level only rises as routes freeze: freezing a route at level x on
-    // link l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower
-    // bounds, each link sits in the heap once, and a popped link whose level has risen is
-    // pushed back with its new level instead of being updated at every freeze.
+    // A link's saturation level only rises as QPs freeze: freezing a QP at level x on link
+    // l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower bounds,
+    // each link sits in the heap once, and a popped link whose level has risen is pushed
+    // back with its new level instead of being updated at every freeze.
     using LinkLevel = std::pair<double, uint32_t>;
     std::vector<LinkLevel>& heap = m_levels;
     heap.clear();
@@ -544,23 +676,22 @@ FluidRun::FillShared()
             std::push_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
             continue;
         }
-        // Rounding can leave a residual a hair below what the current level needs;
-        // levels never fall in progressive filling.
+        // Rounding can leave a residual a hair below what the current level needs; levels
+        // never fall in progressive filling.
         level = std::max(level, current);
         for (uint32_t v : m_linkUses[l])
         {
-            const uint32_t r = m_useRoute[v];
-            if (m_rate[r] >= 0)
+            const uint32_t q = m_useQp[v];
+            if (m_rate[q] >= 0)
             {
                 continue;
             }
-            m_rate[r] = level;
-            for (uint32_t u = m_routeBegin[r]; u < m_routeBegin[r + 1]; ++u)
+            m_rate[q] = level;
+            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
             {
                 const uint32_t l2 = m_useLink[u];
-                const double load = m_active[r] * m_useFraction[u];
-                m_residual[l2] -= load * level;
-                m_weight[l2] -= load;
+                m_residual[l2] -= m_useFraction[u] * level;
+                m_weight[l2] -= m_useFraction[u];
                 --m_unfrozen[l2];
             }
         }
@@ -579,17 +710,17 @@ FluidRun::Run()
         m_capacity[2 * l + 1] = m_graph.Link(l).rateBps / 8;
     }
     m_linkUses.resize(directed);
-    m_linkFlows.assign(directed, 0);
     m_linkStamp.assign(directed, 0);
     m_residual.assign(directed, 0);
     m_weight.assign(directed, 0);
+    m_busyWeight.assign(directed, 0);
     m_unfrozen.assign(directed, 0);
     m_result.links.resize(directed);
 
     const auto n = static_cast<TransferId>(m_plan.transfers.size());
     m_result.startS.assign(n, -1);
     m_result.endS.assign(n, -1);
-    m_routeOfTransfer.assign(n, 0);
+    m_partsLeft.assign(n, 0);
     m_pendingDeps.assign(n, 0);
     m_dependentsBegin.assign(n + 1, 0);
     for (TransferId t = 0; t < n; ++t)
@@ -627,46 +758,21 @@ FluidRun::Run()
     Refill(now);
 
     std::vector<TransferId> done;
-    while (!m_events.empty())
+    while (!m_heap.Empty())
     {
-        const RouteEvent first = m_events.top();
-        m_events.pop();
-        if (first.version != m_version[first.route])
+        now = m_heap.TopKey();
+        // The earliest head message is due; so is every head that would finish within the
+        // merge window (see the header), credited now.
+        while (!m_heap.Empty() && m_heap.TopKey() <= now + m_batchS)
         {
-            continue;
+            FinishHead(m_heap.Top(), now, done);
         }
-        now = first.timeS;
-        // This route's earliest transfer is due; so is every transfer, on any
-        // route, that would finish within the merge window (see the header).
-        auto takeDue = [&](uint32_t r) {
-            Advance(r, now);
-            auto& marks = m_marks[r];
-            const double slack = m_rate[r] * m_batchS;
-            bool firstMark = true;
-            while (!marks.empty() && (firstMark || marks.front().first - m_served[r] <=
-                                                       slack + 1e-12 * marks.front().first))
-            {
-                firstMark = false;
-                done.push_back(marks.front().second);
-                std::pop_heap(marks.begin(), marks.end(), std::greater<FinishMark>());
-                marks.pop_back();
-            }
-        };
-        takeDue(first.route);
-        ++m_version[first.route];
-        while (!m_events.empty() && m_events.top().timeS <= now + m_batchS)
-        {
-            const RouteEvent e = m_events.top();
-            m_events.pop();
-            if (e.version == m_version[e.route])
-            {
-                takeDue(e.route);
-                ++m_version[e.route];
-            }
-        }
+        // Simultaneous completions release their dependents in plan order.
+        std::sort(done.begin(), done.end());
         for (TransferId t : done)
         {
-            Complete(t, now);
+            m_result.endS[t] = now;
+            ++m_completed;
         }
         for (TransferId t : done)
         {
@@ -706,6 +812,7 @@ FluidRun::Run()
             m_result.gstS > 0 && rate > 0 ? load.bytes * 8 / (rate * m_result.gstS) : 0;
         m_result.maxConcurrentFlows = std::max(m_result.maxConcurrentFlows, load.maxFlows);
     }
+    m_result.queuePairs = m_rate.size();
     return std::move(m_result);
 }
 
@@ -729,7 +836,15 @@ FluidEstimator::FluidEstimator(double batchS) : m_batchS(batchS)
 FluidResult
 FluidEstimator::Estimate(const Topology& topology, const SyncPlan& plan) const
 {
-    return FluidRun(topology, plan, m_batchS).Run();
+    return Estimate(topology, plan, EcmpSplitPaths(topology));
+}
+
+FluidResult
+FluidEstimator::Estimate(const Topology& topology,
+                         const SyncPlan& plan,
+                         const FluidPaths& paths) const
+{
+    return FluidRun(topology, plan, paths, m_batchS).Run();
 }
 
 } // namespace ns3

@@ -5,42 +5,44 @@
  * no ns-3 simulation objects.
  *
  * Model
- *  - Payload bytes at line rate: no headers, framing, latency, PFC or
- * congestion control.
- *  - A transfer starts the instant all its dependencies have completed; one
- * between two participants on the same host (co-located) takes zero time.
- *  - Rates are max-min fair, computed by progressive filling (water-filling,
- * Bertsekas and Gallager, "Data Networks", 2nd ed., §6.5.2) and recomputed only
- * at events (a batch of completions and the starts they release).
- *  - Fluid ECMP: at every node a transfer's traffic splits evenly over the
- * equal-cost next hops the routing gives (Topology::NextHops), so a transfer
- * uses each directed link l with a fraction a_l in (0, 1]. Progressive filling
- * with fractional usage raises all unfrozen rates r equally until a link
- * saturates (sum over its flows of a_l r = c_l) and freezes the flows crossing
- * it. This is the "ideal" ECMP: traffic spreads exactly by the split ratios, as
- * with per-packet spraying over infinitely many flowlets; no two flows ever
- * collide on one path through an unlucky hash, unlike per-flow hashing
- *    (Topology::Path), which the packet simulator uses.
- *  - Links are full duplex: the two directions of a link are independent
- * capacities.
+ *  - Transfers travel on queue pairs (FluidPaths, fluid-paths.h): a transfer is striped
+ * in equal parts over the queue pairs of its host pair, and a queue pair serves its
+ * messages one at a time in the order they were posted (RC queue pairs are FIFOs, as
+ * RoceNic sends them, model/roce-nic.h), so the transfers queued behind the head of a
+ * queue pair wait rather than share it. A transfer ends when its last part does.
+ *  - The ideal (EcmpSplitPaths, the default): one queue pair per host pair, whose traffic
+ * splits evenly over the equal-cost next hops at every node (Topology::NextHops), so it
+ * uses each directed link l with a fraction a_l in (0, 1] ("perfect split", as with
+ * per-packet spraying); payload bytes at line rate: no headers, framing, latency, PFC or
+ * congestion control. The routed bound (PinnedPaths): the packet run's queue pairs on the
+ * one path each takes, with framed messages.
+ *  - A transfer is posted the instant all its dependencies have completed; one between
+ * two participants on the same host (co-located) takes zero time.
+ *  - The rates of the busy queue pairs are max-min fair, computed by progressive filling
+ * (water-filling, Bertsekas and Gallager, "Data Networks", 2nd ed., §6.5.2) with
+ * fractional usage: all unfrozen rates rise equally until a link saturates (sum over its
+ * queue pairs of a_l r = c_l), freezing the queue pairs crossing it.
+ *  - Links are full duplex: the two directions of a link are independent capacities.
  *
  * Efficiency
- *  - Transfers between the same two hosts share one route (its usage vector),
- * and all active transfers of a route always hold equal max-min rates, so
- * filling works on routes with multiplicities, and each route tracks the bytes
- * served per transfer since it was created (a transfer finishes when that
- * counter reaches its finish mark).
- *  - Max-min rates decompose over connected components of the graph "active
- * route - link it uses": an event refills only the components of the routes it
- * changed.
- *  - Completions closer than `batchS` (default 1 ns) form one event. Each such
- * merge moves a completion earlier by less than batchS, so the GST error is
- * below batchS times the number of dependency levels on the critical path
- * (nanoseconds against milliseconds).
+ *  - Max-min rates depend only on which queue pairs are busy: when a queue pair moves on
+ * to its next message nothing else changes, and only a queue pair becoming busy or idle
+ * triggers a refill, of its own connected component of the graph "busy queue pair - link
+ * it uses" (max-min fairness decomposes over those components). Within it, the queue
+ * pairs whose rate is below the lowest rate that changed keep theirs (progressive filling
+ * runs identically below that level; the proof is at FluidRun::Refill) and only the
+ * others are refilled.
+ *  - One pending completion per busy queue pair, in a heap indexed by queue pair (updated
+ * in place, no outdated entries); message slots are reused, so memory follows the
+ * messages in flight, not the plan.
+ *  - Completions closer than `batchS` (default 1 ns) form one event. Each such merge
+ * moves a completion earlier by less than batchS, so the GST error is below batchS times
+ * the number of messages on the critical path (nanoseconds against milliseconds).
  */
 #ifndef PARAMSYNC_FLUID_ESTIMATOR_H
 #define PARAMSYNC_FLUID_ESTIMATOR_H
 
+#include "fluid-paths.h"
 #include "sync-plan.h"
 
 #include "ns3/topology-graph.h"
@@ -60,7 +62,7 @@ struct FluidLinkLoad
 {
     double bytes{0};       //!< payload bytes carried (fractional under fluid ECMP)
     double utilization{0}; //!< bytes * 8 / (rate * gst); 0 when gst is 0
-    uint32_t maxFlows{0};  //!< most transfers with a non-zero share of it at one time
+    uint32_t maxFlows{0};  //!< most busy queue pairs with a non-zero share of it at one time
 };
 
 /**
@@ -77,7 +79,8 @@ struct FluidResult
     std::vector<double> endS;         //!< per transfer id: when its last byte arrived
     std::vector<FluidLinkLoad> links; //!< per directed link, see DirectedIndex
     uint32_t maxConcurrentFlows{0};   //!< maximum of links[].maxFlows
-    uint64_t events{0};               //!< event batches processed (rate recomputations)
+    uint64_t events{0};               //!< rate recomputations (a queue pair became busy or idle)
+    uint64_t queuePairs{0};           //!< queue pairs used
 };
 
 /**
@@ -107,6 +110,11 @@ class FluidEstimator
      * std::runtime_error if the topology's routing loops
      */
     FluidResult Estimate(const Topology& topology, const SyncPlan& plan) const;
+    /// \brief As Estimate(topology, plan), on the given queue pairs and paths (e.g. the
+    /// routed bound's PinnedPaths) instead of the ideal's EcmpSplitPaths.
+    FluidResult Estimate(const Topology& topology,
+                         const SyncPlan& plan,
+                         const FluidPaths& paths) const;
 
   private:
     double m_batchS{kDefaultBatchS};

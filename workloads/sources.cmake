@@ -18,6 +18,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/packing-lp.cc
     workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
+    workloads/fluid-paths.cc
     workloads/round-plan.cc
     workloads/round-fluid-estimator.cc
     workloads/hips-algorithm.cc
@@ -49,6 +50,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/packing-lp.h
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
+    workloads/fluid-paths.h
     workloads/round-plan.h
     workloads/round-fluid-estimator.h
     workloads/hips-algorithm.h
@@ -70,6 +72,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/tree-packing-algorithm-test.cc
     test/arborescence-packing-test.cc
     test/fluid-estimator-test.cc
+    test/fluid-ideal-grid-test.cc
     test/round-plan-test.cc
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc

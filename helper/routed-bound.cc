@@ -1,0 +1,80 @@
+#include "routed-bound.h"
+
+#include "ns3/fluid-estimator.h"
+#include "ns3/forwarding-table.h"
+#include "ns3/queue-pair.h"
+#include "ns3/roce-frame.h"
+#include "ns3/roce-nic.h"
+#include "ns3/topology.h"
+
+#include <stdexcept>
+#include <string>
+
+namespace ns3
+{
+
+double
+RoutedBound::WireBytes(uint64_t payload, uint32_t mtu, bool vlan)
+{
+    // Full packets of `mtu` payload bytes, then one with the rest (a message of 0 bytes is
+    // one empty SEND Only packet).
+    const uint64_t full = payload / mtu;
+    const auto rest = static_cast<uint32_t>(payload % mtu);
+    double wire = static_cast<double>(full) * RoceWireBytes(mtu, vlan, false);
+    if (rest > 0 || full == 0)
+    {
+        wire += RoceWireBytes(rest, vlan, false);
+    }
+    return wire;
+}
+
+PinnedPaths
+RoutedBound::Paths(const PfcNetwork& net,
+                   const Topology& topology,
+                   const RoceSyncTransport& transport,
+                   uint32_t mtu,
+                   bool vlan)
+{
+    const TopologyGraph& graph = topology.Graph();
+    PinnedPaths paths(
+        [&transport](HostRank src, HostRank dst) { return transport.QueuePairs(src, dst); },
+        [mtu, vlan](uint64_t payload) { return WireBytes(payload, mtu, vlan); });
+    transport.ForEachSyncQueuePair([&](uint32_t src, uint32_t dst, uint32_t index,
+                                       const QueuePair& qp) {
+        // The first hop: the NIC port the QP was bound to, on the lane of that equal-cost
+        // route (RoceNic::CreateQueuePair(dst, routeIndex)).
+        const NodeIndex target = graph.HostNode(dst);
+        NodeIndex node = graph.HostNode(src);
+        const std::vector<ForwardingRoute>& first = net.tables[node]->Routes(dst, 0);
+        uint32_t port = qp.GetPort();
+        uint8_t lane = first.empty() ? 0 : first[index % first.size()].lane;
+        std::vector<uint32_t> links;
+        while (true)
+        {
+            const PortPeer& peer = graph.Ports(node).at(port);
+            links.push_back(FluidResult::DirectedIndex(graph, peer.link, node));
+            node = peer.peer;
+            if (node == target)
+            {
+                break;
+            }
+            const ForwardingRoute* next =
+                links.size() <= graph.NodeCount()
+                    ? net.tables[node]->Lookup(dst, lane, src, qp.GetUdpSrcPort())
+                    : nullptr;
+            if (!next)
+            {
+                throw std::runtime_error("routed bound: queue pair " + std::to_string(index) +
+                                         " of host " + std::to_string(src) + " -> host " +
+                                         std::to_string(dst) + " has no route or loops at " +
+                                         graph.Node(node).name);
+            }
+            port = next->port;
+            lane = next->lane;
+        }
+        paths.Pin({src, dst, index}, std::move(links));
+    });
+    return paths;
+}
+
+} // namespace ns3

@@ -1,0 +1,47 @@
+/*
+ * RoutedBound: the paths the packet run's queue pairs actually took, as PinnedPaths for the
+ * fluid estimator (workloads/fluid-paths.h): per sync QP, its NIC port and lane, then at
+ * every switch or relaying host the ECMP member its 5-tuple hashes to
+ * (ForwardingTable::Lookup, as PfcSwitch forwards), until the destination host. Messages
+ * are framed for the NIC's MTU: each packet adds its headers, ICRC, FCS and the 20 B of
+ * preamble and gap (model/roce-frame.h RoceWireBytes). The fluid run on these paths is
+ * `bound_gst_s`: ideal <= bound (hashing and framing) <= packet GST (dynamics).
+ */
+#ifndef PARAMSYNC_ROUTED_BOUND_H
+#define PARAMSYNC_ROUTED_BOUND_H
+
+#include "network-builder.h"
+#include "roce-sync-transport.h"
+
+#include "ns3/fluid-paths.h"
+
+#include <cstdint>
+
+namespace ns3
+{
+
+class Topology;
+
+/**
+ * \brief Traces the packet run's queue pair paths.
+ */
+class RoutedBound
+{
+  public:
+    /**
+     * \brief Pinned paths of every sync QP the transport opened, framed for `mtu`.
+     * \throws std::runtime_error if a path loops or leaves the network
+     */
+    static PinnedPaths Paths(const PfcNetwork& net,
+                             const Topology& topology,
+                             const RoceSyncTransport& transport,
+                             uint32_t mtu,
+                             bool vlan);
+
+    /// \brief Wire bytes of a message of `payload` bytes cut into `mtu`-byte packets.
+    static double WireBytes(uint64_t payload, uint32_t mtu, bool vlan);
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_ROUTED_BOUND_H

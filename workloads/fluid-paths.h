@@ -1,0 +1,109 @@
+/*
+ * FluidPaths: how a fluid run (FluidEstimator) carries a transfer between two hosts: over
+ * how many queue pairs it is striped, which directed links each queue pair uses and with
+ * what share, and how many bytes a message puts on the wire.
+ *
+ *  - EcmpSplitPaths, the ideal: one queue pair per host pair whose traffic splits evenly
+ * over every equal-cost next hop at every node (Topology::NextHops), payload at line rate.
+ * The packet run stripes a transfer over one QP per equal-cost first hop in equal parts
+ * (workloads/sync-job.cc), so its QPs to one peer hold the same messages in the same order:
+ * as a whole they are one FIFO, which the ideal serves at the perfect split.
+ *  - PinnedPaths, the routed bound: the QPs the packet run opens and the one path each of
+ * them takes (the ECMP member its 5-tuple hashes to at every node), with each message
+ * framed into packets.
+ */
+#ifndef PARAMSYNC_FLUID_PATHS_H
+#define PARAMSYNC_FLUID_PATHS_H
+
+#include "ns3/topology-graph.h"
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+namespace ns3
+{
+
+class Topology;
+
+/// \brief A queue pair's use of one directed link (FluidResult::DirectedIndex).
+struct FluidLinkUse
+{
+    uint32_t link;   //!< directed link index
+    double fraction; //!< share of the QP's traffic on it, in (0, 1]
+};
+
+/**
+ * \brief Where a fluid run sends the messages of a transfer.
+ */
+class FluidPaths
+{
+  public:
+    virtual ~FluidPaths() = default;
+    /// \brief Queue pairs a transfer from src to dst is striped over, in equal parts
+    /// (the first `bytes mod n` one byte longer, as SyncJob::Post does); >= 1.
+    virtual uint32_t QueuePairs(HostRank src, HostRank dst) const = 0;
+    /**
+     * \brief The directed links queue pair `qp` of (src, dst) uses, sorted by link.
+     * \throws std::runtime_error naming the pair if there is no route or it loops
+     */
+    virtual std::vector<FluidLinkUse> Uses(HostRank src, HostRank dst, uint32_t qp) const = 0;
+    /// \brief Bytes a message of `payload` bytes occupies on every link it crosses.
+    virtual double WireBytes(uint64_t payload) const = 0;
+};
+
+/**
+ * \brief The ideal: one FIFO per host pair, perfect ECMP split, payload at line rate.
+ */
+class EcmpSplitPaths : public FluidPaths
+{
+  public:
+    /// \brief Paths on the topology's routing (the topology must outlive this).
+    explicit EcmpSplitPaths(const Topology& topology);
+
+    uint32_t QueuePairs(HostRank src, HostRank dst) const override;
+    std::vector<FluidLinkUse> Uses(HostRank src, HostRank dst, uint32_t qp) const override;
+    double WireBytes(uint64_t payload) const override;
+
+  private:
+    const Topology& m_topology;
+};
+
+/**
+ * \brief The routed bound: given QPs, one path each, framed messages.
+ */
+class PinnedPaths : public FluidPaths
+{
+  public:
+    /// \brief Key of a queue pair: (source host, destination host, QP index).
+    using Key = std::tuple<HostRank, HostRank, uint32_t>;
+
+    /**
+     * \param queuePairs QPs per (src, dst) pair (one per equal-cost first hop)
+     * \param wireBytes wire bytes of a message of the given payload (framing)
+     */
+    PinnedPaths(std::function<uint32_t(HostRank, HostRank)> queuePairs,
+                std::function<double(uint64_t)> wireBytes);
+
+    /// \brief Pins the path of a QP: its directed links in order.
+    void Pin(const Key& qp, std::vector<uint32_t> directedLinks);
+    /// \brief QPs pinned so far.
+    size_t Size() const { return m_paths.size(); }
+
+    uint32_t QueuePairs(HostRank src, HostRank dst) const override;
+    /// \throws std::runtime_error if the QP was never pinned
+    std::vector<FluidLinkUse> Uses(HostRank src, HostRank dst, uint32_t qp) const override;
+    double WireBytes(uint64_t payload) const override;
+
+  private:
+    std::function<uint32_t(HostRank, HostRank)> m_queuePairs;
+    std::function<double(uint64_t)> m_wireBytes;
+    std::map<Key, std::vector<uint32_t>> m_paths;
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_FLUID_PATHS_H
