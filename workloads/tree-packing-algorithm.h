@@ -29,15 +29,16 @@ struct TreePackingResult;
  * M distinct trees (ArborescencePacking documents the packing); on average S streams per
  * tree; each stream's range cut into K blocks.
  *
- * Streams: the fluid estimator shares a link max-min fairly per message, not at the packed
- * rates, so a fast tree that shares links with slow ones would get only an equal share per
- * edge and finish late. Each tree T therefore runs as round(S x T x_T / lambda) >= 1
- * independent streams (T trees, lambda = sum x_T) of (nearly) equal rate, so per-message
- * fair sharing gives each tree about its packed rate. (The packet transport shares per
- * queue pair instead: messages of several streams between the same two hosts queue on the
- * same few QPs, so there the weighting holds only across different host pairs.) On the 20/20/30 Gb/s star of the tests (100 MB,
- * blocks=16) the fluid GST is 53.9 ms with streams=1, 50.5 ms with 2 and 48.4 ms with 8,
- * against 45.7 ms at the optimal packing's rate and 53.3 ms for the best single tree.
+ * Streams: neither the network nor the fluid estimator runs a tree at its packed rate:
+ * links are shared max-min fairly among the busy queue pairs (one per host pair in the
+ * ideal, serving its messages in order: workloads/fluid-estimator.h), so a fast tree that
+ * shares links with slow ones gets only an equal share per edge. Each tree T therefore runs
+ * as round(S x T x_T / lambda) >= 1 independent streams (T trees, lambda = sum x_T) of
+ * (nearly) equal rate, so that trees whose edges join different host pairs share links in
+ * about their packed proportions; streams between the same two hosts queue on the same
+ * queue pair. Measured (fluid, 32 MB, 40 Gb/s, streams=2, blocks=8 / 32): BCube(4,1)
+ * 7.19 / 6.77 ms and torus 4x4 3.51 / 3.18 ms against 6.00 and 3.00 ms at the optimal
+ * packing's rate: the rest is the pipeline's fill and the sharing just described.
  *
  * Plan, per stream of rate r (aggregate rate lambda = sum of all streams' rates): its
  * partition is the byte range of length W r / lambda (cumulative rounding, so the lengths
