@@ -153,8 +153,10 @@ class PfcSwitchTest : public ::testing::Test
 TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
 {
     auto l = MakeLine(1.0);
-    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 3 x 1086 = 10000 + 3258 = 13258 B.
-    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 13258u);
+    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 3 x 1086 + the sender's PFC reaction (802.3's
+    // 60416 bit times at 40 Gb/s = 1510.4 ns, 1510 ns at ns-3's 1 ns resolution) x 40 Gb/s
+    // / 8 = 10000 + 3258 + 7550 = 20808 B.
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 20808u);
     // The receiver pauses the switch egress at t = 0 for 65535 quanta (838.848 us), so
     // nothing drains: every byte the sender blasts after XOFF (50000 B) must fit headroom.
     // 200 frames x 1066 B = 213200 B >> XOFF + headroom: the sender is stopped by PFC.
@@ -168,35 +170,37 @@ TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
     EXPECT_EQ(l->dropTrace, 0u);
     EXPECT_GE(l->sw0->GetPauseFramesSent(3), 1u);
     EXPECT_TRUE(l->s->IsPaused(3));
-    EXPECT_EQ(l->received, 0u);
+    // 7 frames cross before the receiver's pause acts on the switch egress (its 1510 ns
+    // reaction: see WithoutPfcTheSwitchDropsWhenTheBufferIsFull); the rest wait.
+    EXPECT_EQ(l->received, 7u);
     // The shared part stops at XOFF: 46 frames x 1066 = 49036 B fit, the 47th would exceed
     // 50000 and goes to headroom.
     EXPECT_EQ(mmu.SharedBytes(0, 3), 49036u);
     // The burst after XOFF really used the headroom: the frames in flight during
-    // 2 x 1 us + one frame + the PFC frame, i.e. (10000 + 1086 + 84) / 1086 ~ 10.3 wire
-    // frames, plus the one being received when XOFF was crossed: at least 9 whole frames
-    // of 1066 B (measured: 11 = 11726 B of 13258 B).
-    EXPECT_GE(mmu.HeadroomUsed(0, 3), 9u * 1066);
-    EXPECT_LE(mmu.HeadroomUsed(0, 3), 13258u);
+    // 2 x 1 us + the sender's 1510 ns reaction + one frame + the PFC frame, i.e.
+    // (10000 + 7550 + 1086 + 84) / 1086 ~ 17.2 wire frames, plus the one being received
+    // when XOFF was crossed: at least 16 whole frames of 1066 B, within 20808 B.
+    EXPECT_GE(mmu.HeadroomUsed(0, 3), 16u * 1066);
+    EXPECT_LE(mmu.HeadroomUsed(0, 3), 20808u);
     RecordProperty("headroom_used_bytes", std::to_string(mmu.HeadroomUsed(0, 3)));
     uint64_t sent = 200 - l->blaster.remaining;
-    EXPECT_EQ(sent * 1066, mmu.SharedBytes(0, 3) + mmu.HeadroomUsed(0, 3));
+    EXPECT_EQ(sent * 1066, 7 * 1066 + mmu.SharedBytes(0, 3) + mmu.HeadroomUsed(0, 3));
 }
 
 TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
 {
     auto l = MakeLine(0.5);
-    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 6629u); // 13258 / 2
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 10404u); // 20808 / 2
     l->blaster.remaining = 200;
     Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
     Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
     Simulator::Stop(MicroSeconds(300));
     Simulator::Run();
     const SharedBufferMmu& mmu = l->sw->GetMmu();
-    // 6629 B hold 6 frames; the ~11 frames in flight after XOFF overflow it.
-    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 6u * 1066);
+    // 10404 B hold 9 frames; the ~17 frames in flight after XOFF overflow it.
+    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 9u * 1066);
     uint64_t sent = 200 - l->blaster.remaining;
-    uint64_t dropped = sent - 46 - 6;
+    uint64_t dropped = sent - 7 - 46 - 9; // 7 crossed before the egress pause acted
     EXPECT_GT(dropped, 0u);
     RecordProperty("dropped_frames", std::to_string(dropped));
     EXPECT_EQ(l->sw->GetDrops(0, 3), dropped);
@@ -209,9 +213,14 @@ TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
 TEST_F(PfcSwitchTest, WithoutPfcTheSwitchDropsWhenTheBufferIsFull)
 {
     auto l = MakeLine(1.0, false, 0, false);
-    // No headroom reserved: the shared pool is the whole 1000000 B and takes
-    // floor(1000000 / 1066) = 938 frames; of 1000 frames blasted while the egress is held,
-    // 62 are dropped, and the switch never pauses the sender.
+    // No headroom reserved: the shared pool is the whole 1000000 B. Every class is lossy and
+    // held to LossyAlpha (8) x free: the n-th frame fits while n x 1066 <= 8 x (1000000 -
+    // (n - 1) x 1066) <=> n <= 8008528 / 9594 = 834.7: 834 frames wait. Before them, 7
+    // frames got out: the receiver's pause (sent at 0, 84 B = 16.8 ns, + 1 us) acts on the
+    // switch egress after its 1510 ns reaction, at 2526.8 ns, and the blasted frames reach
+    // the switch at 1000 + 217.2 (k + 1) ns (1086 B at 40 Gb/s), k = 0..6 by then, each
+    // forwarded at once. Of 1000 frames, 1000 - 834 - 7 = 159 are dropped; the switch never
+    // pauses the sender.
     EXPECT_EQ(l->sw->GetMmu().SharedPoolBytes(), 1000000u);
     l->blaster.remaining = 1000;
     Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
@@ -219,8 +228,8 @@ TEST_F(PfcSwitchTest, WithoutPfcTheSwitchDropsWhenTheBufferIsFull)
     Simulator::Stop(MicroSeconds(300));
     Simulator::Run();
     EXPECT_EQ(l->blaster.remaining, 0u);
-    EXPECT_EQ(l->sw->GetDrops(0, 3), 62u);
-    EXPECT_EQ(l->dropTrace, 62u);
+    EXPECT_EQ(l->sw->GetDrops(0, 3), 159u);
+    EXPECT_EQ(l->dropTrace, 159u);
     EXPECT_EQ(l->sw0->GetPauseFramesSent(3), 0u);
     EXPECT_FALSE(l->s->IsPaused(3));
 }
@@ -262,7 +271,10 @@ TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
         Connect(a, b, MicroSeconds(1));
         sw->AddPort(a);
     }
-    // 4 ports x 8 priorities x (2 x 1 us x 100 Gb/s / 8 + 3 x 4186) = 32 x 37558 B > 100000.
+    // No forwarding table, so no lanes known: all 8 priorities are lossless. 4 ports x 8
+    // priorities x (2 x 1 us x 100 Gb/s / 8 + 3 x 4186 + the peer's reaction, 201728 bit
+    // at 100 Gb/s = 2017 ns at 1 ns resolution, x 100 Gb/s / 8 = 25212.5) = 32 x 62771 B
+    // (rounded up) = 2008672 B > 100000.
     try
     {
         sw->Initialize();
@@ -270,7 +282,7 @@ TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
     }
     catch (const std::invalid_argument& e)
     {
-        EXPECT_NE(std::string(e.what()).find("1201856"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("2008672"), std::string::npos) << e.what();
     }
 }
 
@@ -309,9 +321,11 @@ TEST_F(PfcSwitchTest, EcnMarksFramesDequeuedAboveKmax)
     // When the egress resumes it holds 46 shared + the headroom frames, and the sender
     // refills at the rate the egress drains, so the queue (a multiple of 1066 B) never falls
     // below 2 frames until the sender is done. Every frame that leaves with >= 2 frames
-    // (2132 B > Kmax = 2000) queued is marked for sure; only the last one leaves alone
-    // (1066 B < Kmin = 1500) and is not: 199 marks, exactly the CE frames the receiver sees.
-    EXPECT_EQ(l->sw->GetEcnMarks(), 199u);
+    // (2132 B > Kmax = 2000) queued is marked for sure; the last one leaves alone
+    // (1066 B < Kmin = 1500) and is not, nor are the 7 frames that crossed the switch alone
+    // before the receiver's pause took effect (its 1510 ns reaction: see
+    // WithoutPfcTheSwitchDropsWhenTheBufferIsFull): 192 marks, the CE frames received.
+    EXPECT_EQ(l->sw->GetEcnMarks(), 192u);
     EXPECT_EQ(l->sw->GetEcnMarks(), l->receivedCe);
     RecordProperty("ecn_marks", std::to_string(l->sw->GetEcnMarks()));
 }
