@@ -373,5 +373,46 @@ TEST_F(PfcSwitchTest, RelayingHostSharesItsPortBetweenRelayedAndOwnTraffic)
     EXPECT_EQ(l->rxSrc.back(), 2u); // own frames outnumber relayed ones: one ends the run
 }
 
+TEST_F(PfcSwitchTest, DefaultLosslessClassesAreTheDataLanesOnly)
+{
+    // The case: 64 ports at 100 Gb/s, 1 us, 32 MiB, 4186 B frames. Headroom per
+    // lossless port-priority: 2 x 1 us x 100 Gb/s / 8 = 25000 + 3 x 4186 = 12558 + the
+    // peer's reaction (201728 bit at 100 Gb/s = 2017 ns at 1 ns resolution: 25212.5 B) =
+    // 62771 B (rounded up). One data lane (base 3): only priority 3 is lossless, pool =
+    // 33554432 - 64 x 62771 = 29537088 B. All 8 (the old default, 0xff): 33554432 - 512 x
+    // 62771 < 0, the buffer could not even hold the headroom (without the reaction term:
+    // 64 x 8 x 37558 = 19229696, leaving 14.3 MB). Priority 7 (ACK/NAK/CNP) never pauses.
+    Ptr<Node> n = CreateObject<Node>();
+    Ptr<PfcSwitch> sw = CreateObject<PfcSwitch>();
+    sw->SetAttribute("MaxFrameBytes", UintegerValue(4186));
+    n->AggregateObject(sw);
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    for (uint32_t k = 0; k < 64; ++k)
+    {
+        Ptr<PfcNetDevice> a = Device(n, "100Gbps");
+        Connect(a, Device(CreateObject<Node>(), "100Gbps"), MicroSeconds(1));
+        sw->AddPort(a);
+        t->AddRoute(k, k, 0);
+    }
+    sw->SetForwardingTable(t);
+    sw->Initialize();
+    EXPECT_EQ(sw->GetMmu().GetConfig().losslessMask, 0x08);
+    EXPECT_EQ(sw->GetMmu().HeadroomBytes(0), 62771u);
+    EXPECT_EQ(sw->GetMmu().SharedPoolBytes(), 29537088u);
+
+    // Two lanes (a route moves lane 0 to lane 1): priorities 3 and 4.
+    Ptr<PfcSwitch> two = CreateObject<PfcSwitch>();
+    Ptr<Node> m = CreateObject<Node>();
+    m->AggregateObject(two);
+    Ptr<PfcNetDevice> a = Device(m, "40Gbps");
+    Connect(a, Device(CreateObject<Node>(), "40Gbps"), MicroSeconds(1));
+    two->AddPort(a);
+    Ptr<ForwardingTable> t2 = CreateObject<ForwardingTable>();
+    t2->AddRoute(0, 0, 1);
+    two->SetForwardingTable(t2);
+    two->Initialize();
+    EXPECT_EQ(two->GetMmu().GetConfig().losslessMask, 0x18);
+}
+
 } // namespace
 } // namespace ns3
