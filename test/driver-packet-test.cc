@@ -74,8 +74,8 @@ TEST(DriverPacket, GstIsWithinTenPercentAboveTheIdealOnBcubeAndTorus)
             // One known exception under the default deficit round robin between lanes: mesh
             // on BCube(3,1) sits at 1.17x (1.03x under strict priority, which serves the
             // relayed second hops first). It does not move with the ECMP salt (--seed 1-5
-            // give 1.170-1.171x), so it is not hashing; README "Network model" lists it as
-            // open. Bound 1.20x for it, and strict priority still within 1.10x.
+            // give 1.170-1.171x), so it is not hashing, nor pauses (none with a 256 MB
+            // buffer, same 1.17x); README "Network model" lists it as open. Bound 1.20x for it, and strict priority still within 1.10x.
             const bool knownGap = std::string(topology) == "bcube:n=3,k=1" &&
                                   std::string(algorithm) == "mesh";
             EXPECT_LE(gst, (knownGap ? 1.20 : 1.10) * ideal)

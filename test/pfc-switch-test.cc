@@ -14,6 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 #include <stdexcept>
 #include <vector>
@@ -412,6 +413,117 @@ TEST_F(PfcSwitchTest, DefaultLosslessClassesAreTheDataLanesOnly)
     two->SetForwardingTable(t2);
     two->Initialize();
     EXPECT_EQ(two->GetMmu().GetConfig().losslessMask, 0x18);
+}
+
+namespace
+{
+void
+LogPause(std::vector<std::tuple<int64_t, uint32_t, uint16_t>>* log,
+         uint32_t port,
+         uint8_t,
+         uint16_t quanta)
+{
+    log->emplace_back(Simulator::Now().GetNanoSeconds(), port, quanta);
+}
+
+void
+Discard(Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t)
+{
+}
+} // namespace
+
+TEST_F(PfcSwitchTest, APauseRefreshResumesWhenOtherPortsFreedTheBuffer)
+{
+    // Ports 0 (host A), 1 (host B), 2 (host R), 40 Gb/s, 1 us; frames of 1066 B. Headroom
+    // per port: 10000 + 3 x 1086 + 7550 (the peer's 1510 ns reaction) = 20808 B; buffer
+    // 3 x 20808 + 25064 B, so the shared pool P = 25064 B. Alpha 1: XOFF = free = P - used,
+    // XON = XOFF - 3000.
+    //  - t = 0: A holds the switch's port 0 (2000 quanta = 25.6 us, from 1.0168 us) and R
+    //    its port 2 (65535 quanta = 838.848 us); both act at once (no reaction delay on
+    //    the switch ports). B sends 4 frames to A: they wait at port 0, 4264 B.
+    //  - t = 10 us: A sends 10 frames to R (they wait at port 2). Frame k goes to the
+    //    shared pool while 2 s + 1066 <= P - 4264 = 20800 (s = (k - 1) x 1066): all 10;
+    //    after the 10th, s = 10660 >= XOFF = 20800 - 10660 = 10140: port 0 pauses A,
+    //    with no headroom in use (after the 9th: 9594 < 11206, no pause).
+    //  - 28.2 us: A's hold ends and B's frames leave: free = P - 10660 = 14404, XON =
+    //    11404 >= 10660. Nothing of A's has left (R holds it) and A sends nothing more, so
+    //    only the pause refresh (every 6.4 us: 1000 quanta) can see it: it must resume A
+    //    (quanta 0) within 6.4 us, not pause it again until R lets go at ~840 us.
+    Ptr<Node> swNode = CreateObject<Node>();
+    Ptr<PfcNetDevice> a = Device(CreateObject<Node>(), "40Gbps");
+    Ptr<PfcNetDevice> b = Device(CreateObject<Node>(), "40Gbps");
+    Ptr<PfcNetDevice> r = Device(CreateObject<Node>(), "40Gbps");
+    Ptr<PfcNetDevice> p[3];
+    for (auto& d : p)
+    {
+        d = Device(swNode, "40Gbps");
+        d->SetAttribute("PfcReactionBitTimes", UintegerValue(0));
+    }
+    Connect(a, p[0], MicroSeconds(1));
+    Connect(b, p[1], MicroSeconds(1));
+    Connect(p[2], r, MicroSeconds(1));
+    Ptr<PfcSwitch> sw = CreateObject<PfcSwitch>();
+    sw->SetAttribute("BufferSize", UintegerValue(3 * 20808 + 25064));
+    sw->SetAttribute("Alpha", DoubleValue(1.0));
+    sw->SetAttribute("MaxFrameBytes", UintegerValue(1086));
+    sw->SetAttribute("LosslessPriorities", UintegerValue(0x08));
+    sw->SetAttribute("PauseQuanta", UintegerValue(1000));
+    sw->SetAttribute("EcnEnabled", BooleanValue(false));
+    swNode->AggregateObject(sw);
+    for (auto& d : p)
+    {
+        sw->AddPort(d);
+    }
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(0, 0, 0); // host 0 = A
+    t->AddRoute(2, 2, 0); // host 2 = R
+    sw->SetForwardingTable(t);
+    sw->Initialize();
+    ASSERT_EQ(sw->GetMmu().SharedPoolBytes(), 25064u);
+    std::vector<std::tuple<int64_t, uint32_t, uint16_t>> log;
+    sw->TraceConnectWithoutContext("PauseSent", MakeBoundCallback(&LogPause, &log));
+    Blaster fromA;
+    fromA.src = 0;
+    fromA.dst = 2;
+    fromA.remaining = 10;
+    Blaster fromB;
+    fromB.src = 1;
+    fromB.dst = 0;
+    fromB.remaining = 4;
+    a->SetTxPuller(MakeCallback(&Blaster::Pull, &fromA));
+    b->SetTxPuller(MakeCallback(&Blaster::Pull, &fromB));
+    a->SetFrameReceiveCallback(MakeCallback(&Discard));
+    r->SetFrameReceiveCallback(MakeCallback(&Discard));
+    a->SetTxBacklog(3, false); // A starts at 10 us
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, a, 3, 2000);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, b);
+    Simulator::Schedule(MicroSeconds(10), [a]() {
+        a->SetTxBacklog(3, true);
+        a->Wake();
+    });
+    Simulator::Stop(MicroSeconds(200));
+    Simulator::Run();
+    int64_t paused = -1;
+    int64_t resumed = -1;
+    for (const auto& [ns, port, quanta] : log)
+    {
+        if (port == 0 && quanta > 0 && paused < 0)
+        {
+            paused = ns;
+        }
+        if (port == 0 && quanta == 0 && paused >= 0 && resumed < 0)
+        {
+            resumed = ns;
+        }
+    }
+    EXPECT_EQ(fromA.remaining, 0u);
+    EXPECT_EQ(sw->GetMmu().HeadroomUsed(0, 3), 0u);
+    EXPECT_EQ(sw->GetMmu().SharedBytes(0, 3), 10660u); // A's frames, still held by R
+    ASSERT_GT(paused, 10000) << "port 0 never paused A";
+    ASSERT_GT(resumed, 28000) << "port 0 did not resume A while R held its frames";
+    EXPECT_LE(resumed, 28200 + 6400 + 1000); // the first refresh after B's frames left
+    EXPECT_FALSE(a->IsPaused(3));
 }
 
 } // namespace
