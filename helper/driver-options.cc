@@ -217,6 +217,7 @@ DriverOptions::DriverOptions()
       linkDownText(""),
       bufferText("32MB"),
       priorityText("3"),
+      laneScheduling("rr"),
       stopText("10s"),
       rtoText("auto"),
       deadlockCheckText("1ms"),
@@ -320,6 +321,11 @@ DriverOptions::Register(CommandLine& cmd)
     cmd.AddValue("priority",
                  "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
                  priorityText);
+    cmd.AddValue("lane-scheduling",
+                 "scheduling among the data lanes' priorities at every port: rr (deficit "
+                 "round robin, as switches schedule lossless classes) or strict (strict "
+                 "priority, highest lane first); ACK/NAK/CNP always go first",
+                 laneScheduling);
     cmd.AddValue("stop",
                  "simulated-time limit (e.g. 10s): a run not finished by then is reported as "
                  "stalled (exit 3)",
@@ -463,6 +469,7 @@ DriverOptions::Validate()
                           std::to_string(2 * (mtu + 100)) + " bytes");
     }
     priority = static_cast<uint8_t>(ParseUint(priorityText, "--priority", 0, 6));
+    CheckChoice(laneScheduling, "--lane-scheduling", {"rr", "strict"});
     stopS = AsOption([&] { return ParseTime(stopText, "--stop"); });
     if (!(stopS > 0))
     {
@@ -572,6 +579,7 @@ DriverOptions::Used() const
             {"link-down", linkDownText},
             {"buffer", bufferText},
             {"priority", priorityText},
+            {"lane-scheduling", laneScheduling},
             {"stop", stopText},
             {"rto", rtoText},
             {"deadlock-check", deadlockCheckText},

@@ -91,6 +91,7 @@ class DriverOptions
     std::string linkDownText;         //!< --link-down
     std::string bufferText;           //!< --buffer
     std::string priorityText;         //!< --priority
+    std::string laneScheduling;       //!< --lane-scheduling: rr (deficit round robin) | strict
     std::string stopText;             //!< --stop
     std::string rtoText;              //!< --rto
     std::string deadlockCheckText;    //!< --deadlock-check

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <map>
+#include <stdexcept>
+#include <string>
 
 namespace ns3
 {
@@ -150,9 +152,51 @@ NetworkBuilder::Reroute(const PfcNetwork& net, const Topology& topology)
     }
 }
 
+std::string
+NetworkBuilder::LaneConflict(const Topology& topology, uint8_t basePriority, uint8_t controlPriority)
+{
+    const uint32_t lanes = topology.LaneCount();
+    const uint32_t top = basePriority + lanes - 1;
+    const bool collides = controlPriority >= basePriority && controlPriority <= top;
+    if (!collides && top < kPfcPriorities)
+    {
+        return "";
+    }
+    // Bases whose lanes stay within 0..7 and off the control priority.
+    std::string allowed;
+    for (uint32_t b = 0; b + lanes <= kPfcPriorities; ++b)
+    {
+        if (controlPriority >= b && controlPriority < b + lanes)
+        {
+            continue;
+        }
+        allowed += (allowed.empty() ? "" : ",") + std::to_string(b);
+    }
+    std::string why = std::to_string(basePriority) + ": " + topology.Spec() + " routes on " +
+                      std::to_string(lanes) + " data lanes, priorities " +
+                      std::to_string(basePriority) + ".." + std::to_string(top) + ", which ";
+    why += collides ? "reach the ACK/NAK/CNP priority " + std::to_string(controlPriority) +
+                          " (served first, never paused: lanes would share its pause state)"
+                    : "go past priority 7";
+    return why + "; allowed: " +
+           (allowed.empty() ? "none (the topology needs more lanes than 7 priorities hold)"
+                            : "a base priority in {" + allowed + "} for this topology");
+}
+
 PfcNetwork
 NetworkBuilder::Build(const Topology& topology) const
 {
+    {
+        // The priorities as configured: the tables' base and the devices' control class.
+        const Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
+        const Ptr<PfcNetDevice> device = m_device.Create<PfcNetDevice>();
+        const std::string conflict =
+            LaneConflict(topology, table->GetBasePriority(), device->GetControlPriority());
+        if (!conflict.empty())
+        {
+            throw std::invalid_argument("BasePriority " + conflict);
+        }
+    }
     const TopologyGraph& g = topology.Graph();
     PfcNetwork net;
     const uint32_t n = g.NodeCount();

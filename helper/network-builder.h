@@ -6,6 +6,12 @@
  * filled from Topology::NextHops for every destination and arrival lane (lane L travels on
  * priority BasePriority + L). Like ns-3's PointToPointHelper it holds ObjectFactories and
  * wires; the NICs are installed by RoceNicInstaller on top of the network.
+ *
+ * Classes: the data lanes [BasePriority, BasePriority + lanes) are the lossless priorities
+ * (PfcSwitch's LosslessPriorities default); the devices' ControlPriority (ACK/NAK/CNP, 7)
+ * is served first and never paused. Lanes must not reach it: Build refuses a topology whose
+ * lanes would (LaneConflict says why), since lanes that share pause state with the ACKs
+ * lose the ordering their deadlock freedom rests on (topologies/README.md).
  */
 #ifndef PARAMSYNC_NETWORK_BUILDER_H
 #define PARAMSYNC_NETWORK_BUILDER_H
@@ -90,8 +96,21 @@ class NetworkBuilder
      */
     void SetHashSalt(uint32_t salt, bool perNode = true);
 
-    /// \brief Builds the network; every node's switch is Initialize()d (config errors early).
+    /**
+     * \brief Builds the network; every node's switch is Initialize()d (config errors early).
+     * \throws std::invalid_argument when the topology's lanes reach the control priority
+     * (LaneConflict) or the headroom does not fit a buffer.
+     */
     PfcNetwork Build(const Topology& topology) const;
+
+    /**
+     * \brief Why lanes [base, base + lanes) of a topology cannot be placed next to a control
+     * priority (or past priority 7): a sentence naming the priorities and the allowed bases,
+     * or "" when they fit.
+     */
+    static std::string LaneConflict(const Topology& topology,
+                                    uint8_t basePriority,
+                                    uint8_t controlPriority);
 
   private:
     /// \brief (Re)fills node v's forwarding table from the topology's NextHops.

@@ -22,6 +22,7 @@
 #include "ns3/shortest-path-routing.h"
 #include "ns3/stalled-receiver.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/sync-job.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
@@ -264,6 +265,9 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
     builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
     builder.SetSwitchAttribute("MaxFrameBytes", UintegerValue(RoceWireBytes(o.mtu, true, false)));
     builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
+    builder.SetDeviceAttribute("TxScheduling",
+                               StringValue(o.laneScheduling == "strict" ? "StrictPriority"
+                                                                        : "DeficitRoundRobin"));
     if (o.watchdogDetectionS > 0)
     {
         builder.SetSwitchAttribute("WatchdogDetection", TimeValue(Seconds(o.watchdogDetectionS)));
@@ -332,6 +336,13 @@ void
 PacketSyncRun::CheckConfiguration(const DriverOptions& options, const Topology& topology)
 {
     ResolveLinkDowns(options, topology);
+    // Data lanes must stay off the ACK/NAK/CNP class (PfcNetDevice ControlPriority, 7).
+    const std::string lanes = NetworkBuilder::LaneConflict(
+        topology, options.priority, CreateObject<PfcNetDevice>()->GetControlPriority());
+    if (!lanes.empty())
+    {
+        throw OptionError("--priority=" + lanes);
+    }
     try
     {
         MakeBuilder(options).Build(topology);

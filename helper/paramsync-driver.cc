@@ -626,6 +626,10 @@ ParamsyncDriver::Main(int argc, char** argv)
         runs.push_back(m_options.backend == "fluid" ? RunFluid(i) : RunPacket(i));
     }
 
+    for (auto& r : runs)
+    {
+        r.laneScheduling = m_options.laneScheduling; // in every JSON row and summary.json
+    }
     Print(runs);
     RunExit exit{kExitOk, ""};
     for (const auto& r : runs)

@@ -129,6 +129,10 @@ ResultsWriter::JsonLine(const RunResult& r)
         bool text = i < 4 || i + 1 == cols.size();
         os << (i ? "," : "") << JsonString(cols[i]) << ":" << (text ? JsonString(row[i]) : row[i]);
     }
+    if (!r.laneScheduling.empty())
+    {
+        os << ",\"lane_scheduling\":" << JsonString(r.laneScheduling);
+    }
     os << ",\"invariant\":" << JsonString(r.invariant) << ",\"gst_per_iteration_s\":[";
     for (size_t i = 0; i < r.gstPerIterationS.size(); ++i)
     {

@@ -87,6 +87,7 @@ struct RunResult
     std::string algorithm;                //!< canonical algorithm spec ("none" for --flows alone)
     std::string model;                    //!< model name
     std::string backend;                  //!< "packet" or "fluid"
+    std::string laneScheduling;           //!< --lane-scheduling (rr | strict); empty: not set
     uint32_t workers{0};                  //!< workers of the plan
     uint64_t gradientBytes{0};            //!< bytes of one worker's gradient
     double gstS{-1};                      //!< mean GST over iterations (s); -1 when not measured

@@ -2,7 +2,8 @@
  * CONTRACT NOTES (M1 -> M2), changes against the brief's sketch:
  *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetFrameRelay, so a relaying host's NIC
  *    and switch share a port in any wiring order (frames alternate within a priority).
- *  - Priority 7 is served first under StrictPriority.
+ *  - The control priority (ControlPriority, default 7 = RoceNic's AckPriority: ACK, NAK,
+ *    CNP) is served first under every scheduling and is never paused.
  *  - Counters: GetPauseFramesSent/Received, GetResumeFramesReceived, GetPausedTime,
  *    GetTxFrames; PauseDuration(quanta) gives Q x 512 bit times at our rate.
  *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB).
@@ -19,8 +20,12 @@
  *    relay (the PfcSwitch of a relaying BCube/Torus server, set by PfcSwitch::AddPort).
  *    Within a priority they alternate frame by frame when both have one, so relayed and own
  *    traffic share the port fairly whatever the order of wiring.
- *  - Scheduling order: priority 7 is the highest (802.1p convention). StrictPriority scans
- *    7..0; RoundRobin scans the priorities cyclically starting after the last one served.
+ *  - Scheduling order: PFC frames, then the control priority, then the data priorities by
+ *    TxScheduling: DeficitRoundRobin (default; Shreedhar & Varghese, SIGCOMM'95, in the
+ *    surplus form that charges a frame after it is sent, since a pulled frame's size is
+ *    known only then: each turn adds DrrQuantum bytes of credit, a priority sends while its
+ *    credit is positive, and an empty priority's credit is cleared), StrictPriority (7..0)
+ *    or RoundRobin (cyclic, one frame each, starting after the last one served).
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
  *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
  *  - Parse once (DESIGN §7): whoever makes or forwards a RoCE frame may hand its parsed header
@@ -34,8 +39,11 @@
  *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate, exact in the
  *    long run (sub-time-step remainders carry to the next frame). The peer receives a frame
  *    at the end of its slot (IFG included) plus the channel delay.
- *  - Pause of quanta Q lasts Q * 512 bit times at our DataRate; quanta 0 resumes at once; a
- *    new pause replaces the remaining time. A frame already being sent completes.
+ *  - A received PFC frame takes effect PfcReactionBitTimes after its last bit (802.3's
+ *    bound on how long a MAC may take to act on a pause, Annex 31B; see the attribute);
+ *    a pause of quanta Q then lasts Q * 512 bit times at our DataRate; quanta 0 resumes; a
+ *    new pause replaces the remaining time. A frame already being sent completes. Pauses
+ *    for the control priority are counted and ignored.
  */
 #ifndef PARAMSYNC_PFC_NET_DEVICE_H
 #define PARAMSYNC_PFC_NET_DEVICE_H
@@ -107,8 +115,9 @@ class PfcNetDevice : public NetDevice
     /// \brief Transmit scheduling among the 8 priorities.
     enum TxScheduling
     {
-        STRICT_PRIORITY, //!< always the highest non-empty, non-paused priority (7 first)
-        ROUND_ROBIN      //!< cyclic over non-empty, non-paused priorities (one frame each)
+        STRICT_PRIORITY,    //!< always the highest non-empty, non-paused priority (7 first)
+        ROUND_ROBIN,        //!< cyclic over non-empty, non-paused priorities (one frame each)
+        DEFICIT_ROUND_ROBIN //!< byte-fair turns of DrrQuantum credit (see the file comment)
     };
 
     /// \brief Trace: a frame and its priority (enqueue, dequeue = transmission start).
@@ -214,6 +223,20 @@ class PfcNetDevice : public NetDevice
     void SetDataRate(DataRate rate);
     /// \brief Duration of a pause of `quanta` at our rate (quanta * 512 bit times).
     Time PauseDuration(uint16_t quanta) const;
+    /// \brief Time from a PFC frame's last bit to its effect (PfcReactionBitTimes at our rate).
+    Time GetPfcReactionDelay() const;
+    /**
+     * \brief 802.3's largest pause reaction at a line rate, in bit times (Annex 31B, as
+     * quoted by switch vendors: 394 quanta = 201,728 at 100 Gb/s and above, 118 quanta =
+     * 60,416 at 40 Gb/s; below 40 Gb/s the 40 Gb/s figure, the smallest we can cite).
+     */
+    static uint32_t PfcReactionBitTimesFor(uint64_t bitRate);
+    /// \brief The priority served first and never paused (kPfcPriorities: none).
+    uint8_t
+    GetControlPriority() const
+    {
+        return m_controlPriority;
+    }
     /// \brief The channel.
     Ptr<PfcChannel> GetPfcChannel() const;
     /// \brief Whether the transmitter is idle.
@@ -319,8 +342,13 @@ class PfcNetDevice : public NetDevice
     bool HasEligibleFrame() const;
     /// \brief Mask of the data priorities that may have a frame (queued or pullable, not paused).
     uint8_t EligiblePriorities() const;
-    /// \brief Apply a received PFC frame.
+    /// \brief Read a received PFC frame; its effect follows after the reaction delay.
     void ReceivePfc(Ptr<Packet> frame);
+    /// \brief Apply the quanta of a received PFC frame (enabled: its class-enable vector).
+    void ApplyPfc(uint8_t enabled, std::array<uint16_t, kPfcPriorities> quanta);
+    /// \brief The next data priority under DeficitRoundRobin among `ready`, or none
+    /// (kPfcPriorities); charges nothing (TryTransmit charges the frame sent).
+    uint8_t DrrPick(uint8_t ready);
     /// \brief The pause timer of a priority expired.
     void PauseExpired(uint8_t priority);
     /// \brief End the pause of a priority now and account its duration.
@@ -337,6 +365,11 @@ class PfcNetDevice : public NetDevice
     bool m_pfcEnabled{true};                    //!< honour received PFC frames
     uint8_t m_currentPriority{0};               //!< priority being serialized (8 = PFC)
     uint8_t m_rrNext{0};                        //!< round-robin: priority to look at first
+    uint8_t m_controlPriority{7};               //!< served first, never paused (8: none)
+    uint8_t m_drrCurrent{0};                    //!< DRR: priority whose turn it is
+    std::array<int64_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
+    uint32_t m_drrQuantum{0};                   //!< DRR: credit per turn (bytes)
+    uint32_t m_reactionBits{0};                 //!< PfcReactionBitTimes (kAuto: by rate)
     bool m_inTryTransmit{false};                //!< TryTransmit is running (a puller may Wake us)
     bool m_wakePending{false};                  //!< Wake() arrived during the scan
     uint8_t m_relayBacklog{0};                  //!< priorities the relay source has frames of
@@ -379,6 +412,7 @@ class PfcNetDevice : public NetDevice
     std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
     std::array<Time, kPfcPriorities> m_pauseStart;       //!< when the current pause began
     std::array<EventId, kPfcPriorities> m_pauseTimer;    //!< expiry of the current pause
+    std::deque<EventId> m_pfcPending;                    //!< received PFC not yet in effect
     std::array<Time, kPfcPriorities> m_pausedTime;       //!< accumulated paused time
     std::array<uint64_t, kPfcPriorities> m_pauseSent{};  //!< pause frames sent
     std::array<uint64_t, kPfcPriorities> m_pauseRecv{};  //!< pause frames received (quanta>0)

@@ -42,6 +42,13 @@ PfcSwitch::GetTypeId()
                           DoubleValue(1.0 / 8),
                           MakeDoubleAccessor(&PfcSwitch::m_alpha),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("LossyAlpha",
+                          "Dynamic threshold factor of lossy classes (dimensionless, > 0): a "
+                          "lossy port-priority holds at most LossyAlpha x free shared buffer. "
+                          "Default 8 = 2^3, SONiC's lossy buffer profiles' dynamic_th 3.",
+                          DoubleValue(8.0),
+                          MakeDoubleAccessor(&PfcSwitch::m_lossyAlpha),
+                          MakeDoubleChecker<double>(0))
             .AddAttribute("StaticXoff",
                           "Static XOFF per ingress port and priority (bytes).",
                           UintegerValue(256000),
@@ -59,22 +66,26 @@ PfcSwitch::GetTypeId()
                           MakeUintegerAccessor(&PfcSwitch::m_mtuBytes),
                           MakeUintegerChecker<uint32_t>(64))
             .AddAttribute("ResponseTime",
-                          "Time the upstream port takes to act on a pause beyond finishing "
-                          "its current frame (s); its bytes at line rate join the headroom.",
+                          "Extra time the upstream port takes to act on a pause beyond "
+                          "finishing its current frame and beyond its own PFC reaction delay "
+                          "(the peer PfcNetDevice's PfcReactionBitTimes, always counted); its "
+                          "bytes at line rate join the headroom (s).",
                           TimeValue(Time(0)),
                           MakeTimeAccessor(&PfcSwitch::m_responseTime),
                           MakeTimeChecker(Time(0)))
             .AddAttribute("HeadroomScale",
                           "Headroom = HeadroomScale x (2 x delay x rate + 3 x MaxFrameBytes + "
-                          "ResponseTime x rate); below 1 the switch may drop with PFC on "
-                          "(for studies of undersized headroom).",
+                          "(peer's PFC reaction delay + ResponseTime) x rate); below 1 the "
+                          "switch may drop with PFC on (for studies of undersized headroom).",
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&PfcSwitch::m_headroomScale),
                           MakeDoubleChecker<double>(0))
             .AddAttribute("LosslessPriorities",
                           "Bit mask of PFC priorities that are lossless (headroom reserved, "
-                          "pause generated).",
-                          UintegerValue(0xff),
+                          "pause generated). 0 (default) = the data lanes of the "
+                          "ForwardingTable, [BasePriority, BasePriority + lanes): the control "
+                          "class (ACK/NAK/CNP) is lossy, served first and never paused.",
+                          UintegerValue(0),
                           MakeUintegerAccessor(&PfcSwitch::m_losslessMask),
                           MakeUintegerChecker<uint8_t>())
             .AddAttribute("PfcEnabled",
@@ -220,19 +231,27 @@ PfcSwitch::Initialize()
     c.bufferBytes = m_bufferBytes;
     c.dynamicThreshold = m_dynamicThreshold;
     c.alpha = m_alpha;
+    c.lossyAlpha = m_lossyAlpha;
     c.staticXoffBytes = m_staticXoff;
     c.hysteresisBytes = m_hysteresis;
     c.mtuBytes = m_mtuBytes;
     c.responseTimeS = m_responseTime.GetSeconds();
     c.headroomScale = m_headroomScale;
-    c.losslessMask = m_losslessMask;
+    c.losslessMask = m_losslessMask ? m_losslessMask : DataLaneMask();
     c.pfcEnabled = m_pfcEnabled;
     auto mmu = std::make_unique<SharedBufferMmu>(c);
     for (auto& port : m_ports)
     {
         double rate = static_cast<double>(port.device->GetDataRate().GetBitRate());
         Ptr<PfcChannel> ch = port.device->GetPfcChannel();
-        mmu->AddPort(rate, ch ? ch->GetDelay().GetSeconds() : 0.0);
+        // The peer reacts to our pauses: its reaction delay is part of this port's headroom.
+        Ptr<PfcNetDevice> peer;
+        if (ch)
+        {
+            peer = ch->GetPfcDevice(0) == port.device ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+        }
+        const double reactionS = peer ? peer->GetPfcReactionDelay().GetSeconds() : 0.0;
+        mmu->AddPort(rate, ch ? ch->GetDelay().GetSeconds() : 0.0, reactionS);
         double gbps = rate / 1e9;
         port.kminBytes = m_kminAttr ? m_kminAttr : static_cast<uint64_t>(4000 * gbps);
         port.kmaxBytes = m_kmaxAttr ? m_kmaxAttr : static_cast<uint64_t>(16000 * gbps);
@@ -245,12 +264,32 @@ PfcSwitch::Initialize()
     }
 }
 
+uint8_t
+PfcSwitch::DataLaneMask() const
+{
+    if (!m_table)
+    {
+        return 0xff; // no table, no lanes known: every priority
+    }
+    uint8_t mask = 0;
+    for (uint32_t lane = 0; lane < m_table->GetLaneCount(); ++lane)
+    {
+        const uint32_t p = m_table->GetBasePriority() + lane;
+        if (p < kPfcPriorities)
+        {
+            mask = static_cast<uint8_t>(mask | (1u << p));
+        }
+    }
+    return mask;
+}
+
 void
 PfcSwitch::StartWatchdog()
 {
     PfcWatchdog::Hooks hooks;
     hooks.paused = [this](uint32_t port, uint8_t q) { return m_ports[port].device->IsPaused(q); };
     hooks.backlogged = [this](uint32_t port, uint8_t q) { return !m_ports[port].egress[q].empty(); };
+    hooks.sent = [this](uint32_t port, uint8_t q) { return m_ports[port].egressSent[q]; };
     hooks.flush = [this](uint32_t port, uint8_t q) { FlushEgress(port, q); };
     hooks.changed = [this](uint32_t port, uint8_t q, bool on) { m_watchdogStormTrace(port, q, on); };
     m_watchdog = std::make_unique<PfcWatchdog>(static_cast<uint32_t>(m_ports.size()),
@@ -480,6 +519,7 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
         }
     }
     ++m_forwarded;
+    ++st.egressSent[priority];
     info = item.info;
     return std::move(item.frame);
 }
@@ -517,6 +557,15 @@ PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
     PortState& st = m_ports[port];
     if (!st.pausedUpstream[priority])
     {
+        return;
+    }
+    if (m_mmu->ShouldResume(port, priority))
+    {
+        // XON may have come without a frame of ours leaving (XOFF is dynamic: other ports
+        // freed the pool): resume instead of pausing again.
+        st.pausedUpstream[priority] = false;
+        st.device->SendPause(priority, 0);
+        m_pauseTrace(port, priority, 0);
         return;
     }
     st.device->SendPause(priority, m_pauseQuanta);

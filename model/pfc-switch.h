@@ -12,8 +12,11 @@
  * bytes are released from the ingress accounting and ECN marking is decided RED-style from
  * the egress queue bytes (mark at dequeue, as HPCC does: the freshest queue state).
  * Pause: when an ingress (port, priority) must pause (MMU), the switch sends PFC with
- * PauseQuanta upstream and refreshes it every half pause while the MMU still says not XON;
- * when it may resume it sends quanta 0.
+ * PauseQuanta upstream and refreshes it every half pause unless the MMU says XON by then
+ * (then it resumes instead); when it may resume it sends quanta 0.
+ * Lossless classes: LosslessPriorities, by default the data lanes of the ForwardingTable.
+ * Other classes (the control class of ACK/NAK/CNP) are lossy: no headroom, no pause, admitted
+ * to the shared pool under the same dynamic threshold (shared-buffer-mmu.h).
  *
  * Priorities in [BasePriority, BasePriority + lanes) of the ForwardingTable are lanes: the
  * egress priority is BasePriority + the route's lane (the frame is rewritten if it changes).
@@ -145,6 +148,7 @@ class PfcSwitch : public Object, public PfcFrameRelay
         Ptr<PfcNetDevice> device;                  //!< the device
         std::deque<Queued> egress[kPfcPriorities]; //!< egress FIFOs
         uint64_t egressBytes[kPfcPriorities]{};    //!< bytes in them
+        uint64_t egressSent[kPfcPriorities]{};     //!< frames they sent (PFC watchdog)
         bool pausedUpstream[kPfcPriorities]{};     //!< we paused the peer
         EventId refresh[kPfcPriorities];           //!< pause refresh timers
         uint64_t kminBytes{0};                     //!< ECN Kmin
@@ -165,6 +169,8 @@ class PfcSwitch : public Object, public PfcFrameRelay
                        uint32_t& bytes) override;
     /// \brief Pause / resume decisions for ingress (port, priority).
     void CheckPause(uint32_t port, uint8_t priority);
+    /// \brief The data lanes' priorities of the forwarding table (all 8 without a table).
+    uint8_t DataLaneMask() const;
     /// \brief Creates the watchdog and wakes it on every pause frame a port receives.
     void StartWatchdog();
     /// \brief The watchdog drops every frame waiting in egress (port, priority).
@@ -184,6 +190,7 @@ class PfcSwitch : public Object, public PfcFrameRelay
     uint64_t m_bufferBytes;  //!< BufferSize
     bool m_dynamicThreshold; //!< DynamicThreshold
     double m_alpha;          //!< Alpha
+    double m_lossyAlpha;     //!< LossyAlpha
     uint64_t m_staticXoff;   //!< StaticXoff
     uint64_t m_hysteresis;   //!< XonHysteresis
     uint32_t m_mtuBytes;     //!< MaxFrameBytes

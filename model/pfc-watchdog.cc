@@ -13,6 +13,11 @@ PfcWatchdog::PfcWatchdog(uint32_t ports, Time detection, Time restore, Hooks hoo
       m_restore(restore),
       m_hooks(std::move(hooks))
 {
+    if (!m_hooks.paused || !m_hooks.backlogged || !m_hooks.sent || !m_hooks.flush ||
+        !m_hooks.changed)
+    {
+        throw std::invalid_argument("PfcWatchdog: every hook must be set");
+    }
     if (!detection.IsStrictlyPositive() || !restore.IsStrictlyPositive())
     {
         throw std::invalid_argument("PfcWatchdog: detection and restore times must be > 0");
@@ -48,9 +53,12 @@ PfcWatchdog::Poll()
             {
                 if (paused && m_hooks.backlogged(port, q))
                 {
-                    if (w.pausedSince.IsStrictlyNegative())
+                    const uint64_t sent = m_hooks.sent(port, q);
+                    if (w.pausedSince.IsStrictlyNegative() || sent != w.sentAtStart)
                     {
+                        // First look, or the queue sent since the window began: it drains.
                         w.pausedSince = now;
+                        w.sentAtStart = sent;
                     }
                     else if (now - w.pausedSince >= m_detection)
                     {

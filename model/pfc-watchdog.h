@@ -1,16 +1,21 @@
 /*
  * PfcWatchdog: the PFC storm watchdog switches implement (e.g. Cisco NX-OS "priority-flow-
- * control watch-dog", Arista "pfc watchdog"): an egress queue that stays paused with frames
- * waiting for longer than the detection time is declared stormed (its downstream stopped
- * draining, e.g. a faulty NIC flooding pause frames); the switch then drops that queue's
+ * control watch-dog", Arista "pfc watchdog", SONiC's PFC watchdog): an egress queue that, for
+ * longer than the detection time, is paused, has frames waiting AND has transmitted nothing
+ * is declared stormed (its downstream stopped draining, e.g. a faulty NIC flooding pause
+ * frames). A queue that is paused from time to time but still sends between pauses (a
+ * congested incast draining at its fair share) is not a storm: each look that finds it sent
+ * a frame since the look before starts the detection window again (SONiC's detector reads
+ * the queue's transmit counter the same way). The switch then drops that queue's
  * frames and every frame that arrives for it, so that the backlog does not fill the
  * buffer and pause the switch's own upstream (the storm stops spreading, at the price of
  * the stormed queue's losses, which go-back-N recovers); once the egress has stayed
  * unpaused for the restore time the queue is lossless again.
  *
  * Detection is by polling every detection / 4 while some egress is paused (a pause frame
- * wakes the watchdog; it sleeps again when nothing is paused or stormed), so a continuous
- * pause is recognised between 1 and 1.25 detection times after it began.
+ * wakes the watchdog; it sleeps again when nothing is paused or stormed), so a queue that
+ * stopped sending under a continuous pause is recognised between 1 and 1.25 detection times
+ * after its last frame left.
  * The switch owns the watchdog and gives it its view of the ports through Hooks.
  */
 #ifndef PARAMSYNC_PFC_WATCHDOG_H
@@ -40,6 +45,8 @@ class PfcWatchdog
         std::function<bool(uint32_t, uint8_t)> paused;
         /// Whether frames wait in egress (port, priority).
         std::function<bool(uint32_t, uint8_t)> backlogged;
+        /// Frames egress (port, priority) has transmitted so far (a running counter).
+        std::function<uint64_t(uint32_t, uint8_t)> sent;
         /// Drop every frame waiting in egress (port, priority).
         std::function<void(uint32_t, uint8_t)> flush;
         /// A storm on (port, priority) was detected (true) or restored (false).
@@ -70,7 +77,8 @@ class PfcWatchdog
     struct Watch
     {
         bool stormed{false};  //!< dropping
-        Time pausedSince{-1}; //!< paused with backlog since (negative: not)
+        Time pausedSince{-1}; //!< paused with backlog and silent since (negative: not)
+        uint64_t sentAtStart{0}; //!< the sent counter when pausedSince was set
         Time clearSince{-1};  //!< stormed and unpaused since (negative: not)
     };
 

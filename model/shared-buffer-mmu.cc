@@ -16,35 +16,37 @@ SharedBufferMmu::SharedBufferMmu(const Config& config)
         os << "SharedBufferMmu: headroom scale = " << config.headroomScale << "; allowed: >= 0";
         throw std::invalid_argument(os.str());
     }
-    if (!(config.alpha > 0))
+    if (!(config.alpha > 0) || !(config.lossyAlpha > 0))
     {
         std::ostringstream os;
-        os << "SharedBufferMmu: alpha = " << config.alpha << "; allowed: alpha > 0";
+        os << "SharedBufferMmu: alpha = " << config.alpha << ", lossy alpha = "
+           << config.lossyAlpha << "; allowed: both > 0";
         throw std::invalid_argument(os.str());
     }
 }
 
 uint32_t
-SharedBufferMmu::AddPort(double rateBps, double delayS)
+SharedBufferMmu::AddPort(double rateBps, double delayS, double responseS)
 {
     if (m_finalized)
     {
         throw std::logic_error("SharedBufferMmu::AddPort after Finalize");
     }
-    if (!(rateBps > 0) || !(delayS >= 0))
+    if (!(rateBps > 0) || !(delayS >= 0) || !(responseS >= 0))
     {
         std::ostringstream os;
         os << "SharedBufferMmu: port " << m_ports.size() << " rate " << rateBps << " bit/s, delay "
-           << delayS << " s; allowed: rate > 0, delay >= 0";
+           << delayS << " s, response " << responseS
+           << " s; allowed: rate > 0, delay >= 0, response >= 0";
         throw std::invalid_argument(os.str());
     }
     Port p{};
     p.rateBps = rateBps;
     p.delayS = delayS;
-    // 2 x delay x rate + 2 MTU + response time x rate (bytes), rounded up.
+    // 2 x delay x rate + 3 x MTU + response time x rate (bytes), rounded up.
     double bytes =
         m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 3.0 * m_config.mtuBytes +
-                                  m_config.responseTimeS * rateBps / 8.0);
+                                  (m_config.responseTimeS + responseS) * rateBps / 8.0);
     p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
     m_ports.push_back(p);
     return static_cast<uint32_t>(m_ports.size() - 1);
@@ -94,6 +96,13 @@ SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
 }
 
 uint64_t
+SharedBufferMmu::LossyLimit() const
+{
+    uint64_t free = m_sharedPool > m_sharedUsed ? m_sharedPool - m_sharedUsed : 0;
+    return static_cast<uint64_t>(m_config.lossyAlpha * static_cast<double>(free));
+}
+
+uint64_t
 SharedBufferMmu::Xon(uint32_t port, uint8_t priority) const
 {
     uint64_t xoff = Xoff(port, priority);
@@ -105,10 +114,11 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
 {
     Port& p = m_ports[port];
     bool lossless = Lossless(priority);
-    // A lossless class stays in the shared pool up to XOFF; a lossy class may take any
-    // free shared byte (no pause protects it, so holding it back would only drop earlier).
-    bool sharedOk = m_sharedUsed + bytes <= m_sharedPool &&
-                    (!lossless || p.shared[priority] + bytes <= Xoff(port, priority));
+    // Every class stays in the shared pool up to its threshold: a lossy class that could
+    // take every free byte would drive the lossless XOFF to zero.
+    bool sharedOk =
+        m_sharedUsed + bytes <= m_sharedPool &&
+        p.shared[priority] + bytes <= (lossless ? Xoff(port, priority) : LossyLimit());
     if (sharedOk && p.hdrm[priority] == 0)
     {
         p.shared[priority] += bytes;

@@ -4,8 +4,11 @@
  *
  * Buffer = headroom reserve (sum over ports of the per-port-priority headroom times the
  * lossless priorities) + shared pool. A frame arriving on (port, priority):
- *   1. goes to the shared pool if the port-priority's shared bytes stay <= XOFF and the pool
- *      has room;
+ *   1. goes to the shared pool if the pool has room and the port-priority's shared bytes
+ *      stay <= XOFF (lossless) or <= lossyAlpha x free shared buffer (lossy: a dynamic
+ *      threshold too, or a lossy class could take every free byte and drive the lossless
+ *      classes' dynamic XOFF to zero; alpha 8 = 2^3 as SONiC's lossy buffer profiles'
+ *      dynamic_th 3, looser than the lossless 1/8 since no pause stops a lossy sender);
  *   2. else, for a lossless priority, to its headroom if it fits there;
  *   3. else it is dropped and counted per (port, priority).
  * XOFF is static (bytes) or dynamic: alpha * (shared pool - shared bytes in use), as in
@@ -15,8 +18,10 @@
  * resume when it uses no headroom and holds <= XON shared bytes. Release (the byte left the
  * egress) takes from headroom first.
  * Headroom per port-priority = 2 x delay x rate + 3 x MTU + response time x rate (bytes):
- * the pause travels one delay, the upstream finishes a frame and the bytes already on the
- * wire keep coming for another delay; our own pause may wait behind one frame; and the
+ * the pause travels one delay, the upstream finishes a frame, reacts within its response
+ * time (its PFC reaction delay, 802.3 Annex 31B: 201,728 bit times = 25,216 B at 100 Gb/s,
+ * plus any extra the switch is told) and the bytes already on the wire keep coming for
+ * another delay; our own pause may wait behind one frame; and the
  * frame whose arrival finds XOFF crossed (XOFF also falls when other ports fill the pool)
  * is itself admitted to headroom. With 2 x MTU, VGG-19 halving-doubling on BCube(3,1) at
  * 40 Gb/s dropped 5 frames of 4162 B in 18364 B of headroom.
@@ -40,6 +45,7 @@ class SharedBufferMmu
         uint64_t bufferBytes{32u << 20};    //!< total buffer
         bool dynamicThreshold{true};        //!< XOFF = alpha x free shared, else staticXoff
         double alpha{1.0 / 8};              //!< dynamic threshold factor
+        double lossyAlpha{8};               //!< dynamic threshold factor of lossy classes
         uint64_t staticXoffBytes{256000};   //!< static XOFF
         uint64_t hysteresisBytes{2 * 1100}; //!< XON = XOFF - hysteresis
         uint32_t mtuBytes{4200};            //!< largest frame incl. framing (headroom)
@@ -60,8 +66,9 @@ class SharedBufferMmu
     /// \brief An MMU with the given settings and no ports yet.
     explicit SharedBufferMmu(const Config& config);
 
-    /// \brief Add a port with its link rate (bit/s) and one-way delay (s); returns its index.
-    uint32_t AddPort(double rateBps, double delayS);
+    /// \brief Add a port with its link rate (bit/s), one-way delay (s) and its upstream's
+    /// pause response time (s, added to Config::responseTimeS); returns its index.
+    uint32_t AddPort(double rateBps, double delayS, double responseS = 0);
     /**
      * \brief Reserve headroom and size the shared pool. Throws std::invalid_argument naming
      * the numbers when the headroom does not fit the buffer.
@@ -78,6 +85,8 @@ class SharedBufferMmu
     }
     /// \brief Current XOFF of a port-priority.
     uint64_t Xoff(uint32_t port, uint8_t priority) const;
+    /// \brief Shared bytes a lossy port-priority may hold now (lossyAlpha x free).
+    uint64_t LossyLimit() const;
     /// \brief Current XON of a port-priority.
     uint64_t Xon(uint32_t port, uint8_t priority) const;
 

@@ -113,6 +113,10 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --overlap=2", "--overlap"},
         {ok + "--topology=star:n=4 --algorithm=ring --pfc=yes", "--pfc"},
         {ok + "--topology=star:n=4 --algorithm=ring --priority=7", "--priority"}, // ACKs' class
+        {ok + "--topology=star:n=4 --algorithm=ring --lane-scheduling=fifo", "--lane-scheduling"},
+        // 5 lanes from priority 3 reach the ACK/NAK/CNP priority 7 (base 0..2 fit).
+        {"--backend=packet --model=bytes:1MB --topology=bcube:n=2,k=4 --algorithm=ring",
+         "--priority"},
         {ok + "--topology=star:n=4 --algorithm=ring --progress=maybe", "--progress"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=0", "--seed"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=-1", "--seed"},
@@ -262,6 +266,7 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--max-events",
                             "--progress",
                             "--priority",
+                            "--lane-scheduling",
                             "--slow-hosts",
                             "--pause-storm",
                             "--pfc-watchdog",

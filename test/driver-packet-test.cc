@@ -104,17 +104,18 @@ TEST(DriverPacket, HipsBeatsFlatRingAndMeshOnBcube)
 TEST(DriverPacket, HipsBeatsFlatRingAndMeshBy35PercentOnVgg19)
 {
     // The issue's 35 % with the model the HiPS paper evaluates (VGG-19, 38 tensors, 575 MB).
-    // Ideal: hips 8/9 W/B, ring 16/9 W/B (50 % less), mesh 4/3 W/B (33.3 % less). At packet
-    // level hips and ring stay within a few percent of their ideals (no incast), while
-    // mesh's all-to-all is an 8:1 incast into every server: PFC pauses senders, and a paused
-    // port also holds back the other flows queued behind it (head-of-line blocking), so
-    // mesh runs well above its ideal (measured 1.20x) and the reduction exceeds 35 %. This
-    // asserts that PFC penalty: it fails if mesh ran within 6 % of its ideal.
+    // Ideal: hips 8/9 W/B, ring 16/9 W/B (50 % less), mesh 4/3 W/B (33.3 % less). Against
+    // ring the 35 % holds with room. Against mesh it held only through a PFC penalty: mesh
+    // ran 1.20x its ideal while every class was lossless and lanes were served by strict
+    // priority; with deficit round robin between lanes (64 KiB quantum) and only the data
+    // lanes lossless it stays near its ideal (measured: hips 104.9 ms, mesh 160.3 ms, a
+    // reduction of 34.6 %), as the closed form's 33.3 % plus framing and latency allow. So
+    // against mesh we assert 30 %, as HipsBeatsFlatRingAndMeshOnBcube does.
     double hips = Gst("bcube:n=3,k=1", "hips", "vgg19");
     double ring = Gst("bcube:n=3,k=1", "ring", "vgg19");
     double mesh = Gst("bcube:n=3,k=1", "mesh", "vgg19");
     EXPECT_LE(hips, 0.65 * ring) << "hips " << hips << " ring " << ring;
-    EXPECT_LE(hips, 0.65 * mesh) << "hips " << hips << " mesh " << mesh;
+    EXPECT_LE(hips, 0.70 * mesh) << "hips " << hips << " mesh " << mesh;
 }
 
 TEST(DriverPacket, DoublingTheBytesDoublesGst)
@@ -653,18 +654,27 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     // Golden values (issue 6: no speed-up may change results silently), measured with the
     // code of stop 13 and pinned to 0.1 %: a model change that moves them must say why and
     // update them. Each sits above its closed-form ideal by framing, latency and queueing:
-    //  - ring, 10 MB, BCube(3,1): 3.82549 ms; ideal 16/9 W/B = 3.5556 ms (+7.6 %);
+    //  - ring, 10 MB, BCube(3,1): 3.76310 ms; ideal 16/9 W/B = 3.5556 ms (+5.8 %). It was
+    //    3.82549 ms (+7.6 %) under strict priority between lanes, the default until deficit
+    //    round robin became it: strict priority still gives exactly 3.82549 ms (no pause
+    //    in this run, so the PFC changes of the same step do not touch it), and round robin
+    //    stops relayed second hops (lane 1) from delaying first hops (lane 0) at a port;
     //  - hips, 10 MB, BCube(3,1): 1.84433 ms; ideal 8/9 W/B = 1.7778 ms (+3.7 %);
     //  - PS, 4 MB, star:n=9, one server: 13.0742 ms; ideal 2 x 8 x 4 MB / 40 Gb/s = 12.8 ms
     //    (push incast then pull, +2.1 %);
-    //  - HPCC incast32 with DCQCN: the slowest 2 MB flow takes 5.75894 ms; bound 32 x 2 MB /
-    //    100 Gb/s = 5.12 ms. (5.67599 ms until each switch's ECN draws got a fixed stream,
-    //    stop 15; seeds 1-5 now give 5.736-5.795 ms: the marking draws move it by ~1 %.)
+    //  - HPCC incast32 with DCQCN: the slowest 2 MB flow takes 5.56241 ms; bound 32 x 2 MB /
+    //    100 Gb/s = 5.12 ms. (5.67599 ms until each switch's ECN draws got a fixed stream;
+    //    5.75894 ms until only the data lane was lossless: headroom for 8 classes on every
+    //    port shrank the shared pool and so the dynamic XOFF, 1577 pauses against 915 now.
+    //    With LosslessPriorities=255, PfcReactionBitTimes=0, LossyAlpha=1e6 and no control
+    //    priority the model still gives 5.75894 ms exactly.)
     auto near = [](double got, double golden) { return std::abs(got / golden - 1) < 1e-3; };
     const double ring = Gst("bcube:n=3,k=1", "ring", "bytes:10MB");
+    const double ringStrict = Gst("bcube:n=3,k=1", "ring", "bytes:10MB --lane-scheduling=strict");
     const double hips = Gst("bcube:n=3,k=1", "hips", "bytes:10MB");
     const double ps = Gst("star:n=9", "ps:servers=1", "bytes:4MB");
-    EXPECT_TRUE(near(ring, 3.82549e-3)) << ring;
+    EXPECT_TRUE(near(ring, 3.76310e-3)) << ring;
+    EXPECT_TRUE(near(ringStrict, 3.82549e-3)) << ringStrict;
     EXPECT_TRUE(near(hips, 1.84433e-3)) << hips;
     EXPECT_TRUE(near(ps, 13.0742e-3)) << ps;
     const std::string dir = "/tmp/paramsync-golden-" + std::to_string(getpid());
@@ -681,6 +691,77 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     {
         slowest = std::max(slowest, std::stod(line.substr(line.rfind(',') + 1)));
     }
-    EXPECT_TRUE(near(slowest, 5.75894e-3)) << slowest;
+    EXPECT_TRUE(near(slowest, 5.56241e-3)) << slowest;
+    EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
+}
+
+TEST(DriverPacket, ACongestedDrainingIncastIsNeverAPfcStorm)
+{
+    // PS on fattree:k=4, 4 MB: 15 workers push to one server at once, so its edge port is
+    // congested and PFC pauses spread (pauses > 0), but every paused queue keeps sending
+    // between pauses. A 1 ms watchdog must declare no storm: no watchdog drop and the same
+    // GST as without a watchdog (ideal 2 x 15 x 4 MB / 40 Gb/s = 24 ms; on main, which
+    // declared a storm on any queue paused and backlogged at every look, 48.6 ms and 14,151
+    // watchdog drops).
+    const std::string base = Idle("fattree:k=4", "ps", "bytes:4MB");
+    Outcome plain = RunJson(base);
+    Outcome dog = RunJson(base + " --pfc-watchdog=1ms");
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    ASSERT_EQ(dog.code, 0) << dog.err;
+    EXPECT_GT(Field(dog.out, "pfc_pause_frames"), 0) << dog.out;
+    EXPECT_EQ(Field(dog.out, "watchdog_drops"), 0) << dog.out;
+    EXPECT_EQ(Field(dog.out, "gst_s"), Field(plain.out, "gst_s")) << dog.out;
+}
+
+TEST(DriverPacket, AStalledReceiverIsStillAPfcStorm)
+{
+    // Host 8's NIC takes nothing off the wire from 1 ms to 4 ms (ring, 16 MB, fattree:k=4):
+    // its edge switch's egress to it is paused with frames waiting and sends nothing for
+    // 3 ms, six 500 us detection windows: the watchdog declares the storm and drops that
+    // queue's frames (watchdog_drops > 0), go-back-N resends them, and the ring completes.
+    const std::string base = Idle("fattree:k=4", "ring", "bytes:16MB");
+    Outcome o = RunJson(base + " --stop-draining=8@1ms+3ms --pfc-watchdog=500us");
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_GT(Field(o.out, "watchdog_drops"), 0) << o.out;
+    EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
+}
+
+TEST(DriverPacket, DataLanesStayOffTheAckPriority)
+{
+    // bcube:n=2,k=4 routes on 5 lanes: from the default base priority 3 they would be
+    // 3..7 and lane 4 would share priority 7 with ACK/NAK/CNP: refused, exit 2, one line
+    // naming --priority and the bases that fit (0, 1, 2). From base 2 the lanes are 2..6:
+    // the run completes, nothing dropped.
+    const std::string base = "--backend=packet --cc=none --topology=bcube:n=2,k=4 "
+                             "--algorithm=ring --model=bytes:1MB";
+    Outcome refused = RunJson(base);
+    EXPECT_EQ(refused.code, 2) << refused.err;
+    EXPECT_NE(refused.err.find("--priority=3"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("priorities 3..7"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("{0,1,2}"), std::string::npos) << refused.err;
+    Outcome placed = RunJson(base + " --priority=2");
+    ASSERT_EQ(placed.code, 0) << placed.err;
+    EXPECT_EQ(Field(placed.out, "drops"), 0) << placed.out;
+}
+
+TEST(DriverPacket, LaneSchedulingIsInEveryRowAndTheSummary)
+{
+    // dbtree on BCube(3,2), 32 MB, idle: relayed traffic rides higher lanes. Strict priority
+    // serves them first and a hop-1 transfer sharing their port waits; deficit round robin
+    // (the default) shares each port between the lanes. The default must record "rr", the
+    // option "strict", in the row and in summary.json's options, and round robin must not
+    // be slower than strict priority here.
+    const std::string dir = "/tmp/paramsync-lanes-" + std::to_string(getpid());
+    const std::string base = Idle("bcube:n=3,k=2", "dbtree", "bytes:32MB");
+    Outcome rr = RunJson(base + " --out=" + dir);
+    Outcome strict = RunJson(base + " --lane-scheduling=strict");
+    ASSERT_EQ(rr.code, 0) << rr.err;
+    ASSERT_EQ(strict.code, 0) << strict.err;
+    EXPECT_NE(rr.out.find("\"lane_scheduling\":\"rr\""), std::string::npos) << rr.out;
+    EXPECT_NE(strict.out.find("\"lane_scheduling\":\"strict\""), std::string::npos);
+    const std::string summary = Slurp(dir + "/summary.json");
+    EXPECT_NE(summary.find("\"lane_scheduling\":\"rr\""), std::string::npos) << summary;
+    EXPECT_NE(summary.find("\"lane-scheduling\":\"rr\""), std::string::npos) << summary;
+    EXPECT_LT(Field(rr.out, "gst_s"), Field(strict.out, "gst_s"));
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }

@@ -67,6 +67,7 @@ TEST(DriverOptions, EachBadValueNamesItsOption)
         {&DriverOptions::stragglerFactorText, "0.5", "--straggler-factor"},
         {&DriverOptions::bufferText, "1KB", "--buffer"},
         {&DriverOptions::priorityText, "7", "--priority"},
+        {&DriverOptions::laneScheduling, "fair", "--lane-scheduling"},
         {&DriverOptions::out, "/nonexistent-parent-dir/out", "--out"},
         {&DriverOptions::trace, "/nonexistent-parent-dir/t.json", "--trace"},
     };

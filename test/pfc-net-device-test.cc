@@ -13,9 +13,12 @@
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -59,7 +62,9 @@ OnResume(Link* l, uint8_t, Time paused)
 }
 
 std::unique_ptr<Link>
-MakeLink(const std::string& scheduling = "StrictPriority", const std::string& rate = "8Gbps")
+MakeLink(const std::string& scheduling = "StrictPriority",
+         const std::string& rate = "8Gbps",
+         uint32_t reactionBits = 0)
 {
     auto l = std::make_unique<Link>();
     Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
@@ -71,6 +76,9 @@ MakeLink(const std::string& scheduling = "StrictPriority", const std::string& ra
         dev = CreateObject<PfcNetDevice>();
         dev->SetAttribute("DataRate", DataRateValue(DataRate(rate)));
         dev->SetAttribute("TxScheduling", StringValue(scheduling));
+        // 0: pauses act at the PFC frame's last bit, so the timings below are the quanta's
+        // alone (PfcReactionDelayPostponesThePause tests the reaction).
+        dev->SetAttribute("PfcReactionBitTimes", UintegerValue(reactionBits));
         dev->SetAddress(Mac48Address::Allocate());
         n->AddDevice(dev);
         dev->Attach(ch);
@@ -362,6 +370,158 @@ TEST_F(PfcNetDeviceTest, LongRunRateIsExactAtNanosecondResolution)
     EXPECT_EQ(l->aTx[99].first, 8601);
     EXPECT_EQ(l->aTx[1].first, 86);
     EXPECT_EQ(l->aTx[2].first, 173); // 173.76
+}
+
+
+TEST_F(PfcNetDeviceTest, PfcReactionDelayPostponesThePause)
+{
+    // 802.3's bounds (Annex 31B as vendors quote them): 118 quanta = 60416 bit times at
+    // 40 Gb/s, 394 quanta = 201728 at 100 Gb/s; 201728 / 100 Gb/s = 2017.28 ns.
+    EXPECT_EQ(PfcNetDevice::PfcReactionBitTimesFor(40000000000ULL), 60416u);
+    EXPECT_EQ(PfcNetDevice::PfcReactionBitTimesFor(100000000000ULL), 201728u);
+    Ptr<PfcNetDevice> fast = CreateObject<PfcNetDevice>();
+    fast->SetAttribute("DataRate", DataRateValue(DataRate("100Gbps")));
+    EXPECT_NEAR(fast->GetPfcReactionDelay().GetSeconds(), 2.01728e-6, 1e-9);
+
+    // 8 Gb/s with the 40 Gb/s figure: 60416 bit / 8 Gb/s = 7552 ns. B pauses priority 3 for
+    // Q = 1000 at 0; the PFC frame reaches A at 84 + 1000 = 1084 ns and takes effect at
+    // 1084 + 7552 = 8636 ns, until 8636 + 64000 = 72636 ns. A frame queued at 2000 ns leaves
+    // at once (the pause is not in effect yet: without the reaction delay it would wait
+    // until 65084 ns); one queued at 9000 ns waits for the expiry.
+    auto l = MakeLink("StrictPriority", "8Gbps", 60416);
+    EXPECT_EQ(l->a->GetPfcReactionDelay(), NanoSeconds(7552));
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, 3);
+    Simulator::Schedule(NanoSeconds(8000), [&l]() { EXPECT_FALSE(l->a->IsPaused(3)); });
+    Simulator::Schedule(NanoSeconds(9000), &EnqueueAt, l->a, 3);
+    Simulator::Run();
+    ASSERT_EQ(l->aTx.size(), 2u);
+    EXPECT_EQ(l->aTx[0].first, 2000);
+    EXPECT_EQ(l->aTx[1].first, 72636);
+    EXPECT_EQ(l->a->GetPausedTime(3), NanoSeconds(64000));
+    // Counted on arrival (1084 ns), applied later.
+    EXPECT_EQ(l->a->GetPauseFramesReceived(3), 1u);
+}
+
+TEST_F(PfcNetDeviceTest, TheControlPriorityGoesFirstAndIsNeverPaused)
+{
+    // B pauses priorities 3 and 7 (the control class, ACK/NAK/CNP) at 0: A counts both and
+    // obeys only 3. A queues two priority-4 frames, one of 3 and one of 7 at 2000 ns under
+    // deficit round robin: the first 4 starts alone at 2000 ns; 7 is next whatever the
+    // round (control first), then the other 4; 3 waits for its pause (64000 ns from 1168,
+    // the second PFC frame's arrival at 2 x 84 + 1000: until 65168 ns).
+    auto l = MakeLink("DeficitRoundRobin");
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 7, 1000);
+    Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    for (uint8_t p : {4, 4, 3, 7})
+    {
+        Simulator::Schedule(NanoSeconds(2000), &EnqueueAt, l->a, p);
+    }
+    Simulator::Schedule(NanoSeconds(3000), [&l]() {
+        EXPECT_FALSE(l->a->IsPaused(7));
+        EXPECT_TRUE(l->a->IsPaused(3));
+    });
+    Simulator::Run();
+    EXPECT_EQ(l->a->GetPauseFramesReceived(7), 1u);
+    ASSERT_EQ(l->aTx.size(), 4u);
+    std::vector<int> order;
+    for (auto& t : l->aTx)
+    {
+        order.push_back(t.second);
+    }
+    EXPECT_EQ(order, (std::vector<int>{4, 7, 4, 3}));
+    EXPECT_EQ(l->aTx[3].first, 65168);
+}
+
+namespace
+{
+/// Bytes A started sending per priority, and the bytes of each when the first queue emptied.
+struct ByteCount
+{
+    std::array<uint64_t, 8> sent{};
+    uint64_t twoAtSplit{0};
+    uint64_t fiveAtSplit{0};
+    int twoLeft{0};
+};
+
+void
+CountBytes(ByteCount* c, Ptr<const Packet> f, uint8_t p)
+{
+    c->sent[p] += f->GetSize();
+    if (p == 2 && --c->twoLeft == 0)
+    {
+        c->twoAtSplit = c->sent[2];
+        c->fiveAtSplit = c->sent[5];
+    }
+}
+
+Ptr<Packet>
+FrameOf(uint8_t priority, uint32_t payload)
+{
+    RoceFrameInfo i;
+    i.priority = priority;
+    i.payloadBytes = payload;
+    return BuildRoceFrame(i);
+}
+} // namespace
+
+TEST_F(PfcNetDeviceTest, DeficitRoundRobinSharesBytesRoundRobinSharesFrames)
+{
+    // 40 small frames on priority 2 (434 B payload + 66 = 500 B) and 40 large ones on
+    // priority 5 (1066 B), all queued at 0. DRR with a 2132 B quantum is byte-fair: while
+    // both are backlogged their bytes differ by at most one quantum plus one frame (the
+    // surplus form's bound: a turn ends at most one frame past its credit), so when
+    // priority 2 has sent its 20000 B, priority 5 has sent 20000 +- 3198 B. Round robin is
+    // frame-fair: 2 5 2 5 ... so when priority 2's 40th frame starts, priority 5 has sent
+    // 39 frames, 39 x 1066 = 41574 B against 20000 B.
+    for (std::string s : {"DeficitRoundRobin", "RoundRobin"})
+    {
+        auto l = MakeLink(s);
+        l->a->SetAttribute("DrrQuantum", UintegerValue(2132));
+        ByteCount c;
+        c.twoLeft = 40;
+        l->a->TraceConnectWithoutContext("Dequeue", MakeBoundCallback(&CountBytes, &c));
+        for (int k = 0; k < 40; ++k)
+        {
+            l->a->Enqueue(FrameOf(2, 434), 2);
+            l->a->Enqueue(FrameOf(5, 1000), 5);
+        }
+        Simulator::Run();
+        ASSERT_EQ(c.sent[2], 40u * 500) << s;
+        ASSERT_EQ(c.sent[5], 40u * 1066) << s;
+        const int64_t gap =
+            static_cast<int64_t>(c.fiveAtSplit) - static_cast<int64_t>(c.twoAtSplit);
+        if (s == "DeficitRoundRobin")
+        {
+            EXPECT_LE(std::abs(gap), 2132 + 1066) << c.fiveAtSplit;
+        }
+        else
+        {
+            EXPECT_EQ(c.fiveAtSplit, 39u * 1066);
+        }
+        Simulator::Destroy();
+    }
+}
+
+TEST_F(PfcNetDeviceTest, DeficitRoundRobinTurnsOfTwoFramesWithATwoFrameQuantum)
+{
+    // Equal frames of 1066 B, quantum 2132 B = two frames per turn: priority 2 and 5, four
+    // each, queued at 0 (2 first). Turns: 2 2 | 5 5 | 2 2 | 5 5, back to back.
+    auto l = MakeLink("DeficitRoundRobin");
+    l->a->SetAttribute("DrrQuantum", UintegerValue(2132));
+    for (int k = 0; k < 4; ++k)
+    {
+        Simulator::Schedule(NanoSeconds(0), &EnqueueAt, l->a, 2);
+        Simulator::Schedule(NanoSeconds(0), &EnqueueAt, l->a, 5);
+    }
+    Simulator::Run();
+    std::vector<int> order;
+    for (auto& t : l->aTx)
+    {
+        order.push_back(t.second);
+    }
+    EXPECT_EQ(order, (std::vector<int>{2, 2, 5, 5, 2, 2, 5, 5}));
+    EXPECT_EQ(l->aTx.back().first, 7 * 1086);
 }
 
 } // namespace

@@ -14,6 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
+#include <tuple>
 
 #include <stdexcept>
 #include <vector>
@@ -153,8 +154,10 @@ class PfcSwitchTest : public ::testing::Test
 TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
 {
     auto l = MakeLine(1.0);
-    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 3 x 1086 = 10000 + 3258 = 13258 B.
-    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 13258u);
+    // Headroom = 2 x 1 us x 40 Gb/s / 8 + 3 x 1086 + the sender's PFC reaction (802.3's
+    // 60416 bit times at 40 Gb/s = 1510.4 ns, 1510 ns at ns-3's 1 ns resolution) x 40 Gb/s
+    // / 8 = 10000 + 3258 + 7550 = 20808 B.
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 20808u);
     // The receiver pauses the switch egress at t = 0 for 65535 quanta (838.848 us), so
     // nothing drains: every byte the sender blasts after XOFF (50000 B) must fit headroom.
     // 200 frames x 1066 B = 213200 B >> XOFF + headroom: the sender is stopped by PFC.
@@ -168,35 +171,37 @@ TEST_F(PfcSwitchTest, HeadroomFromTheFormulaAbsorbsTheWorstCaseBurst)
     EXPECT_EQ(l->dropTrace, 0u);
     EXPECT_GE(l->sw0->GetPauseFramesSent(3), 1u);
     EXPECT_TRUE(l->s->IsPaused(3));
-    EXPECT_EQ(l->received, 0u);
+    // 7 frames cross before the receiver's pause acts on the switch egress (its 1510 ns
+    // reaction: see WithoutPfcTheSwitchDropsWhenTheBufferIsFull); the rest wait.
+    EXPECT_EQ(l->received, 7u);
     // The shared part stops at XOFF: 46 frames x 1066 = 49036 B fit, the 47th would exceed
     // 50000 and goes to headroom.
     EXPECT_EQ(mmu.SharedBytes(0, 3), 49036u);
     // The burst after XOFF really used the headroom: the frames in flight during
-    // 2 x 1 us + one frame + the PFC frame, i.e. (10000 + 1086 + 84) / 1086 ~ 10.3 wire
-    // frames, plus the one being received when XOFF was crossed: at least 9 whole frames
-    // of 1066 B (measured: 11 = 11726 B of 13258 B).
-    EXPECT_GE(mmu.HeadroomUsed(0, 3), 9u * 1066);
-    EXPECT_LE(mmu.HeadroomUsed(0, 3), 13258u);
+    // 2 x 1 us + the sender's 1510 ns reaction + one frame + the PFC frame, i.e.
+    // (10000 + 7550 + 1086 + 84) / 1086 ~ 17.2 wire frames, plus the one being received
+    // when XOFF was crossed: at least 16 whole frames of 1066 B, within 20808 B.
+    EXPECT_GE(mmu.HeadroomUsed(0, 3), 16u * 1066);
+    EXPECT_LE(mmu.HeadroomUsed(0, 3), 20808u);
     RecordProperty("headroom_used_bytes", std::to_string(mmu.HeadroomUsed(0, 3)));
     uint64_t sent = 200 - l->blaster.remaining;
-    EXPECT_EQ(sent * 1066, mmu.SharedBytes(0, 3) + mmu.HeadroomUsed(0, 3));
+    EXPECT_EQ(sent * 1066, 7 * 1066 + mmu.SharedBytes(0, 3) + mmu.HeadroomUsed(0, 3));
 }
 
 TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
 {
     auto l = MakeLine(0.5);
-    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 6629u); // 13258 / 2
+    ASSERT_EQ(l->sw->GetMmu().HeadroomBytes(0), 10404u); // 20808 / 2
     l->blaster.remaining = 200;
     Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
     Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
     Simulator::Stop(MicroSeconds(300));
     Simulator::Run();
     const SharedBufferMmu& mmu = l->sw->GetMmu();
-    // 6629 B hold 6 frames; the ~11 frames in flight after XOFF overflow it.
-    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 6u * 1066);
+    // 10404 B hold 9 frames; the ~17 frames in flight after XOFF overflow it.
+    EXPECT_EQ(mmu.HeadroomUsed(0, 3), 9u * 1066);
     uint64_t sent = 200 - l->blaster.remaining;
-    uint64_t dropped = sent - 46 - 6;
+    uint64_t dropped = sent - 7 - 46 - 9; // 7 crossed before the egress pause acted
     EXPECT_GT(dropped, 0u);
     RecordProperty("dropped_frames", std::to_string(dropped));
     EXPECT_EQ(l->sw->GetDrops(0, 3), dropped);
@@ -209,9 +214,14 @@ TEST_F(PfcSwitchTest, HalfTheHeadroomDropsAndCountsIt)
 TEST_F(PfcSwitchTest, WithoutPfcTheSwitchDropsWhenTheBufferIsFull)
 {
     auto l = MakeLine(1.0, false, 0, false);
-    // No headroom reserved: the shared pool is the whole 1000000 B and takes
-    // floor(1000000 / 1066) = 938 frames; of 1000 frames blasted while the egress is held,
-    // 62 are dropped, and the switch never pauses the sender.
+    // No headroom reserved: the shared pool is the whole 1000000 B. Every class is lossy and
+    // held to LossyAlpha (8) x free: the n-th frame fits while n x 1066 <= 8 x (1000000 -
+    // (n - 1) x 1066) <=> n <= 8008528 / 9594 = 834.7: 834 frames wait. Before them, 7
+    // frames got out: the receiver's pause (sent at 0, 84 B = 16.8 ns, + 1 us) acts on the
+    // switch egress after its 1510 ns reaction, at 2526.8 ns, and the blasted frames reach
+    // the switch at 1000 + 217.2 (k + 1) ns (1086 B at 40 Gb/s), k = 0..6 by then, each
+    // forwarded at once. Of 1000 frames, 1000 - 834 - 7 = 159 are dropped; the switch never
+    // pauses the sender.
     EXPECT_EQ(l->sw->GetMmu().SharedPoolBytes(), 1000000u);
     l->blaster.remaining = 1000;
     Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
@@ -219,8 +229,8 @@ TEST_F(PfcSwitchTest, WithoutPfcTheSwitchDropsWhenTheBufferIsFull)
     Simulator::Stop(MicroSeconds(300));
     Simulator::Run();
     EXPECT_EQ(l->blaster.remaining, 0u);
-    EXPECT_EQ(l->sw->GetDrops(0, 3), 62u);
-    EXPECT_EQ(l->dropTrace, 62u);
+    EXPECT_EQ(l->sw->GetDrops(0, 3), 159u);
+    EXPECT_EQ(l->dropTrace, 159u);
     EXPECT_EQ(l->sw0->GetPauseFramesSent(3), 0u);
     EXPECT_FALSE(l->s->IsPaused(3));
 }
@@ -262,7 +272,10 @@ TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
         Connect(a, b, MicroSeconds(1));
         sw->AddPort(a);
     }
-    // 4 ports x 8 priorities x (2 x 1 us x 100 Gb/s / 8 + 3 x 4186) = 32 x 37558 B > 100000.
+    // No forwarding table, so no lanes known: all 8 priorities are lossless. 4 ports x 8
+    // priorities x (2 x 1 us x 100 Gb/s / 8 + 3 x 4186 + the peer's reaction, 201728 bit
+    // at 100 Gb/s = 2017 ns at 1 ns resolution, x 100 Gb/s / 8 = 25212.5) = 32 x 62771 B
+    // (rounded up) = 2008672 B > 100000.
     try
     {
         sw->Initialize();
@@ -270,7 +283,7 @@ TEST_F(PfcSwitchTest, HeadroomThatDoesNotFitFailsAtStartUp)
     }
     catch (const std::invalid_argument& e)
     {
-        EXPECT_NE(std::string(e.what()).find("1201856"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("2008672"), std::string::npos) << e.what();
     }
 }
 
@@ -309,9 +322,11 @@ TEST_F(PfcSwitchTest, EcnMarksFramesDequeuedAboveKmax)
     // When the egress resumes it holds 46 shared + the headroom frames, and the sender
     // refills at the rate the egress drains, so the queue (a multiple of 1066 B) never falls
     // below 2 frames until the sender is done. Every frame that leaves with >= 2 frames
-    // (2132 B > Kmax = 2000) queued is marked for sure; only the last one leaves alone
-    // (1066 B < Kmin = 1500) and is not: 199 marks, exactly the CE frames the receiver sees.
-    EXPECT_EQ(l->sw->GetEcnMarks(), 199u);
+    // (2132 B > Kmax = 2000) queued is marked for sure; the last one leaves alone
+    // (1066 B < Kmin = 1500) and is not, nor are the 7 frames that crossed the switch alone
+    // before the receiver's pause took effect (its 1510 ns reaction: see
+    // WithoutPfcTheSwitchDropsWhenTheBufferIsFull): 192 marks, the CE frames received.
+    EXPECT_EQ(l->sw->GetEcnMarks(), 192u);
     EXPECT_EQ(l->sw->GetEcnMarks(), l->receivedCe);
     RecordProperty("ecn_marks", std::to_string(l->sw->GetEcnMarks()));
 }
@@ -357,6 +372,158 @@ TEST_F(PfcSwitchTest, RelayingHostSharesItsPortBetweenRelayedAndOwnTraffic)
     }
     EXPECT_EQ(relayed, 4);
     EXPECT_EQ(l->rxSrc.back(), 2u); // own frames outnumber relayed ones: one ends the run
+}
+
+TEST_F(PfcSwitchTest, DefaultLosslessClassesAreTheDataLanesOnly)
+{
+    // The case: 64 ports at 100 Gb/s, 1 us, 32 MiB, 4186 B frames. Headroom per
+    // lossless port-priority: 2 x 1 us x 100 Gb/s / 8 = 25000 + 3 x 4186 = 12558 + the
+    // peer's reaction (201728 bit at 100 Gb/s = 2017 ns at 1 ns resolution: 25212.5 B) =
+    // 62771 B (rounded up). One data lane (base 3): only priority 3 is lossless, pool =
+    // 33554432 - 64 x 62771 = 29537088 B. All 8 (the old default, 0xff): 33554432 - 512 x
+    // 62771 < 0, the buffer could not even hold the headroom (without the reaction term:
+    // 64 x 8 x 37558 = 19229696, leaving 14.3 MB). Priority 7 (ACK/NAK/CNP) never pauses.
+    Ptr<Node> n = CreateObject<Node>();
+    Ptr<PfcSwitch> sw = CreateObject<PfcSwitch>();
+    sw->SetAttribute("MaxFrameBytes", UintegerValue(4186));
+    n->AggregateObject(sw);
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    for (uint32_t k = 0; k < 64; ++k)
+    {
+        Ptr<PfcNetDevice> a = Device(n, "100Gbps");
+        Connect(a, Device(CreateObject<Node>(), "100Gbps"), MicroSeconds(1));
+        sw->AddPort(a);
+        t->AddRoute(k, k, 0);
+    }
+    sw->SetForwardingTable(t);
+    sw->Initialize();
+    EXPECT_EQ(sw->GetMmu().GetConfig().losslessMask, 0x08);
+    EXPECT_EQ(sw->GetMmu().HeadroomBytes(0), 62771u);
+    EXPECT_EQ(sw->GetMmu().SharedPoolBytes(), 29537088u);
+
+    // Two lanes (a route moves lane 0 to lane 1): priorities 3 and 4.
+    Ptr<PfcSwitch> two = CreateObject<PfcSwitch>();
+    Ptr<Node> m = CreateObject<Node>();
+    m->AggregateObject(two);
+    Ptr<PfcNetDevice> a = Device(m, "40Gbps");
+    Connect(a, Device(CreateObject<Node>(), "40Gbps"), MicroSeconds(1));
+    two->AddPort(a);
+    Ptr<ForwardingTable> t2 = CreateObject<ForwardingTable>();
+    t2->AddRoute(0, 0, 1);
+    two->SetForwardingTable(t2);
+    two->Initialize();
+    EXPECT_EQ(two->GetMmu().GetConfig().losslessMask, 0x18);
+}
+
+namespace
+{
+void
+LogPause(std::vector<std::tuple<int64_t, uint32_t, uint16_t>>* log,
+         uint32_t port,
+         uint8_t,
+         uint16_t quanta)
+{
+    log->emplace_back(Simulator::Now().GetNanoSeconds(), port, quanta);
+}
+
+void
+Discard(Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t)
+{
+}
+} // namespace
+
+TEST_F(PfcSwitchTest, APauseRefreshResumesWhenOtherPortsFreedTheBuffer)
+{
+    // Ports 0 (host A), 1 (host B), 2 (host R), 40 Gb/s, 1 us; frames of 1066 B. Headroom
+    // per port: 10000 + 3 x 1086 + 7550 (the peer's 1510 ns reaction) = 20808 B; buffer
+    // 3 x 20808 + 25064 B, so the shared pool P = 25064 B. Alpha 1: XOFF = free = P - used,
+    // XON = XOFF - 3000.
+    //  - t = 0: A holds the switch's port 0 (2000 quanta = 25.6 us, from 1.0168 us) and R
+    //    its port 2 (65535 quanta = 838.848 us); both act at once (no reaction delay on
+    //    the switch ports). B sends 4 frames to A: they wait at port 0, 4264 B.
+    //  - t = 10 us: A sends 10 frames to R (they wait at port 2). Frame k goes to the
+    //    shared pool while 2 s + 1066 <= P - 4264 = 20800 (s = (k - 1) x 1066): all 10;
+    //    after the 10th, s = 10660 >= XOFF = 20800 - 10660 = 10140: port 0 pauses A,
+    //    with no headroom in use (after the 9th: 9594 < 11206, no pause).
+    //  - 28.2 us: A's hold ends and B's frames leave: free = P - 10660 = 14404, XON =
+    //    11404 >= 10660. Nothing of A's has left (R holds it) and A sends nothing more, so
+    //    only the pause refresh (every 6.4 us: 1000 quanta) can see it: it must resume A
+    //    (quanta 0) within 6.4 us, not pause it again until R lets go at ~840 us.
+    Ptr<Node> swNode = CreateObject<Node>();
+    Ptr<PfcNetDevice> a = Device(CreateObject<Node>(), "40Gbps");
+    Ptr<PfcNetDevice> b = Device(CreateObject<Node>(), "40Gbps");
+    Ptr<PfcNetDevice> r = Device(CreateObject<Node>(), "40Gbps");
+    Ptr<PfcNetDevice> p[3];
+    for (auto& d : p)
+    {
+        d = Device(swNode, "40Gbps");
+        d->SetAttribute("PfcReactionBitTimes", UintegerValue(0));
+    }
+    Connect(a, p[0], MicroSeconds(1));
+    Connect(b, p[1], MicroSeconds(1));
+    Connect(p[2], r, MicroSeconds(1));
+    Ptr<PfcSwitch> sw = CreateObject<PfcSwitch>();
+    sw->SetAttribute("BufferSize", UintegerValue(3 * 20808 + 25064));
+    sw->SetAttribute("Alpha", DoubleValue(1.0));
+    sw->SetAttribute("MaxFrameBytes", UintegerValue(1086));
+    sw->SetAttribute("LosslessPriorities", UintegerValue(0x08));
+    sw->SetAttribute("PauseQuanta", UintegerValue(1000));
+    sw->SetAttribute("EcnEnabled", BooleanValue(false));
+    swNode->AggregateObject(sw);
+    for (auto& d : p)
+    {
+        sw->AddPort(d);
+    }
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(0, 0, 0); // host 0 = A
+    t->AddRoute(2, 2, 0); // host 2 = R
+    sw->SetForwardingTable(t);
+    sw->Initialize();
+    ASSERT_EQ(sw->GetMmu().SharedPoolBytes(), 25064u);
+    std::vector<std::tuple<int64_t, uint32_t, uint16_t>> log;
+    sw->TraceConnectWithoutContext("PauseSent", MakeBoundCallback(&LogPause, &log));
+    Blaster fromA;
+    fromA.src = 0;
+    fromA.dst = 2;
+    fromA.remaining = 10;
+    Blaster fromB;
+    fromB.src = 1;
+    fromB.dst = 0;
+    fromB.remaining = 4;
+    a->SetTxPuller(MakeCallback(&Blaster::Pull, &fromA));
+    b->SetTxPuller(MakeCallback(&Blaster::Pull, &fromB));
+    a->SetFrameReceiveCallback(MakeCallback(&Discard));
+    r->SetFrameReceiveCallback(MakeCallback(&Discard));
+    a->SetTxBacklog(3, false); // A starts at 10 us
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, r, 3, 0xffff);
+    Simulator::Schedule(Time(0), &PfcNetDevice::SendPause, a, 3, 2000);
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, b);
+    Simulator::Schedule(MicroSeconds(10), [a]() {
+        a->SetTxBacklog(3, true);
+        a->Wake();
+    });
+    Simulator::Stop(MicroSeconds(200));
+    Simulator::Run();
+    int64_t paused = -1;
+    int64_t resumed = -1;
+    for (const auto& [ns, port, quanta] : log)
+    {
+        if (port == 0 && quanta > 0 && paused < 0)
+        {
+            paused = ns;
+        }
+        if (port == 0 && quanta == 0 && paused >= 0 && resumed < 0)
+        {
+            resumed = ns;
+        }
+    }
+    EXPECT_EQ(fromA.remaining, 0u);
+    EXPECT_EQ(sw->GetMmu().HeadroomUsed(0, 3), 0u);
+    EXPECT_EQ(sw->GetMmu().SharedBytes(0, 3), 10660u); // A's frames, still held by R
+    ASSERT_GT(paused, 10000) << "port 0 never paused A";
+    ASSERT_GT(resumed, 28000) << "port 0 did not resume A while R held its frames";
+    EXPECT_LE(resumed, 28200 + 6400 + 1000); // the first refresh after B's frames left
+    EXPECT_FALSE(a->IsPaused(3));
 }
 
 } // namespace

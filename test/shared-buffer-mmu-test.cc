@@ -92,16 +92,59 @@ TEST(SharedBufferMmuTest, LossyPriorityHasNoHeadroomAndNoPause)
     m.AddPort(40e9, 1e-6);
     m.Finalize();
     ASSERT_EQ(m.SharedPoolBytes(), 18000u);
-    for (int k = 0; k < 18; ++k)
+    // The lossy class's dynamic threshold (lossy alpha 8): a frame of 1000 B fits while
+    // s + 1000 <= 8 x (18000 - s) <=> 9 s <= 143000 <=> s <= 15888: frames at s = 0 ..
+    // 15000, 16 of them; the 17th (s = 16000) is dropped although 2000 B are still free.
+    for (int k = 0; k < 16; ++k)
     {
         ASSERT_EQ(m.Admit(0, 0, 1000), SharedBufferMmu::SHARED);
     }
     EXPECT_FALSE(m.ShouldPause(0, 0));
     EXPECT_EQ(m.Admit(0, 0, 1000), SharedBufferMmu::DROP);
     EXPECT_EQ(m.Drops(0, 0), 1u);
-    // The lossless class finds the pool full and goes straight to its headroom.
-    EXPECT_EQ(m.Admit(0, 3, 1000), SharedBufferMmu::HEADROOM);
-    EXPECT_TRUE(m.ShouldPause(0, 3));
+    // The lossless class (static XOFF 100000) still finds 2000 B of pool for its frame.
+    EXPECT_EQ(m.Admit(0, 3, 1000), SharedBufferMmu::SHARED);
+    EXPECT_FALSE(m.ShouldPause(0, 3));
+}
+
+TEST(SharedBufferMmuTest, ALossyClassCannotDriveTheLosslessXoffToZero)
+{
+    // Dynamic thresholds, alpha 1/8 (lossless) and 8 (lossy); two ports of 13000 B headroom
+    // for the one lossless priority: pool = 1e6 - 26000 = 974000. A lossy burst on port 1
+    // (priority 0) stops at s + 1000 <= 8 (974000 - s) <=> 9 s <= 7791000 <=> s <= 865666:
+    // 866 frames (s = 0 .. 865000). Free is then 974000 - 866000 = 108000 and the lossless
+    // XOFF of port 0 is 108000 / 8 = 13500 B, not 0 as when a lossy class could take every
+    // free byte (then: 974 frames, free 0, XOFF 0: every lossless frame to headroom).
+    SharedBufferMmu::Config c = StaticConfig();
+    c.dynamicThreshold = true;
+    c.alpha = 1.0 / 8;
+    c.lossyAlpha = 8;
+    SharedBufferMmu m(c);
+    m.AddPort(40e9, 1e-6);
+    m.AddPort(40e9, 1e-6);
+    m.Finalize();
+    ASSERT_EQ(m.SharedPoolBytes(), 974000u);
+    int admitted = 0;
+    while (m.Admit(1, 0, 1000) == SharedBufferMmu::SHARED)
+    {
+        ++admitted;
+    }
+    EXPECT_EQ(admitted, 866);
+    EXPECT_EQ(m.LossyLimit(), 8u * 108000);
+    EXPECT_EQ(m.Xoff(0, 3), 13500u);
+    EXPECT_EQ(m.Admit(0, 3, 1000), SharedBufferMmu::SHARED);
+    EXPECT_FALSE(m.ShouldPause(0, 3));
+}
+
+TEST(SharedBufferMmuTest, TheUpstreamsReactionTimeJoinsTheHeadroom)
+{
+    // 100 Gb/s, 1 us: 2 x 1e-6 x 100e9 / 8 = 25000 B + 3 x 1000 B + reaction 201728 bit
+    // times (802.3's bound at 100 Gb/s) = 25216 B: 53216 B.
+    SharedBufferMmu m(StaticConfig());
+    m.AddPort(100e9, 1e-6, 201728 / 100e9);
+    m.AddPort(100e9, 1e-6);
+    EXPECT_EQ(m.HeadroomBytes(0), 53216u);
+    EXPECT_EQ(m.HeadroomBytes(1), 28000u);
 }
 
 TEST(SharedBufferMmuTest, DynamicThreshold)
