@@ -51,6 +51,9 @@ MakeLink()
         Ptr<Node> n = CreateObject<Node>();
         dev = CreateObject<PfcNetDevice>();
         dev->SetAttribute("DataRate", DataRateValue(DataRate("8Gbps")));
+        // Pauses act at once: the fault models alone, not the receiver's reaction delay
+        // (test/pfc-net-device-test.cc tests that).
+        dev->SetAttribute("PfcReactionBitTimes", UintegerValue(0));
         dev->SetAddress(Mac48Address::Allocate());
         n->AddDevice(dev);
         dev->Attach(ch);
