@@ -251,7 +251,10 @@ DriverOptions::Register(CommandLine& cmd)
     cmd.AddValue(
         "delay", "default one-way link delay (e.g. 1us); a topology's delay= overrides", delayText);
     cmd.AddValue("mtu", "RoCE path MTU: payload bytes per data packet, 64 to 9000", mtuText);
-    cmd.AddValue("cc", "congestion control: none | dcqcn", cc);
+    cmd.AddValue("cc",
+                 "congestion control preset: none (no CNP) | dcqcn (Zhu et al. SIGCOMM'15) | "
+                 "dcqcn-hpcc (HPCC simulator's DCQCN run); README: Congestion control presets",
+                 cc);
     cmd.AddValue("pfc", "PFC on (1) or off (0)", pfcText);
     cmd.AddValue("iterations",
                  "training iterations (one synchronization each), 1 to 100000",
@@ -384,7 +387,7 @@ DriverOptions::Validate()
     }
     delayS = AsOption([&] { return ParseTime(delayText, "--delay"); });
     mtu = static_cast<uint32_t>(ParseUint(mtuText, "--mtu", 64, 9000));
-    CheckChoice(cc, "--cc", {"none", "dcqcn"});
+    CheckChoice(cc, "--cc", {"none", "dcqcn", "dcqcn-hpcc"});
     pfc = ParseFlag(pfcText, "--pfc");
     iterations = static_cast<uint32_t>(ParseUint(iterationsText, "--iterations", 1, 100000));
     seed = static_cast<uint32_t>(ParseUint(seedText, "--seed", 1, 4294967295ULL));

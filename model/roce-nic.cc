@@ -91,6 +91,13 @@ RoceNic::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RoceNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpEnabled",
+                          "Notification point: a CE-marked data packet triggers a CNP to its "
+                          "QP (at most one per CnpInterval). Off without congestion control, "
+                          "where nobody would react to a CNP.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceNic::m_cnpEnabled),
+                          MakeBooleanChecker())
             .AddAttribute("Vlan",
                           "Tag our frames with 802.1Q (PCP = priority); without it the "
                           "priority travels in the DSCP only.",
@@ -129,10 +136,7 @@ RoceNic::GetTypeId()
     return tid;
 }
 
-RoceNic::RoceNic()
-    : m_qps(1) // QP number 0 is not used
-{
-}
+RoceNic::RoceNic() = default;
 
 RoceNic::~RoceNic() = default;
 
@@ -221,15 +225,17 @@ RoceNic::CheckQueuePairRequest(uint32_t dstHost) const
                                     "' is not a CongestionControl TypeId (allowed e.g. "
                                     "ns3::RoceCcNone, ns3::DcqcnCongestionControl)");
     }
-    NS_ABORT_MSG_IF(m_qps.size() > kMaxQpNumber, "RoceNic: more than 2^24-1 queue pairs");
+    NS_ABORT_MSG_IF(m_qps.size() >= kMaxQpNumber - kFirstQpNumber,
+                    "RoceNic: more than 2^24-1 queue pairs");
     return ccTid;
 }
 
 uint16_t
 RoceNic::NextUdpSrcPort() const
 {
-    // Dynamic-port range 49152..65535 cycles through 16384 values of entropy per NIC.
-    return static_cast<uint16_t>(49152 + m_qps.size() % 16384);
+    // Dynamic-port range 49152..65535 cycles through 16384 values of entropy per NIC; the
+    // k-th QP (k = 1, 2, ...) gets 49152 + k mod 16384.
+    return static_cast<uint16_t>(49152 + (m_qps.size() + 1) % 16384);
 }
 
 Ptr<QueuePair>
@@ -348,8 +354,12 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
 
     ObjectFactory factory;
     factory.SetTypeId(ccTid);
+    for (const auto& [name, value] : m_ccAttributes)
+    {
+        factory.Set(name, *value);
+    }
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
-    qp->m_number = static_cast<uint32_t>(m_qps.size());
+    qp->m_number = kFirstQpNumber + static_cast<uint32_t>(m_qps.size());
     qp->m_srcHost = m_hostRank;
     qp->m_dstHost = dstHost;
     qp->m_udpSrcPort = udpSrcPort;
@@ -365,13 +375,21 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
 Ptr<QueuePair>
 RoceNic::GetQueuePair(uint32_t number) const
 {
-    return number < m_qps.size() ? m_qps[number] : nullptr;
+    return Ptr<QueuePair>(FindQp(number));
+}
+
+QueuePair*
+RoceNic::FindQp(uint32_t number) const
+{
+    return number >= kFirstQpNumber && number - kFirstQpNumber < m_qps.size()
+               ? PeekPointer(m_qps[number - kFirstQpNumber])
+               : nullptr;
 }
 
 void
 RoceNic::PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onComplete)
 {
-    NS_ABORT_MSG_IF(!qp || qp->m_number >= m_qps.size() || m_qps[qp->m_number] != qp,
+    NS_ABORT_MSG_IF(!qp || GetQueuePair(qp->m_number) != qp,
                     "RoceNic::PostSend: the queue pair is not one of this NIC's");
     // A zero-byte message still needs one packet to tell the receiver.
     const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mtu - 1) / m_mtu;
@@ -385,6 +403,25 @@ RoceNic::PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onCom
     // end, it now points at this message.
     qp->m_messages.push_back(std::move(m));
     Activate(PeekPointer(qp));
+}
+
+void
+RoceNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId ccTid;
+    TypeId::AttributeInformation info;
+    if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) || !ccTid.LookupAttributeByName(name, &info))
+    {
+        throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
+                                    "' has no attribute '" + name + "'");
+    }
+    Ptr<AttributeValue> checked = info.checker->CreateValidValue(value);
+    if (!checked)
+    {
+        throw std::invalid_argument("RoceNic: value for congestion control attribute '" + name +
+                                    "' does not fit it");
+    }
+    m_ccAttributes.emplace_back(name, checked);
 }
 
 void
@@ -660,7 +697,7 @@ RoceNic::ReceiveData(const RoceFrameInfo& info)
 {
     RxState& rx = Rx(info.srcHost, info.destQp, info.udpSrcPort);
     const Time now = Simulator::Now();
-    if (info.ecnCe && (!rx.cnpSent || now - rx.lastCnp >= m_cnpInterval))
+    if (info.ecnCe && m_cnpEnabled && (!rx.cnpSent || now - rx.lastCnp >= m_cnpInterval))
     {
         rx.cnpSent = true;
         rx.lastCnp = now;
@@ -755,12 +792,11 @@ RoceNic::SendControl(
 void
 RoceNic::ReceiveAck(const RoceFrameInfo& info)
 {
-    if (info.destQp >= m_qps.size() || !m_qps[info.destQp] ||
-        m_qps[info.destQp]->m_dstHost != info.srcHost)
+    QueuePair* qp = FindQp(info.destQp);
+    if (!qp || qp->m_dstHost != info.srcHost)
     {
         return;
     }
-    QueuePair* qp = PeekPointer(m_qps[info.destQp]);
     const uint64_t base = qp->m_unackedPsn;
     const int64_t distance = PsnDistance(info.psn, base);
     const bool nack = (info.aethSyndrome >> 5) == 3;
@@ -828,12 +864,11 @@ RoceNic::ReceiveAck(const RoceFrameInfo& info)
 void
 RoceNic::ReceiveCnp(const RoceFrameInfo& info)
 {
-    if (info.destQp >= m_qps.size() || !m_qps[info.destQp] ||
-        m_qps[info.destQp]->m_dstHost != info.srcHost)
+    QueuePair* qp = FindQp(info.destQp);
+    if (!qp || qp->m_dstHost != info.srcHost)
     {
         return;
     }
-    QueuePair* qp = PeekPointer(m_qps[info.destQp]);
     ++qp->m_cnpsRecv;
     ++m_cnpsRecv;
     qp->m_cc->OnCnpReceived();

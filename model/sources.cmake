@@ -2,6 +2,7 @@
 set(PARAMSYNC_MODEL_SOURCES
   model/roce-header.cc
   model/roce-frame.cc
+  model/ethernet-crc.cc
   model/pfc-header.cc
   model/pfc-channel.cc
   model/pfc-net-device.cc
@@ -10,6 +11,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/pfc-switch.cc
   model/pfc-watchdog.cc
   model/congestion-control.cc
+  model/congestion-control-preset.cc
   model/queue-pair.cc
   model/roce-nic.cc
   model/quad-heap-scheduler.cc
@@ -17,6 +19,7 @@ set(PARAMSYNC_MODEL_SOURCES
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
   model/roce-frame.h
+  model/ethernet-crc.h
   model/pfc-header.h
   model/frame-ref.h
   model/pfc-channel.h
@@ -26,6 +29,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/pfc-switch.h
   model/pfc-watchdog.h
   model/congestion-control.h
+  model/congestion-control-preset.h
   model/queue-pair.h
   model/roce-nic.h
   model/quad-heap-scheduler.h
@@ -33,6 +37,7 @@ set(PARAMSYNC_MODEL_HEADERS
 set(PARAMSYNC_MODEL_TESTS
   test/pfc-watchdog-test.cc
   test/roce-header-test.cc
+  test/ethernet-crc-test.cc
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc
   test/pfc-pcap-test.cc
