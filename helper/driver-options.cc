@@ -215,6 +215,7 @@ DriverOptions::DriverOptions()
       stopDrainingText(""),
       watchdogText("0"),
       linkDownText(""),
+      pcapText(""),
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
@@ -311,6 +312,11 @@ DriverOptions::Register(CommandLine& cmd)
                  "dropped until it has been unpaused for RESTORE (default DETECT), e.g. 1ms; "
                  "0: none",
                  watchdogText);
+    cmd.AddValue("pcap",
+                 "NODE[.PORT][,...]: capture these ports (a node name alone: all its ports; "
+                 "names as in --out's pfc.csv, e.g. h0,sw0.0.3) into --out/NODE-PORT.pcap, "
+                 "Ethernet with nanosecond timestamps (of the last run with --algorithm=all)",
+                 pcapText);
     cmd.AddValue("link-down",
                  "A-B@TIME[+DURATION][,...]: the link between nodes A and B (names as in "
                  "--out's pfc.csv, e.g. h0-sw0.0) fails at TIME (and comes back after "
@@ -519,6 +525,11 @@ DriverOptions::Validate()
     {
         progress = ParseFlag(progressText, "--progress") ? 1 : 0;
     }
+    if (!pcapText.empty() && (out.empty() || backend != "packet"))
+    {
+        throw OptionError("--pcap: '" + pcapText +
+                          "' needs --out=DIR (the captures go there) and --backend=packet");
+    }
     if (!out.empty())
     {
         struct stat st;
@@ -573,6 +584,7 @@ DriverOptions::Used() const
             {"stop-draining", stopDrainingText},
             {"pfc-watchdog", watchdogText},
             {"link-down", linkDownText},
+            {"pcap", pcapText},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},

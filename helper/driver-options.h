@@ -97,6 +97,7 @@ class DriverOptions
     std::string inFlightSampleText;   //!< --in-flight-sample
     std::string maxEventsText;        //!< --max-events
     std::string progressText;         //!< --progress
+    std::string pcapText;             //!< --pcap: NODE[.PORT][,...] captured into --out
 
     // Validated values (after Validate()).
     double rateBps{0};               //!< default link rate, bit/s

@@ -527,6 +527,17 @@ void
 PacketSyncRun::CheckConfiguration(const DriverOptions& options, const Topology& topology)
 {
     ResolveLinkDowns(options, topology);
+    if (!options.pcapText.empty())
+    {
+        try
+        {
+            NetworkBuilder::PcapPorts(topology.Graph(), options.pcapText);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw OptionError(std::string("--pcap: ") + e.what());
+        }
+    }
     try
     {
         MakeBuilder(options).Build(topology);
@@ -673,6 +684,10 @@ PacketSyncRun::Run()
 
     RunResult result;
     PfcNetwork net = MakeBuilder(o).Build(m_topology);
+    if (!o.pcapText.empty())
+    {
+        NetworkBuilder::EnablePcap(net, NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText), o.out);
+    }
     NetworkRecorder recorder(net);
     RoceSyncTransport transport(net, o);
 
