@@ -216,6 +216,7 @@ DriverOptions::DriverOptions()
       watchdogText("0"),
       linkDownText(""),
       pcapText(""),
+      preset(""),
       bufferText("32MB"),
       priorityText("3"),
       stopText("10s"),
@@ -312,6 +313,11 @@ DriverOptions::Register(CommandLine& cmd)
                  "dropped until it has been unpaused for RESTORE (default DETECT), e.g. 1ms; "
                  "0: none",
                  watchdogText);
+    cmd.AddValue("preset",
+                 "hpcc: follow HPCC's simulator on its own input files as far as paramsync's "
+                 "switch allows: --cc=dcqcn-hpcc (ACK every packet), --mtu=1000, each switch's "
+                 "ECMP hash seeded by its node index (README: Congestion control presets)",
+                 preset);
     cmd.AddValue("pcap",
                  "NODE[.PORT][,...]: capture these ports (a node name alone: all its ports; "
                  "names as in --out's pfc.csv, e.g. h0,sw0.0.3) into --out/NODE-PORT.pcap, "
@@ -392,6 +398,24 @@ DriverOptions::Validate()
         throw OptionError("--rate: " + rateText + " is not allowed; allowed: a rate > 0");
     }
     delayS = AsOption([&] { return ParseTime(delayText, "--delay"); });
+    if (!preset.empty())
+    {
+        CheckChoice(preset, "--preset", {"hpcc"});
+    }
+    hashSeedPerSwitch = false;
+    if (preset == "hpcc")
+    {
+        // HPCC's run.py: PACKET_PAYLOAD_SIZE 1000 and its DCQCN run; a --cc or --mtu other
+        // than the defaults would contradict the preset.
+        if ((cc != "none" && cc != "dcqcn-hpcc") || (mtuText != "4096" && mtuText != "1000"))
+        {
+            throw OptionError("--preset: hpcc sets --cc=dcqcn-hpcc and --mtu=1000; allowed: "
+                              "no other --cc or --mtu with it");
+        }
+        cc = "dcqcn-hpcc";
+        mtuText = "1000";
+        hashSeedPerSwitch = true;
+    }
     mtu = static_cast<uint32_t>(ParseUint(mtuText, "--mtu", 64, 9000));
     CheckChoice(cc, "--cc", {"none", "dcqcn", "dcqcn-hpcc"});
     pfc = ParseFlag(pfcText, "--pfc");
@@ -585,6 +609,7 @@ DriverOptions::Used() const
             {"pfc-watchdog", watchdogText},
             {"link-down", linkDownText},
             {"pcap", pcapText},
+            {"preset", preset},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"stop", stopText},

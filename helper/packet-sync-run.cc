@@ -464,8 +464,9 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
         builder.SetSwitchAttribute("WatchdogDetection", TimeValue(Seconds(o.watchdogDetectionS)));
         builder.SetSwitchAttribute("WatchdogRestore", TimeValue(Seconds(o.watchdogRestoreS)));
     }
-    // --seed varies the ECMP choices too.
-    builder.SetHashSalt(o.seed * 7919u);
+    // --seed varies the ECMP choices too; --preset=hpcc seeds switch v's hash with v, as
+    // HPCC's simulator seeds each switch's ECMP hash with its node id.
+    builder.SetHashSalt(o.hashSeedPerSwitch ? 0 : o.seed * 7919u);
     return builder;
 }
 

@@ -83,6 +83,9 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --pcap=sw0.4",
          "--pcap"}, // star:n=4's switch has ports 0..3
         {ok + "--topology=star:n=4 --algorithm=ring --cc=dcqcn-paper", "--cc"},
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpc", "--preset"},
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpcc --cc=dcqcn", "--preset"},
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpcc --mtu=4000", "--preset"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms", "--pause-storm"},
         {ok + "--topology=star:n=4 --algorithm=ring --stop-draining=1@1ms", "--stop-draining"},
         {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --stop-draining=7@1ms",
@@ -271,7 +274,8 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--pause-storm",
                             "--pfc-watchdog",
                             "--link-down",
-                            "--pcap"})
+                            "--pcap",
+                            "--preset"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }
