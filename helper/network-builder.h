@@ -102,9 +102,10 @@ class NetworkBuilder
      * \brief Captures each port into dir/NODE-PORT.pcap (PfcNetDevice::EnablePcap: both
      * directions, nanosecond timestamps); makes dir. \return the file paths.
      */
-    static std::vector<std::string> EnablePcap(const PfcNetwork& net,
-                                               const std::vector<std::pair<NodeIndex, uint32_t>>& ports,
-                                               const std::string& dir);
+    static std::vector<std::string> EnablePcap(
+        const PfcNetwork& net,
+        const std::vector<std::pair<NodeIndex, uint32_t>>& ports,
+        const std::string& dir);
 
     /// \brief Builds the network; every node's switch is Initialize()d (config errors early).
     PfcNetwork Build(const Topology& topology) const;

@@ -687,7 +687,8 @@ PacketSyncRun::Run()
     PfcNetwork net = MakeBuilder(o).Build(m_topology);
     if (!o.pcapText.empty())
     {
-        NetworkBuilder::EnablePcap(net, NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText), o.out);
+        NetworkBuilder::EnablePcap(
+            net, NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText), o.out);
     }
     NetworkRecorder recorder(net);
     RoceSyncTransport transport(net, o);

@@ -56,40 +56,53 @@ MakePresets()
         "DCQCN as published: the paper's parameters, the rest from its authors' ns-3 setup",
         "ns3::DcqcnCongestionControl",
         {Nic("CnpEnabled", "true", paper + " §3.2: the NP sends CNPs"),
-         Nic("CnpInterval", "50us", paper + " §3.2 (at most one CNP per 50 us per flow); " +
-                                        authorsNs3 + " CNP_INTERVAL 50"),
-         Cc("G", "0.00390625", paper + " §5 parameter table g = 1/256; " + authorsNs3 +
-                                   " DCTCP_GAIN"),
+         Nic("CnpInterval",
+             "50us",
+             paper + " §3.2 (at most one CNP per 50 us per flow); " + authorsNs3 +
+                 " CNP_INTERVAL 50"),
+         Cc("G",
+            "0.00390625",
+            paper + " §5 parameter table g = 1/256; " + authorsNs3 + " DCTCP_GAIN"),
          Cc("InitialAlpha", "1", paper + " §3.1 (alpha starts at 1)"),
-         Cc("AlphaResumeInterval", "55us", paper + " §3.1 K = 55 us; " + authorsNs3 +
-                                               " ALPHA_RESUME_INTERVAL 55"),
-         Cc("RateDecreaseInterval", "50us",
+         Cc("AlphaResumeInterval",
+            "55us",
+            paper + " §3.1 K = 55 us; " + authorsNs3 + " ALPHA_RESUME_INTERVAL 55"),
+         Cc("RateDecreaseInterval",
+            "50us",
             paper + " §3.1 (a cut per CNP, CNPs 50 us apart); HPCC run.py dcqcn_paper t_dec 50"),
          Cc("CutAtDecreaseCheck", "false", paper + " §3.1 (the RP cuts when the CNP arrives)"),
-         Cc("RpTimer", "55us", paper + " §5 parameter table timer 55 us (" + authorsNs3 +
-                                   ": RP_TIMER 60)"),
-         Cc("ByteCounter", "10000000", paper + " §5 parameter table byte counter 10 MB (" +
-                                           authorsNs3 + ": BYTE_COUNTER 300000)"),
-         Cc("FastRecoveryStages", "5", paper + " §3.1 F = 5; " + authorsNs3 +
-                                           " FAST_RECOVERY_TIMES 5"),
+         Cc("RpTimer",
+            "55us",
+            paper + " §5 parameter table timer 55 us (" + authorsNs3 + ": RP_TIMER 60)"),
+         Cc("ByteCounter",
+            "10000000",
+            paper + " §5 parameter table byte counter 10 MB (" + authorsNs3 +
+                ": BYTE_COUNTER 300000)"),
+         Cc("FastRecoveryStages",
+            "5",
+            paper + " §3.1 F = 5; " + authorsNs3 + " FAST_RECOVERY_TIMES 5"),
          Cc("RateAi", "40Mbps", authorsNs3 + " RATE_AI 40Mb/s"),
          Cc("RateHai", "200Mbps", authorsNs3 + " RATE_HAI 200Mb/s"),
-         Cc("ClampTargetRate", "true", authorsNs3 + " CLAMP_TARGET_RATE 1; " + paper +
-                                           " Fig. 6 (Rt = Rc at every cut)"),
+         Cc("ClampTargetRate",
+            "true",
+            authorsNs3 + " CLAMP_TARGET_RATE 1; " + paper + " Fig. 6 (Rt = Rc at every cut)"),
          Cc("MinRate", "100Mbps", "not in the paper; HPCC's RdmaHw MinRate default")}});
     presets.push_back(CongestionControlPreset{
         "dcqcn-hpcc",
         "the DCQCN run of HPCC's simulator (Li et al., SIGCOMM'19)",
         "ns3::DcqcnCongestionControl",
         {Nic("CnpEnabled", "true", hpccHw + ": ECN-marked data makes the ACK carry a CNP"),
-         Nic("CnpInterval", "0us", hpccHw + ": every ECN-marked packet is notified (paramsync "
-                                            "sends a CNP frame beside the ACK)"),
+         Nic("CnpInterval",
+             "0us",
+             hpccHw + ": every ECN-marked packet is notified (paramsync "
+                      "sends a CNP frame beside the ACK)"),
          Nic("AckInterval", "1", hpccRun + " L2_ACK_INTERVAL 1 (ACK every packet)"),
          Cc("G", "0.00390625", hpccRun + " EWMA_GAIN 0.00390625"),
          Cc("InitialAlpha", "1", hpccHw + " (alpha = 1 at the first CNP)"),
          Cc("AlphaResumeInterval", "1us", hpccRun + " ALPHA_RESUME_INTERVAL 1"),
          Cc("RateDecreaseInterval", "4us", hpccRun + " RATE_DECREASE_INTERVAL 4"),
-         Cc("CutAtDecreaseCheck", "true",
+         Cc("CutAtDecreaseCheck",
+            "true",
             hpccHw + ": the cut is applied at the periodic rate-decrease check"),
          Cc("RpTimer", "300us", hpccRun + " RP_TIMER 300"),
          Cc("ByteCounter", "0", hpccHw + ": rate increase by the timer alone"),

@@ -6,7 +6,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ns3
 {
@@ -21,10 +20,11 @@ CongestionControl::GetTypeId()
     static TypeId tid = TypeId("ns3::CongestionControl")
                             .SetParent<Object>()
                             .SetGroupName("Paramsync")
-                            .AddTraceSource("RateChange",
-                                            "The pacing rate changed (old, new bit/s).",
-                                            MakeTraceSourceAccessor(&CongestionControl::m_rateChange),
-                                            "ns3::TracedValueCallback::Uint64");
+                            .AddTraceSource(
+                                "RateChange",
+                                "The pacing rate changed (old, new bit/s).",
+                                MakeTraceSourceAccessor(&CongestionControl::m_rateChange),
+                                "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
@@ -94,13 +94,18 @@ DcqcnCongestionControl::GetTypeId()
             .SetParent<CongestionControl>()
             .SetGroupName("Paramsync")
             .AddConstructor<DcqcnCongestionControl>()
-            .AddAttribute("G", "Alpha gain g (1/256).", DoubleValue(1.0 / 256),
+            .AddAttribute("G",
+                          "Alpha gain g (1/256).",
+                          DoubleValue(1.0 / 256),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
                           MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("InitialAlpha", "Alpha at start (1).", DoubleValue(1.0),
+            .AddAttribute("InitialAlpha",
+                          "Alpha at start (1).",
+                          DoubleValue(1.0),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
                           MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("AlphaResumeInterval", "Alpha decay period without CNP (55 us).",
+            .AddAttribute("AlphaResumeInterval",
+                          "Alpha decay period without CNP (55 us).",
                           TimeValue(MicroSeconds(55)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_alphaInterval),
                           MakeTimeChecker())
@@ -110,7 +115,8 @@ DcqcnCongestionControl::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
                           MakeTimeChecker())
-            .AddAttribute("RpTimer", "Rate increase timer period (55 us).",
+            .AddAttribute("RpTimer",
+                          "Rate increase timer period (55 us).",
                           TimeValue(MicroSeconds(55)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_rpTimer),
                           MakeTimeChecker())
@@ -119,18 +125,23 @@ DcqcnCongestionControl::GetTypeId()
                           UintegerValue(10000000),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
                           MakeUintegerChecker<uint64_t>())
-            .AddAttribute("FastRecoveryStages", "F (5).", UintegerValue(5),
+            .AddAttribute("FastRecoveryStages",
+                          "F (5).",
+                          UintegerValue(5),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_f),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("RateAi", "Additive increase Rai (40 Mb/s).",
+            .AddAttribute("RateAi",
+                          "Additive increase Rai (40 Mb/s).",
                           DataRateValue(DataRate("40Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rai),
                           MakeDataRateChecker())
-            .AddAttribute("RateHai", "Hyper increase Rhai (200 Mb/s).",
+            .AddAttribute("RateHai",
+                          "Hyper increase Rhai (200 Mb/s).",
                           DataRateValue(DataRate("200Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rhai),
                           MakeDataRateChecker())
-            .AddAttribute("MinRate", "Rate floor (100 Mb/s).",
+            .AddAttribute("MinRate",
+                          "Rate floor (100 Mb/s).",
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
                           MakeDataRateChecker())

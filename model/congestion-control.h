@@ -42,8 +42,8 @@ class CongestionControl : public Object
   protected:
     /// \brief Sets the current rate and fires the RateChange trace when it changed.
     void SetRateBps(uint64_t bps);
-    uint64_t m_lineBps{0}; //!< line rate
-    uint64_t m_rateBps{0}; //!< current rate
+    uint64_t m_lineBps{0};                           //!< line rate
+    uint64_t m_rateBps{0};                           //!< current rate
     TracedCallback<uint64_t, uint64_t> m_rateChange; //!< (old, new) bit/s
 };
 
@@ -114,32 +114,32 @@ class DcqcnCongestionControl : public CongestionControl
     /// \brief The rate decrease check of CutAtDecreaseCheck fired.
     void DecreaseCheck();
 
-    double m_g;                 //!< alpha gain
-    double m_alpha;             //!< congestion estimate
-    double m_initialAlpha;      //!< alpha at start
-    Time m_alphaInterval;       //!< alpha resume interval
-    Time m_decreaseInterval;    //!< minimum time between two cuts
-    Time m_rpTimer;             //!< rate increase timer
-    uint64_t m_byteCounter;     //!< bytes per byte-counter increase event
-    uint32_t m_f;               //!< fast recovery stages
-    DataRate m_rai;             //!< additive increase step
-    DataRate m_rhai;            //!< hyper increase step
-    DataRate m_minRate;         //!< floor
-    uint64_t m_targetBps{0};    //!< Rt
-    uint32_t m_timerStage{0};   //!< T
-    uint32_t m_byteStage{0};    //!< BC
-    uint64_t m_bytes{0};        //!< bytes since last byte event
+    double m_g;                  //!< alpha gain
+    double m_alpha;              //!< congestion estimate
+    double m_initialAlpha;       //!< alpha at start
+    Time m_alphaInterval;        //!< alpha resume interval
+    Time m_decreaseInterval;     //!< minimum time between two cuts
+    Time m_rpTimer;              //!< rate increase timer
+    uint64_t m_byteCounter;      //!< bytes per byte-counter increase event
+    uint32_t m_f;                //!< fast recovery stages
+    DataRate m_rai;              //!< additive increase step
+    DataRate m_rhai;             //!< hyper increase step
+    DataRate m_minRate;          //!< floor
+    uint64_t m_targetBps{0};     //!< Rt
+    uint32_t m_timerStage{0};    //!< T
+    uint32_t m_byteStage{0};     //!< BC
+    uint64_t m_bytes{0};         //!< bytes since last byte event
     bool m_cnpSinceAlpha{false}; //!< a CNP arrived in the current alpha period (no decay)
-    Time m_lastCut;             //!< time of the last cut: origin of the alpha period grid
-    bool m_cut{false};          //!< a cut ever happened
-    uint64_t m_alphaPeriods{0}; //!< alpha periods since the last cut already applied
-    bool m_clampTarget;         //!< Rt = Rc at every cut (else only after an increase)
-    bool m_cutAtCheck;          //!< cut at the decrease-check grid, not at the CNP
-    bool m_cutPending{false};   //!< a CNP arrived since the last decrease check
-    bool m_checkStarted{false}; //!< the decrease-check grid has an origin
-    Time m_checkOrigin;         //!< first CNP: origin of the decrease-check grid
-    EventId m_rateEvent;        //!< rate increase timer
-    EventId m_checkEvent;       //!< next decrease check
+    Time m_lastCut;              //!< time of the last cut: origin of the alpha period grid
+    bool m_cut{false};           //!< a cut ever happened
+    uint64_t m_alphaPeriods{0};  //!< alpha periods since the last cut already applied
+    bool m_clampTarget;          //!< Rt = Rc at every cut (else only after an increase)
+    bool m_cutAtCheck;           //!< cut at the decrease-check grid, not at the CNP
+    bool m_cutPending{false};    //!< a CNP arrived since the last decrease check
+    bool m_checkStarted{false};  //!< the decrease-check grid has an origin
+    Time m_checkOrigin;          //!< first CNP: origin of the decrease-check grid
+    EventId m_rateEvent;         //!< rate increase timer
+    EventId m_checkEvent;        //!< next decrease check
 };
 
 } // namespace ns3

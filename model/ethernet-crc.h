@@ -7,8 +7,8 @@
  * Pure functions. Frames here carry a payload of virtual zero bytes (ns-3's zero area), so
  * a CRC over "header, n zero bytes, trailer" must not cost n table steps per frame: over
  * zero bytes the register is only multiplied by x^(8n) modulo the generator, which
- * Crc32SkipZeros does with one multiplication per set bit of 8n (a square-and-multiply over
- * a compile-time table of x^(2^k) mod P), independent of n's size.
+ * Crc32SkipZeros does with one multiplication by a compile-time table entry for runs up to
+ * 9215 bytes (longer runs: square-and-multiply over a table of x^(2^k) mod P).
  */
 #ifndef PARAMSYNC_ETHERNET_CRC_H
 #define PARAMSYNC_ETHERNET_CRC_H
@@ -28,7 +28,8 @@ constexpr uint32_t kCrc32Preset = 0xFFFFFFFFu;
  */
 uint32_t Crc32Update(uint32_t reg, const uint8_t* bytes, std::size_t n);
 
-/// \brief Feed n zero bytes into a CRC-32 register, in O(log n) multiplications.
+/// \brief Feed n zero bytes into a CRC-32 register: one multiplication (O(log n) beyond
+/// 9215 bytes).
 uint32_t Crc32SkipZeros(uint32_t reg, uint64_t n);
 
 /// \brief The CRC-32 of n bytes (preset, complemented): the Ethernet FCS of those bytes.

@@ -111,7 +111,8 @@ uint8_t FramePriorityFromHead(const uint8_t* head);
 
 /**
  * \brief Set the CE codepoint of a RoCEv2 frame in place (ECN marking at a switch egress),
- * keeping the IPv4 checksum and the FCS valid (the ICRC does not cover the ECN bits). \return false if the frame is not ECN capable.
+ * keeping the IPv4 checksum and the FCS valid (the ICRC does not cover the ECN bits).
+ * \return false if the frame is not ECN capable.
  */
 bool MarkRoceFrameCe(Ptr<Packet> frame);
 

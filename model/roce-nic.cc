@@ -410,7 +410,8 @@ RoceNic::SetCongestionControlAttribute(const std::string& name, const AttributeV
 {
     TypeId ccTid;
     TypeId::AttributeInformation info;
-    if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) || !ccTid.LookupAttributeByName(name, &info))
+    if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) ||
+        !ccTid.LookupAttributeByName(name, &info))
     {
         throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
                                     "' has no attribute '" + name + "'");

@@ -108,10 +108,10 @@ class RoceNic : public Object
 
     /**
      * \brief A new RC queue pair to dstHost: next QP number (kFirstQpNumber, +1, ...), for
-     * the k-th QP (k = 1, 2, ...) UDP source port 49152 + (k mod 16384), port and lane from ForwardingTable::Lookup(dst, 0, self, udpSrcPort).
-     * A destination that link failures cut off (no route now) gets a QP parked on port 0
-     * until Reroute() finds it a route. Throws std::invalid_argument for an unknown
-     * CongestionControl or a data priority above 7.
+     * the k-th QP (k = 1, 2, ...) UDP source port 49152 + (k mod 16384), port and lane from
+     * ForwardingTable::Lookup(dst, 0, self, udpSrcPort). A destination that link failures cut
+     * off (no route now) gets a QP parked on port 0 until Reroute() finds it a route. Throws
+     * std::invalid_argument for an unknown CongestionControl or a data priority above 7.
      */
     Ptr<QueuePair> CreateQueuePair(uint32_t dstHost);
     /**

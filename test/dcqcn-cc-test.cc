@@ -47,12 +47,20 @@ TEST(DcqcnCc, CutPerFormulaAtExactTimes)
     cc->Start(DataRate("40Gbps"));
     Snap a{}, b{}, c{}, d{};
     Simulator::Schedule(Seconds(0), [&] { cc->OnCnpReceived(); });
-    Simulator::Schedule(NanoSeconds(500), [&] { a = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()}; });
+    Simulator::Schedule(NanoSeconds(500), [&] {
+        a = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()};
+    });
     Simulator::Schedule(NanoSeconds(10500), [&] { cc->OnCnpReceived(); });
-    Simulator::Schedule(NanoSeconds(10600), [&] { b = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()}; });
+    Simulator::Schedule(NanoSeconds(10600), [&] {
+        b = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()};
+    });
     // RpTimer 900 us after the second CNP: fast recovery; 1800 us: additive increase.
-    Simulator::Schedule(NanoSeconds(910600), [&] { c = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()}; });
-    Simulator::Schedule(NanoSeconds(1810600), [&] { d = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()}; });
+    Simulator::Schedule(NanoSeconds(910600), [&] {
+        c = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()};
+    });
+    Simulator::Schedule(NanoSeconds(1810600), [&] {
+        d = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()};
+    });
     Simulator::Stop(NanoSeconds(1810700));
     Simulator::Run();
     // First CNP: alpha = 1 -> Rc = 40G (1 - 1/2) = 20 Gb/s, Rt = 40 Gb/s, alpha = (1-g) 1 + g = 1.
@@ -190,10 +198,16 @@ TEST(DcqcnCc, HpccVariantCutsAtTheCheckAndKeepsTheTarget)
     cc->Start(DataRate("40Gbps"));
     Snap before{}, first{}, second{};
     Simulator::Schedule(Seconds(0), [&] { cc->OnCnpReceived(); });
-    Simulator::Schedule(NanoSeconds(3999), [&] { before = {cc->GetRateBps(), cc->GetTargetRateBps(), 0}; });
-    Simulator::Schedule(NanoSeconds(4001), [&] { first = {cc->GetRateBps(), cc->GetTargetRateBps(), 0}; });
+    Simulator::Schedule(NanoSeconds(3999), [&] {
+        before = {cc->GetRateBps(), cc->GetTargetRateBps(), 0};
+    });
+    Simulator::Schedule(NanoSeconds(4001), [&] {
+        first = {cc->GetRateBps(), cc->GetTargetRateBps(), 0};
+    });
     Simulator::Schedule(NanoSeconds(5000), [&] { cc->OnCnpReceived(); });
-    Simulator::Schedule(NanoSeconds(8001), [&] { second = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()}; });
+    Simulator::Schedule(NanoSeconds(8001), [&] {
+        second = {cc->GetRateBps(), cc->GetTargetRateBps(), cc->GetAlpha()};
+    });
     Simulator::Stop(MicroSeconds(9));
     Simulator::Run();
     EXPECT_EQ(before.rc, 40000000000ULL); // no cut at the CNP itself
@@ -229,7 +243,9 @@ TEST(DcqcnCc, TimerOnlyStagesWithoutByteCounter)
     });
     for (int t : {2, 12, 22, 32, 42})
     {
-        Simulator::Schedule(MicroSeconds(t), [&] { s.push_back({cc->GetRateBps(), cc->GetTargetRateBps(), 0}); });
+        Simulator::Schedule(MicroSeconds(t), [&] {
+            s.push_back({cc->GetRateBps(), cc->GetTargetRateBps(), 0});
+        });
     }
     Simulator::Stop(MicroSeconds(43));
     Simulator::Run();

@@ -6,7 +6,6 @@
 #include "ns3/roce-frame.h"
 
 #include <gtest/gtest.h>
-
 #include <vector>
 
 using namespace ns3;
