@@ -92,10 +92,8 @@ MakePresets()
         "the DCQCN run of HPCC's simulator (Li et al., SIGCOMM'19)",
         "ns3::DcqcnCongestionControl",
         {Nic("CnpEnabled", "true", hpccHw + ": ECN-marked data makes the ACK carry a CNP"),
-         Nic("CnpInterval",
-             "0us",
-             hpccHw + ": every ECN-marked packet is notified (paramsync "
-                      "sends a CNP frame beside the ACK)"),
+         Nic("CnpInterval", "0us", hpccHw + ": every ECN-marked packet is notified"),
+         Nic("CnpInAck", "true", hpccHw + ": the notification is a flag on the ACK"),
          Nic("AckInterval", "1", hpccRun + " L2_ACK_INTERVAL 1 (ACK every packet)"),
          Cc("G", "0.00390625", hpccRun + " EWMA_GAIN 0.00390625"),
          Cc("InitialAlpha", "1", hpccHw + " (alpha = 1 at the first CNP)"),

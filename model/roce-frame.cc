@@ -301,7 +301,7 @@ BuildRoceFrame(const RoceFrameInfo& info)
     bth[1] = 0x40; // M bit; SE 0, pad count 0, TVer 0
     bth[2] = 0xff; // P_Key
     bth[3] = 0xff;
-    bth[4] = 0; // reserved
+    bth[4] = info.becn ? 0x40 : 0; // FECN 0, BECN, 6 reserved bits
     bth[5] = static_cast<uint8_t>(info.destQp >> 16);
     bth[6] = static_cast<uint8_t>(info.destQp >> 8);
     bth[7] = static_cast<uint8_t>(info.destQp);
@@ -397,6 +397,7 @@ ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info)
     info.opcode = bth[0];
     info.destQp = Be24(bth + 5);
     info.ackRequest = bth[8] & 0x80;
+    info.becn = bth[4] & 0x40;
     info.psn = Be24(bth + 9);
     bool aeth = RoceHasAeth(info.opcode);
     if (aeth)

@@ -65,6 +65,7 @@ struct RoceFrameInfo
     uint32_t destQp{0};                    //!< BTH destination QP (24 bit)
     uint32_t psn{0};                       //!< BTH PSN (24 bit)
     bool ackRequest{false};                //!< BTH A bit
+    bool becn{false};                      //!< BTH B bit (BECN): congestion seen, on an ACK
     uint8_t aethSyndrome{0};               //!< AETH syndrome (ACK/NACK only)
     uint32_t aethMsn{0};                   //!< AETH MSN (24 bit, ACK/NACK only)
     uint32_t payloadBytes{0};              //!< RDMA payload (virtual bytes in the Packet)

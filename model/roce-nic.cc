@@ -98,6 +98,13 @@ RoceNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_cnpEnabled),
                           MakeBooleanChecker())
+            .AddAttribute("CnpInAck",
+                          "Notify congestion by setting the BECN bit of the next ACK or NAK to "
+                          "the QP instead of sending a CNP frame (HPCC's simulator flags the "
+                          "ACK of an ECN-marked packet); the requester treats it as a CNP.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_cnpInAck),
+                          MakeBooleanChecker())
             .AddAttribute("Vlan",
                           "Tag our frames with 802.1Q (PCP = priority); without it the "
                           "priority travels in the DSCP only.",
@@ -703,7 +710,14 @@ RoceNic::ReceiveData(const RoceFrameInfo& info)
         rx.cnpSent = true;
         rx.lastCnp = now;
         ++m_cnpsSent;
-        SendControl(info.srcHost, rx, RoceOpcode::kCnp, 0, 0);
+        if (m_cnpInAck)
+        {
+            rx.becnPending = true; // the ACK or NAK this packet triggers carries it
+        }
+        else
+        {
+            SendControl(info.srcHost, rx, RoceOpcode::kCnp, 0, 0);
+        }
         m_cnpSentTrace(info.srcHost, info.destQp);
     }
     const int64_t distance = PsnDistance(info.psn, rx.expected);
@@ -765,7 +779,7 @@ RoceNic::ReceiveData(const RoceFrameInfo& info)
 
 void
 RoceNic::SendControl(
-    uint32_t peer, const RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn)
+    uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn)
 {
     RoceFrameInfo info;
     info.srcHost = m_hostRank;
@@ -779,6 +793,11 @@ RoceNic::SendControl(
     info.aethSyndrome = syndrome;
     info.aethMsn = rx.msn & kPsnMask;
     info.payloadBytes = opcode == RoceOpcode::kCnp ? kCnpPayloadBytes : 0;
+    if (opcode == RoceOpcode::kAck && rx.becnPending)
+    {
+        info.becn = true;
+        rx.becnPending = false;
+    }
     info.vlan = m_vlan;
     uint32_t port = 0;
     if (m_ports.size() > 1)
@@ -797,6 +816,10 @@ RoceNic::ReceiveAck(const RoceFrameInfo& info)
     if (!qp || qp->m_dstHost != info.srcHost)
     {
         return;
+    }
+    if (info.becn)
+    {
+        ReceiveCnp(info); // the congestion notification rides on this ACK (CnpInAck)
     }
     const uint64_t base = qp->m_unackedPsn;
     const int64_t distance = PsnDistance(info.psn, base);

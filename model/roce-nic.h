@@ -195,6 +195,7 @@ class RoceNic : public Object
         bool nackSent{false};   //!< a NACK for the current gap went out
         bool dupAcked{false};   //!< a duplicate was answered since the last advance
         bool cnpSent{false};    //!< a CNP was ever sent
+        bool becnPending{false}; //!< the next ACK carries BECN (CnpInAck)
         Time lastCnp;           //!< when
     };
     /// Per-port state.
@@ -229,7 +230,7 @@ class RoceNic : public Object
     RxState& Rx(uint32_t srcHost, uint32_t qp, uint16_t udpSrcPort);
     /// \brief Send ACK (syndrome 0) / NACK (0x60) / CNP to a peer QP.
     void SendControl(
-        uint32_t peer, const RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
+        uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
     /// \brief Retransmission timer of a QP fired.
     void RtoExpired(QueuePair* qp);
     /// \brief Start the timer of a QP if packets are outstanding and none is running.
@@ -268,6 +269,7 @@ class RoceNic : public Object
     Time m_cnpInterval;     //!< minimum time between CNPs per QP
     bool m_vlan;            //!< 802.1Q tag on our frames
     bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
+    bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes; //!< for new QPs
     uint32_t m_hostRank;    //!< our rank
 

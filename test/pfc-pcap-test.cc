@@ -128,6 +128,7 @@ TEST(PfcPcapTest, TsharkDecodesEveryFrameKindWithAGoodFcs)
     ack.aethMsn = 5;
     RoceFrameInfo nak = ack;
     nak.aethSyndrome = 0x60; // NAK, PSN sequence error
+    nak.becn = true;         // congestion notified on it (RoceNic CnpInAck)
     RoceFrameInfo cnp = ack;
     cnp.opcode = RoceOpcode::kCnp;
     cnp.payloadBytes = 16;
@@ -157,7 +158,7 @@ TEST(PfcPcapTest, TsharkDecodesEveryFrameKindWithAGoodFcs)
         "-E separator=, -e frame.time_epoch -e frame.len -e eth.fcs.status -e "
         "infiniband.bth.opcode -e infiniband.bth.destqp -e infiniband.bth.psn -e "
         "infiniband.aeth.syndrome -e infiniband.aeth.msn -e ip.dsfield.ecn -e macc.opcode -e "
-        "macc.cbfc.enbv -e macc.cbfc.pause_time.c3 2>/dev/null");
+        "macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e infiniband.bth 2>/dev/null");
     std::remove(file.c_str());
     std::vector<std::string> rows;
     std::istringstream lines(out);
@@ -170,14 +171,17 @@ TEST(PfcPcapTest, TsharkDecodesEveryFrameKindWithAGoodFcs)
     // ACK/NAK + 4 (AETH), no payload: 70 B; CNP 16 B payload, no AETH: 82 B; PFC 64 B.
     // FCS status 1 = Good. Opcodes: 4 SEND Only, 17 Acknowledge, 129 CNP; QP 0x100, not 1
     // (the GSI). ECN: ECT(0) = 2 on data, 0 on control frames, CE = 3 after marking.
-    // Times: k us + 1 ns, which a microsecond capture would round to k us.
-    EXPECT_EQ(rows[0], "0.000000001,1066,1,4,0x000100,77,,,2,,,") << out;
-    EXPECT_EQ(rows[1], "0.000001001,70,1,17,0x000100,77,0,5,0,,,") << out;
-    EXPECT_EQ(rows[2], "0.000002001,70,1,17,0x000100,77,96,5,0,,,") << out;
-    EXPECT_EQ(rows[3], "0.000003001,82,1,129,0x000100,77,,,0,,,") << out;
-    EXPECT_EQ(rows[4], "0.000004001,64,1,,,,,,,0x0101,0x0008,65535") << out;
-    EXPECT_EQ(rows[5], "0.000005001,64,1,,,,,,,0x0101,0x0008,0") << out;
-    EXPECT_EQ(rows[6], "0.000006001,1066,1,4,0x000100,77,,,3,,,") << out;
+    // Times: k us + 1 ns, which a microsecond capture would round to k us. Last column, the
+    // BTH's 12 bytes (tshark 4.0 shows byte 4, FECN/BECN, only as "reserved"): opcode, 0x40
+    // (M bit), P_Key ffff, byte 4 = 0x40 (BECN) on the NAK only, QP 000100, 0x80 (A bit) on
+    // the data frames, PSN 00004d = 77.
+    EXPECT_EQ(rows[0], "0.000000001,1066,1,4,0x000100,77,,,2,,,,0440ffff000001008000004d") << out;
+    EXPECT_EQ(rows[1], "0.000001001,70,1,17,0x000100,77,0,5,0,,,,1140ffff000001000000004d") << out;
+    EXPECT_EQ(rows[2], "0.000002001,70,1,17,0x000100,77,96,5,0,,,,1140ffff400001000000004d") << out;
+    EXPECT_EQ(rows[3], "0.000003001,82,1,129,0x000100,77,,,0,,,,8140ffff000001000000004d") << out;
+    EXPECT_EQ(rows[4], "0.000004001,64,1,,,,,,,0x0101,0x0008,65535,") << out;
+    EXPECT_EQ(rows[5], "0.000005001,64,1,,,,,,,0x0101,0x0008,0,") << out;
+    EXPECT_EQ(rows[6], "0.000006001,1066,1,4,0x000100,77,,,3,,,,0440ffff000001008000004d") << out;
 }
 
 } // namespace

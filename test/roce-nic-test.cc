@@ -367,6 +367,33 @@ TEST_F(RoceNicTest, NoCnpWithoutNotificationPoint)
     EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 0u);
 }
 
+TEST_F(RoceNicTest, CnpInAckFlagsTheAckInsteadOfSendingACnp)
+{
+    // HPCC's DCQCN: ACK every packet, each CE-marked packet's ACK carries the notification
+    // (BTH BECN bit). Five packets, marks on PSN 1 and 3: five ACKs, two of them flagged, no
+    // CNP frame, and the requester's congestion control hears two notifications.
+    Config::SetDefault("ns3::RoceNic::CnpInAck", BooleanValue(true));
+    Config::SetDefault("ns3::RoceNic::CnpInterval", TimeValue(Seconds(0)));
+    Config::SetDefault("ns3::RoceNic::AckInterval", UintegerValue(1));
+    auto f = BuildFabric("star:n=2");
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    using namespace RoceOpcode;
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        InjectData(*f, 1e-6 * (i + 1), qp->GetNumber(), i, i == 0 ? kSendFirst : kSendMiddle,
+                   i == 1 || i == 3);
+    }
+    Simulator::Stop(MicroSeconds(100));
+    Simulator::Run();
+    EXPECT_EQ(f->nics[1]->GetAcksSent(), 5u);
+    EXPECT_EQ(f->nics[1]->GetCnpsSent(), 2u); // notifications, carried by two ACKs
+    // Frames the responder put on its port at the ACK priority: the five ACKs and nothing
+    // else (a CNP frame each would make seven).
+    EXPECT_EQ(f->net.HostPorts(1)[0]->GetTxFrames(7), 5u);
+    EXPECT_EQ(qp->GetCnpsReceived(), 2u);
+    EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 2u);
+}
+
 TEST_F(RoceNicTest, QueuePairNumbersStartAboveTheReservedOnes)
 {
     // IBA Vol. 1 §3.5.1 reserves QP0 (SMI) and QP1 (GSI): a data QP numbered 1 decodes as
