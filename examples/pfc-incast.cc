@@ -23,6 +23,7 @@
 #include "ns3/pfc-switch.h"
 #include "ns3/queue-pair.h"
 #include "ns3/roce-frame.h"
+#include "ns3/congestion-control-preset.h"
 #include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/spec-string.h"
@@ -115,7 +116,7 @@ struct Inputs
     double delayS{1e-6};
     uint64_t bufferBytes{32u << 20};
     bool pfc{true};
-    std::string ccType{"ns3::RoceCcNone"};
+    std::string cc{"none"}; //!< congestion control preset (congestion-control-preset.h)
     uint32_t mtu{4096};
     std::string out;
 };
@@ -140,7 +141,7 @@ ParseInputs(int argc, char* argv[])
     cmd.AddValue(
         "buffer", "shared buffer of the switch, headroom included (e.g. 32MiB, 300KB)", bufferText);
     cmd.AddValue("pfc", "PFC on (1) or off (0: a lossy switch, go-back-N recovers)", pfcText);
-    cmd.AddValue("cc", "congestion control: none | dcqcn", ccText);
+    cmd.AddValue("cc", "congestion control preset: none | dcqcn | dcqcn-hpcc", ccText);
     cmd.AddValue("mtu", "RoCE MTU: payload bytes per data packet, 64 to 9000", mtuText);
     cmd.AddValue("out", "directory for flows.csv and summary.csv (default: none)", in.out);
     CheckArgumentNames(argc, argv);
@@ -163,18 +164,12 @@ ParseInputs(int argc, char* argv[])
     {
         throw std::invalid_argument("--pfc: '" + pfcText + "' is not allowed; allowed: 1, 0");
     }
-    if (ccText == "none")
+    if (!CongestionControlPreset::Find(ccText))
     {
-        in.ccType = "ns3::RoceCcNone";
+        throw std::invalid_argument("--cc: '" + ccText + "' is not allowed; allowed: " +
+                                    CongestionControlPreset::Names());
     }
-    else if (ccText == "dcqcn")
-    {
-        in.ccType = "ns3::DcqcnCongestionControl";
-    }
-    else
-    {
-        throw std::invalid_argument("--cc: '" + ccText + "' is not allowed; allowed: none, dcqcn");
-    }
+    in.cc = ccText;
     in.mtu = static_cast<uint32_t>(ParseInteger(mtuText, "--mtu", 64, 9000));
     return in;
 }
@@ -208,12 +203,12 @@ Run(const Inputs& in)
         Ptr<RoceNic> nic = CreateObject<RoceNic>();
         nic->SetAttribute("HostRank", UintegerValue(h));
         nic->SetAttribute("Mtu", UintegerValue(in.mtu));
-        nic->SetAttribute("CongestionControl", StringValue(in.ccType));
         net.Host(h)->AggregateObject(nic);
         for (const auto& dev : net.HostPorts(h))
         {
             nic->AddPort(dev);
         }
+        CongestionControlPreset::Find(in.cc)->ApplyTo(nic, net.HostPorts(h).front()->GetDataRate());
         net.SetHostReceive(h, MakeCallback(&RoceNic::Receive, nic));
         nics.push_back(nic);
     }
@@ -277,7 +272,7 @@ Run(const Inputs& in)
 
     std::cout << "pfc-incast: " << in.n << " x " << in.bytes << " B -> 1, " << in.rateBps / 1e9
               << " Gb/s, " << in.delayS * 1e6 << " us, PFC " << (in.pfc ? "on" : "off") << ", "
-              << in.ccType << ", MTU " << in.mtu << ", buffer " << in.bufferBytes << " B\n";
+              << in.cc << ", MTU " << in.mtu << ", buffer " << in.bufferBytes << " B\n";
     std::cout << std::fixed << std::setprecision(3);
     std::cout << "flow  received_us     acked_us\n";
     for (uint32_t s = 0; s < in.n; ++s)

@@ -215,6 +215,8 @@ DriverOptions::DriverOptions()
       stopDrainingText(""),
       watchdogText("0"),
       linkDownText(""),
+      pcapText(""),
+      preset(""),
       bufferText("32MB"),
       priorityText("3"),
       laneScheduling("rr"),
@@ -252,7 +254,10 @@ DriverOptions::Register(CommandLine& cmd)
     cmd.AddValue(
         "delay", "default one-way link delay (e.g. 1us); a topology's delay= overrides", delayText);
     cmd.AddValue("mtu", "RoCE path MTU: payload bytes per data packet, 64 to 9000", mtuText);
-    cmd.AddValue("cc", "congestion control: none | dcqcn", cc);
+    cmd.AddValue("cc",
+                 "congestion control preset: none (no CNP) | dcqcn (Zhu et al. SIGCOMM'15) | "
+                 "dcqcn-hpcc (HPCC simulator's DCQCN run); README: Congestion control presets",
+                 cc);
     cmd.AddValue("pfc", "PFC on (1) or off (0)", pfcText);
     cmd.AddValue("iterations",
                  "training iterations (one synchronization each), 1 to 100000",
@@ -309,6 +314,16 @@ DriverOptions::Register(CommandLine& cmd)
                  "dropped until it has been unpaused for RESTORE (default DETECT), e.g. 1ms; "
                  "0: none",
                  watchdogText);
+    cmd.AddValue("preset",
+                 "hpcc: follow HPCC's simulator on its own input files as far as paramsync's "
+                 "switch allows: --cc=dcqcn-hpcc (ACK every packet), --mtu=1000, each switch's "
+                 "ECMP hash seeded by its node index (README: Congestion control presets)",
+                 preset);
+    cmd.AddValue("pcap",
+                 "NODE[.PORT][,...]: capture these ports (a node name alone: all its ports; "
+                 "names as in --out's pfc.csv, e.g. h0,sw0.0.3) into --out/NODE-PORT.pcap, "
+                 "Ethernet with nanosecond timestamps (of the last run with --algorithm=all)",
+                 pcapText);
     cmd.AddValue("link-down",
                  "A-B@TIME[+DURATION][,...]: the link between nodes A and B (names as in "
                  "--out's pfc.csv, e.g. h0-sw0.0) fails at TIME (and comes back after "
@@ -389,8 +404,26 @@ DriverOptions::Validate()
         throw OptionError("--rate: " + rateText + " is not allowed; allowed: a rate > 0");
     }
     delayS = AsOption([&] { return ParseTime(delayText, "--delay"); });
+    if (!preset.empty())
+    {
+        CheckChoice(preset, "--preset", {"hpcc"});
+    }
+    hashSeedPerSwitch = false;
+    if (preset == "hpcc")
+    {
+        // HPCC's run.py: PACKET_PAYLOAD_SIZE 1000 and its DCQCN run; a --cc or --mtu other
+        // than the defaults would contradict the preset.
+        if ((cc != "none" && cc != "dcqcn-hpcc") || (mtuText != "4096" && mtuText != "1000"))
+        {
+            throw OptionError("--preset: hpcc sets --cc=dcqcn-hpcc and --mtu=1000; allowed: "
+                              "no other --cc or --mtu with it");
+        }
+        cc = "dcqcn-hpcc";
+        mtuText = "1000";
+        hashSeedPerSwitch = true;
+    }
     mtu = static_cast<uint32_t>(ParseUint(mtuText, "--mtu", 64, 9000));
-    CheckChoice(cc, "--cc", {"none", "dcqcn"});
+    CheckChoice(cc, "--cc", {"none", "dcqcn", "dcqcn-hpcc"});
     pfc = ParseFlag(pfcText, "--pfc");
     iterations = static_cast<uint32_t>(ParseUint(iterationsText, "--iterations", 1, 100000));
     seed = static_cast<uint32_t>(ParseUint(seedText, "--seed", 1, 4294967295ULL));
@@ -523,6 +556,11 @@ DriverOptions::Validate()
     {
         progress = ParseFlag(progressText, "--progress") ? 1 : 0;
     }
+    if (!pcapText.empty() && (out.empty() || backend != "packet"))
+    {
+        throw OptionError("--pcap: '" + pcapText +
+                          "' needs --out=DIR (the captures go there) and --backend=packet");
+    }
     if (!out.empty())
     {
         struct stat st;
@@ -577,6 +615,8 @@ DriverOptions::Used() const
             {"stop-draining", stopDrainingText},
             {"pfc-watchdog", watchdogText},
             {"link-down", linkDownText},
+            {"pcap", pcapText},
+            {"preset", preset},
             {"buffer", bufferText},
             {"priority", priorityText},
             {"lane-scheduling", laneScheduling},

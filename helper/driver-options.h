@@ -98,6 +98,8 @@ class DriverOptions
     std::string inFlightSampleText;   //!< --in-flight-sample
     std::string maxEventsText;        //!< --max-events
     std::string progressText;         //!< --progress
+    std::string pcapText;             //!< --pcap: NODE[.PORT][,...] captured into --out
+    std::string preset;               //!< --preset: "" or hpcc
 
     // Validated values (after Validate()).
     double rateBps{0};               //!< default link rate, bit/s
@@ -142,6 +144,7 @@ class DriverOptions
     double inFlightSampleS{0};       //!< frames-in-flight sampling interval, s (0: none)
     uint64_t maxEvents{2000000000};  //!< event limit of one run (livelock guard)
     int progress{-1};                //!< -1 auto (terminal and long run), 0 off, 1 on
+    bool hashSeedPerSwitch{false};   //!< --preset=hpcc: switch v's ECMP hash seed is v
 };
 
 } // namespace ns3

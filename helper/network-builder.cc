@@ -6,6 +6,7 @@
 #include "ns3/nstime.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-switch.h"
+#include "ns3/system-path.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
 
@@ -287,6 +288,65 @@ NetworkBuilder::Build(const Topology& topology) const
         }
     }
     return net;
+}
+
+std::vector<std::pair<NodeIndex, uint32_t>>
+NetworkBuilder::PcapPorts(const TopologyGraph& graph, const std::string& list)
+{
+    auto nodeNamed = [&graph](const std::string& name, NodeIndex& v) {
+        for (v = 0; v < graph.NodeCount(); ++v)
+        {
+            if (graph.Node(v).name == name)
+            {
+                return true;
+            }
+        }
+        return false;
+    };
+    std::vector<std::pair<NodeIndex, uint32_t>> ports;
+    for (size_t start = 0; start <= list.size();)
+    {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        const std::string entry = list.substr(start, comma - start);
+        start = comma + 1;
+        NodeIndex v = 0;
+        if (nodeNamed(entry, v))
+        {
+            for (uint32_t p = 0; p < graph.Ports(v).size(); ++p)
+            {
+                ports.emplace_back(v, p);
+            }
+            continue;
+        }
+        const size_t dot = entry.rfind('.');
+        const std::string port = dot == std::string::npos ? "" : entry.substr(dot + 1);
+        if (dot == std::string::npos || !nodeNamed(entry.substr(0, dot), v) || port.empty() ||
+            port.find_first_not_of("0123456789") != std::string::npos || port.size() > 9 ||
+            std::stoul(port) >= graph.Ports(v).size())
+        {
+            throw std::invalid_argument(
+                "'" + entry +
+                "' is not a node or a node's port; allowed: NODE or NODE.PORT with node names "
+                "as in pfc.csv (e.g. h0, sw0.0.1) and PORT below the node's port count");
+        }
+        ports.emplace_back(v, static_cast<uint32_t>(std::stoul(port)));
+    }
+    return ports;
+}
+
+std::vector<std::string>
+NetworkBuilder::EnablePcap(const PfcNetwork& net,
+                           const std::vector<std::pair<NodeIndex, uint32_t>>& ports,
+                           const std::string& dir)
+{
+    SystemPath::MakeDirectories(dir);
+    std::vector<std::string> files;
+    for (const auto& [v, p] : ports)
+    {
+        files.push_back(dir + "/" + net.names[v] + "-" + std::to_string(p) + ".pcap");
+        net.ports[v][p]->EnablePcap(files.back());
+    }
+    return files;
 }
 
 } // namespace ns3

@@ -97,6 +97,23 @@ class NetworkBuilder
     void SetHashSalt(uint32_t salt, bool perNode = true);
 
     /**
+     * \brief The ports a capture list names: comma-separated NODE (every port of the node)
+     * or NODE.PORT, NODE a graph node name. A name that is itself a node wins over a split at
+     * its last dot ("sw0.0" is switch sw0.0, "sw0.0.3" its port 3). Throws
+     * std::invalid_argument naming the entry and what is allowed.
+     */
+    static std::vector<std::pair<NodeIndex, uint32_t>> PcapPorts(const TopologyGraph& graph,
+                                                                 const std::string& list);
+    /**
+     * \brief Captures each port into dir/NODE-PORT.pcap (PfcNetDevice::EnablePcap: both
+     * directions, nanosecond timestamps); makes dir. \return the file paths.
+     */
+    static std::vector<std::string> EnablePcap(
+        const PfcNetwork& net,
+        const std::vector<std::pair<NodeIndex, uint32_t>>& ports,
+        const std::string& dir);
+
+    /**
      * \brief Builds the network; every node's switch is Initialize()d (config errors early).
      * \throws std::invalid_argument when the topology's lanes reach the control priority
      * (LaneConflict) or the headroom does not fit a buffer.

@@ -273,8 +273,9 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
         builder.SetSwitchAttribute("WatchdogDetection", TimeValue(Seconds(o.watchdogDetectionS)));
         builder.SetSwitchAttribute("WatchdogRestore", TimeValue(Seconds(o.watchdogRestoreS)));
     }
-    // --seed varies the ECMP choices too.
-    builder.SetHashSalt(o.seed * 7919u);
+    // --seed varies the ECMP choices too; --preset=hpcc seeds switch v's hash with v, as
+    // HPCC's simulator seeds each switch's ECMP hash with its node id.
+    builder.SetHashSalt(o.hashSeedPerSwitch ? 0 : o.seed * 7919u);
     return builder;
 }
 
@@ -342,6 +343,17 @@ PacketSyncRun::CheckConfiguration(const DriverOptions& options, const Topology& 
     if (!lanes.empty())
     {
         throw OptionError("--priority=" + lanes);
+    }
+    if (!options.pcapText.empty())
+    {
+        try
+        {
+            NetworkBuilder::PcapPorts(topology.Graph(), options.pcapText);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw OptionError(std::string("--pcap: ") + e.what());
+        }
     }
     try
     {
@@ -489,6 +501,11 @@ PacketSyncRun::Run()
 
     RunResult result;
     PfcNetwork net = MakeBuilder(o).Build(m_topology);
+    if (!o.pcapText.empty())
+    {
+        NetworkBuilder::EnablePcap(
+            net, NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText), o.out);
+    }
     NetworkRecorder recorder(net);
     RoceSyncTransport transport(net, o);
 

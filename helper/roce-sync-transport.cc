@@ -1,5 +1,6 @@
 #include "roce-sync-transport.h"
 
+#include "ns3/congestion-control-preset.h"
 #include "ns3/nstime.h"
 #include "ns3/queue-pair.h"
 #include "ns3/roce-nic.h"
@@ -12,38 +13,22 @@
 namespace ns3
 {
 
-namespace
-{
-
-/// The CongestionControl TypeId of a --cc choice.
-std::string
-CcTypeName(const std::string& cc)
-{
-    if (cc == "none")
-    {
-        return "ns3::RoceCcNone";
-    }
-    if (cc == "dcqcn")
-    {
-        return "ns3::DcqcnCongestionControl";
-    }
-    throw std::invalid_argument("--cc: '" + cc + "' is not one of none, dcqcn");
-}
-
-} // namespace
-
 RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options)
     : m_net(net)
 {
     const uint32_t hosts = static_cast<uint32_t>(net.hostNode.size());
     m_nics.resize(hosts);
-    const std::string ccType = CcTypeName(options.cc);
+    const CongestionControlPreset* preset = CongestionControlPreset::Find(options.cc);
+    if (!preset)
+    {
+        throw std::invalid_argument("--cc: '" + options.cc + "' is not one of " +
+                                    CongestionControlPreset::Names());
+    }
     for (uint32_t h = 0; h < hosts; ++h)
     {
         Ptr<RoceNic> nic = CreateObject<RoceNic>();
         nic->SetAttribute("HostRank", UintegerValue(h));
         nic->SetAttribute("Mtu", UintegerValue(options.mtu));
-        nic->SetAttribute("CongestionControl", StringValue(ccType));
         nic->SetAttribute("Priority", UintegerValue(options.priority));
         nic->SetAttribute("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
         net.Host(h)->AggregateObject(nic);
@@ -51,6 +36,8 @@ RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions&
         {
             nic->AddPort(dev);
         }
+        // The preset's rates that scale with the NIC follow its (first) port.
+        preset->ApplyTo(nic, net.HostPorts(h).front()->GetDataRate());
         // Frames for this host: through the relay switch's local delivery on a multi-port
         // host, straight from the device otherwise.
         net.SetHostReceive(h, MakeCallback(&RoceNic::Receive, nic));

@@ -1,11 +1,11 @@
 #include "congestion-control.h"
 
+#include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <limits>
 
 namespace ns3
 {
@@ -20,10 +20,11 @@ CongestionControl::GetTypeId()
     static TypeId tid = TypeId("ns3::CongestionControl")
                             .SetParent<Object>()
                             .SetGroupName("Paramsync")
-                            .AddTraceSource("RateChange",
-                                            "The pacing rate changed (old, new bit/s).",
-                                            MakeTraceSourceAccessor(&CongestionControl::m_rateChange),
-                                            "ns3::TracedValueCallback::Uint64");
+                            .AddTraceSource(
+                                "RateChange",
+                                "The pacing rate changed (old, new bit/s).",
+                                MakeTraceSourceAccessor(&CongestionControl::m_rateChange),
+                                "ns3::TracedValueCallback::Uint64");
     return tid;
 }
 
@@ -82,50 +83,80 @@ RoceCcNone::OnBytesSent(uint32_t)
 TypeId
 DcqcnCongestionControl::GetTypeId()
 {
-    // Defaults: the HPCC reference settings (anchors/hpcc-format/README.md) where given,
-    // else the DCQCN paper (byte counter 10 MB, initial alpha 1).
+    // Defaults: the paper's DCQCN. Zhu et al., SIGCOMM'15, §5 parameter table: g 1/256,
+    // timer 55 us (both the alpha and the rate-increase timer), byte counter 10 MB; the
+    // authors' ns-3 configuration (bobzhuyb/ns3-rdma, mix/config.txt): F 5, Rai 40 Mb/s,
+    // Rhai 200 Mb/s, CLAMP_TARGET_RATE 1; a cut per CNP, CNPs at most once per 50 us
+    // (RateDecreaseInterval 50 us, as HPCC's run.py for "dcqcn_paper"). MinRate: not given
+    // by the paper; 100 Mb/s as HPCC's RdmaHw MinRate default.
     static TypeId tid =
         TypeId("ns3::DcqcnCongestionControl")
             .SetParent<CongestionControl>()
             .SetGroupName("Paramsync")
             .AddConstructor<DcqcnCongestionControl>()
-            .AddAttribute("G", "Alpha gain g (1/256).", DoubleValue(1.0 / 256),
+            .AddAttribute("G",
+                          "Alpha gain g (1/256).",
+                          DoubleValue(1.0 / 256),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_g),
                           MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("InitialAlpha", "Alpha at start (1).", DoubleValue(1.0),
+            .AddAttribute("InitialAlpha",
+                          "Alpha at start (1).",
+                          DoubleValue(1.0),
                           MakeDoubleAccessor(&DcqcnCongestionControl::m_initialAlpha),
                           MakeDoubleChecker<double>(0.0, 1.0))
-            .AddAttribute("AlphaResumeInterval", "Alpha decay period without CNP (1 us).",
-                          TimeValue(MicroSeconds(1)),
+            .AddAttribute("AlphaResumeInterval",
+                          "Alpha decay period without CNP (55 us).",
+                          TimeValue(MicroSeconds(55)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_alphaInterval),
                           MakeTimeChecker())
-            .AddAttribute("RateDecreaseInterval", "Minimum time between two cuts (4 us).",
-                          TimeValue(MicroSeconds(4)),
+            .AddAttribute("RateDecreaseInterval",
+                          "Minimum time between two cuts; with CutAtDecreaseCheck the period "
+                          "of the decrease check (50 us).",
+                          TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_decreaseInterval),
                           MakeTimeChecker())
-            .AddAttribute("RpTimer", "Rate increase timer period (900 us).",
-                          TimeValue(MicroSeconds(900)),
+            .AddAttribute("RpTimer",
+                          "Rate increase timer period (55 us).",
+                          TimeValue(MicroSeconds(55)),
                           MakeTimeAccessor(&DcqcnCongestionControl::m_rpTimer),
                           MakeTimeChecker())
-            .AddAttribute("ByteCounter", "Bytes per byte-counter increase event (10 MB).",
+            .AddAttribute("ByteCounter",
+                          "Bytes per byte-counter increase event (10 MB); 0: no byte counter.",
                           UintegerValue(10000000),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_byteCounter),
-                          MakeUintegerChecker<uint64_t>(1))
-            .AddAttribute("FastRecoveryStages", "F (1).", UintegerValue(1),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("FastRecoveryStages",
+                          "F (5).",
+                          UintegerValue(5),
                           MakeUintegerAccessor(&DcqcnCongestionControl::m_f),
                           MakeUintegerChecker<uint32_t>())
-            .AddAttribute("RateAi", "Additive increase Rai (50 Mb/s).",
-                          DataRateValue(DataRate("50Mbps")),
+            .AddAttribute("RateAi",
+                          "Additive increase Rai (40 Mb/s).",
+                          DataRateValue(DataRate("40Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rai),
                           MakeDataRateChecker())
-            .AddAttribute("RateHai", "Hyper increase Rhai (100 Mb/s).",
-                          DataRateValue(DataRate("100Mbps")),
+            .AddAttribute("RateHai",
+                          "Hyper increase Rhai (200 Mb/s).",
+                          DataRateValue(DataRate("200Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_rhai),
                           MakeDataRateChecker())
-            .AddAttribute("MinRate", "Rate floor (100 Mb/s).",
+            .AddAttribute("MinRate",
+                          "Rate floor (100 Mb/s).",
                           DataRateValue(DataRate("100Mbps")),
                           MakeDataRateAccessor(&DcqcnCongestionControl::m_minRate),
-                          MakeDataRateChecker());
+                          MakeDataRateChecker())
+            .AddAttribute("ClampTargetRate",
+                          "Rt = Rc at every cut (true); false: only at a cut that follows a "
+                          "rate increase event or is the first.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_clampTarget),
+                          MakeBooleanChecker())
+            .AddAttribute("CutAtDecreaseCheck",
+                          "false: cut when the CNP arrives; true: a CNP marks the QP and the cut "
+                          "happens at the next RateDecreaseInterval tick from the first CNP.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&DcqcnCongestionControl::m_cutAtCheck),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -141,6 +172,7 @@ void
 DcqcnCongestionControl::DoDispose()
 {
     m_rateEvent.Cancel();
+    m_checkEvent.Cancel();
     CongestionControl::DoDispose();
 }
 
@@ -168,8 +200,7 @@ DcqcnCongestionControl::AlphaPeriodsDue(Time now) const
     {
         return m_alphaPeriods;
     }
-    const auto due = std::min(static_cast<uint64_t>((elapsed - 1) / step), m_lastAlphaPeriod);
-    return std::max(due, m_alphaPeriods);
+    return std::max(static_cast<uint64_t>((elapsed - 1) / step), m_alphaPeriods);
 }
 
 double
@@ -181,9 +212,10 @@ DcqcnCongestionControl::AlphaAfter(uint64_t due) const
         --decays; // a CNP (too early for a cut) arrived in the first pending period
     }
     // One multiplication per period rather than pow((1-g), n): the same rounding as the
-    // per-period update, so results do not depend on when alpha happens to be read.
+    // per-period update, so results do not depend on when alpha happens to be read. Once
+    // alpha underflows to 0 further periods change nothing (g = 1/256: ~190,000 periods).
     double alpha = m_alpha;
-    for (uint64_t i = 0; i < decays; ++i)
+    for (uint64_t i = 0; i < decays && alpha > 0.0; ++i)
     {
         alpha = (1.0 - m_g) * alpha;
     }
@@ -205,19 +237,62 @@ DcqcnCongestionControl::CatchUpAlpha()
 void
 DcqcnCongestionControl::OnCnpReceived()
 {
-    Time now = Simulator::Now();
+    const Time now = Simulator::Now();
     if (m_cut)
     {
         CatchUpAlpha();
     }
     m_cnpSinceAlpha = true;
+    if (m_cutAtCheck)
+    {
+        if (!m_cutPending && !m_checkEvent.IsRunning())
+        {
+            // The check grid runs from the first CNP; the next tick strictly after now.
+            if (!m_checkStarted)
+            {
+                m_checkStarted = true;
+                m_checkOrigin = now;
+            }
+            const int64_t step = std::max<int64_t>(1, m_decreaseInterval.GetTimeStep());
+            const int64_t ticks = (now - m_checkOrigin).GetTimeStep() / step + 1;
+            m_checkEvent = Simulator::Schedule(m_checkOrigin + TimeStep(ticks * step) - now,
+                                               &DcqcnCongestionControl::DecreaseCheck,
+                                               this);
+        }
+        m_cutPending = true;
+        return;
+    }
     if (m_cut && now - m_lastCut < m_decreaseInterval)
     {
         return; // at most one cut per RateDecreaseInterval
     }
+    Cut();
+}
+
+void
+DcqcnCongestionControl::DecreaseCheck()
+{
+    if (m_cutPending)
+    {
+        m_cutPending = false;
+        Cut(); // catches alpha up (its grid starts at the previous cut)
+    }
+}
+
+void
+DcqcnCongestionControl::Cut()
+{
+    if (m_cut)
+    {
+        CatchUpAlpha();
+    }
+    const bool increasedSinceCut = m_timerStage > 0 || m_byteStage > 0;
+    if (m_clampTarget || !m_cut || increasedSinceCut)
+    {
+        m_targetBps = m_rateBps;
+    }
     m_cut = true;
-    m_lastCut = now;
-    m_targetBps = m_rateBps;
+    m_lastCut = Simulator::Now();
     auto cut = static_cast<uint64_t>(static_cast<double>(m_rateBps) * (1.0 - m_alpha / 2.0));
     m_alpha = (1.0 - m_g) * m_alpha + m_g;
     m_timerStage = 0;
@@ -227,7 +302,6 @@ DcqcnCongestionControl::OnCnpReceived()
     // A new grid of alpha periods starts at the cut.
     m_cnpSinceAlpha = false;
     m_alphaPeriods = 0;
-    m_lastAlphaPeriod = std::numeric_limits<uint64_t>::max();
     m_rateEvent.Cancel();
     m_rateEvent = Simulator::Schedule(m_rpTimer, &DcqcnCongestionControl::RateTimer, this);
 }
@@ -235,7 +309,7 @@ DcqcnCongestionControl::OnCnpReceived()
 void
 DcqcnCongestionControl::RateTimer()
 {
-    Increase(true);
+    Increase();
     m_timerStage++;
     if (m_rateBps < m_lineBps)
     {
@@ -246,53 +320,54 @@ DcqcnCongestionControl::RateTimer()
 void
 DcqcnCongestionControl::OnBytesSent(uint32_t bytes)
 {
-    if (m_rateBps >= m_lineBps)
+    if (m_byteCounter == 0 || m_rateBps >= m_lineBps)
     {
-        return; // at line rate: nothing to recover
+        return; // no byte counter, or at line rate: nothing to recover
     }
     m_bytes += bytes;
     if (m_bytes >= m_byteCounter)
     {
         m_bytes -= m_byteCounter;
-        Increase(false);
+        Increase();
         m_byteStage++;
     }
 }
 
 void
-DcqcnCongestionControl::Increase(bool byTimer)
+DcqcnCongestionControl::Increase()
 {
-    uint32_t lo = std::min(m_timerStage, m_byteStage);
-    uint32_t hi = std::max(m_timerStage, m_byteStage);
-    if (hi < m_f)
+    if (m_byteCounter == 0)
     {
-        // fast recovery: Rt unchanged
-    }
-    else if (lo > m_f)
-    {
-        m_targetBps += uint64_t(lo - m_f) * m_rhai.GetBitRate();
+        // Timer alone (HPCC's simulator): fast recovery, one additive step, then hyper steps.
+        if (m_timerStage == m_f)
+        {
+            m_targetBps += m_rai.GetBitRate();
+        }
+        else if (m_timerStage > m_f)
+        {
+            m_targetBps += m_rhai.GetBitRate();
+        }
     }
     else
     {
-        m_targetBps += m_rai.GetBitRate();
+        const uint32_t lo = std::min(m_timerStage, m_byteStage);
+        const uint32_t hi = std::max(m_timerStage, m_byteStage);
+        if (hi < m_f)
+        {
+            // fast recovery: Rt unchanged
+        }
+        else if (lo > m_f)
+        {
+            m_targetBps += uint64_t(lo - m_f) * m_rhai.GetBitRate();
+        }
+        else
+        {
+            m_targetBps += m_rai.GetBitRate();
+        }
     }
     m_targetBps = std::min(m_targetBps, m_lineBps);
     // Rounded up: with a floor, Rc = (Rt + Rc) / 2 would stop 1 bit/s short of Rt forever.
     SetRateBps(std::min((m_targetBps + m_rateBps + 1) / 2, m_lineBps));
-    if (m_rateBps >= m_lineBps && m_lastAlphaPeriod == std::numeric_limits<uint64_t>::max())
-    {
-        // Alpha decays until the first period that ends with the rate back at line rate. A
-        // period ending right now saw the old rate unless the rate timer (scheduled a whole
-        // RpTimer earlier) raised it; a packet's event was scheduled less than a period ago.
-        const int64_t step = m_alphaInterval.GetTimeStep();
-        const int64_t elapsed = (Simulator::Now() - m_lastCut).GetTimeStep();
-        if (step > 0)
-        {
-            m_lastAlphaPeriod =
-                static_cast<uint64_t>(byTimer ? std::max<int64_t>(1, (elapsed + step - 1) / step)
-                                              : elapsed / step + 1);
-        }
-    }
 }
 
 } // namespace ns3

@@ -1,5 +1,9 @@
 #include "pfc-header.h"
 
+#include "ethernet-crc.h"
+
+#include <cstring>
+
 namespace ns3
 {
 
@@ -37,21 +41,23 @@ PfcHeader::SetQuanta(uint8_t priority, uint16_t q)
 void
 PfcHeader::Serialize(Buffer::Iterator i) const
 {
-    static const uint8_t kDst[6] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
-    i.Write(kDst, 6);
-    i.Write(src.data(), 6);
-    i.WriteHtonU16(kEtherType);
-    i.WriteHtonU16(opcode);
-    i.WriteHtonU16(classEnable);
-    for (uint16_t q : quanta)
+    // Built in a block first: the FCS covers the 60 bytes before it (802.3 §3.2.9).
+    uint8_t b[kFrameBytes] = {0x01, 0x80, 0xc2, 0x00, 0x00, 0x01};
+    std::memcpy(b + 6, src.data(), 6);
+    const auto put16 = [&b](uint32_t at, uint16_t v) {
+        b[at] = static_cast<uint8_t>(v >> 8);
+        b[at + 1] = static_cast<uint8_t>(v);
+    };
+    put16(12, kEtherType);
+    put16(14, opcode);
+    put16(16, classEnable);
+    for (uint32_t p = 0; p < quanta.size(); ++p)
     {
-        i.WriteHtonU16(q);
+        put16(18 + 2 * p, quanta[p]);
     }
-    // 14 + 2 + 2 + 16 = 34 B so far; pad to 60 and a 4 B FCS (not computed) makes 64.
-    for (uint32_t k = 34; k < kFrameBytes; ++k)
-    {
-        i.WriteU8(0);
-    }
+    // 14 + 2 + 2 + 16 = 34 B so far; zero padding to 60 and the 4 B FCS make 64.
+    WriteCrc32(b + kFrameBytes - 4, Crc32(b, kFrameBytes - 4));
+    i.Write(b, kFrameBytes);
 }
 
 uint32_t

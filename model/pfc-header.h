@@ -1,7 +1,7 @@
 /*
  * 802.1Qbb Priority Flow Control frame: MAC control (EtherType 0x8808), opcode 0x0101,
  * class-enable vector, 8 quanta (one per priority, in units of 512 bit times), padded to
- * the 64 B minimum frame (incl. the 4 B FCS).
+ * the 64 B minimum frame (incl. the 4 B FCS, computed as 802.3 does).
  */
 #ifndef PARAMSYNC_PFC_HEADER_H
 #define PARAMSYNC_PFC_HEADER_H

@@ -379,6 +379,8 @@ void
 PfcNetDevice::EnablePcap(const std::string& filename)
 {
     m_pcap = CreateObject<PcapFileWrapper>();
+    // Nanosecond timestamps: at 100 Gb/s a 64 B frame lasts 6.7 ns, microseconds merge them.
+    m_pcap->SetAttribute("NanosecMode", BooleanValue(true));
     m_pcap->Open(filename, std::ios::out);
     NS_ABORT_MSG_IF(m_pcap->Fail(), "PfcNetDevice: cannot open pcap file " << filename);
     m_pcap->Init(kDltEn10mb, 65535);

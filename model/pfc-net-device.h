@@ -6,7 +6,8 @@
  *    CNP) is served first under every scheduling and is never paused.
  *  - Counters: GetPauseFramesSent/Received, GetResumeFramesReceived, GetPausedTime,
  *    GetTxFrames; PauseDuration(quanta) gives Q x 512 bit times at our rate.
- *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB).
+ *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB, nanosecond
+ *    timestamps).
  *
  * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (DESIGN §3).
  *

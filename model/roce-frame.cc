@@ -1,5 +1,6 @@
 #include "roce-frame.h"
 
+#include "ethernet-crc.h"
 #include "roce-header.h"
 
 #include "ns3/abort.h"
@@ -65,6 +66,59 @@ class RoceRawBytes : public Header
 
 NS_OBJECT_ENSURE_REGISTERED(RoceRawBytes);
 
+/// The frame's last bytes (ICRC and FCS, or the FCS alone) written as one block.
+class RoceRawTrailer : public Trailer
+{
+  public:
+    static TypeId
+    GetTypeId()
+    {
+        static TypeId tid = TypeId("ns3::RoceRawTrailer")
+                                .SetParent<Trailer>()
+                                .SetGroupName("Paramsync")
+                                .AddConstructor<RoceRawTrailer>();
+        return tid;
+    }
+
+    TypeId
+    GetInstanceTypeId() const override
+    {
+        return GetTypeId();
+    }
+
+    uint32_t
+    GetSerializedSize() const override
+    {
+        return size;
+    }
+
+    void
+    Serialize(Buffer::Iterator end) const override
+    {
+        end.Prev(size);
+        end.Write(bytes, size);
+    }
+
+    uint32_t
+    Deserialize(Buffer::Iterator end) override
+    {
+        end.Prev(size);
+        end.Read(bytes, size);
+        return size;
+    }
+
+    void
+    Print(std::ostream& os) const override
+    {
+        os << "trailer bytes " << size;
+    }
+
+    uint8_t bytes[8];
+    uint32_t size{0};
+};
+
+NS_OBJECT_ENSURE_REGISTERED(RoceRawTrailer);
+
 constexpr uint32_t kEthBytes = 14;
 constexpr uint32_t kVlanBytes = 4;
 constexpr uint32_t kIpBytes = 20;
@@ -73,6 +127,33 @@ constexpr uint32_t kBthBytes = 12;
 constexpr uint32_t kAethBytes = 4;
 constexpr uint32_t kIcrcBytes = 4;
 constexpr uint32_t kFcsBytes = 4;
+
+/**
+ * The RoCEv2 ICRC (IBA Vol. 1 Annex A17, RoCEv2, §A17.4.3.3 "ICRC"): CRC-32 as Ethernet's
+ * over 8 bytes of ones standing in for the InfiniBand LRH, then the IPv4 header with its
+ * variant fields (type of service, TTL, header checksum) set to ones, the UDP header with its
+ * checksum set to ones, the BTH with its reserved byte (resv8a, byte 4) set to ones, the rest
+ * of the transport headers and the payload (here zeros). `ip` points at the IPv4 header,
+ * followed by `transportHeaderBytes` of UDP, BTH (and AETH).
+ */
+uint32_t
+ComputeIcrc(const uint8_t* ip, uint32_t transportHeaderBytes, uint32_t payloadBytes)
+{
+    static constexpr uint8_t kOnes[8] = {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff};
+    uint8_t masked[kIpBytes + kUdpBytes + kBthBytes + kAethBytes];
+    const uint32_t n = kIpBytes + transportHeaderBytes;
+    std::memcpy(masked, ip, n);
+    masked[1] = 0xff;  // type of service (DSCP, ECN)
+    masked[8] = 0xff;  // TTL
+    masked[10] = 0xff; // header checksum
+    masked[11] = 0xff;
+    masked[kIpBytes + 6] = 0xff; // UDP checksum
+    masked[kIpBytes + 7] = 0xff;
+    masked[kIpBytes + kUdpBytes + 4] = 0xff; // BTH resv8a
+    uint32_t reg = Crc32Update(kCrc32Preset, kOnes, sizeof(kOnes));
+    reg = Crc32Update(reg, masked, n);
+    return ~Crc32SkipZeros(reg, payloadBytes);
+}
 
 inline uint16_t
 Be16(const uint8_t* p)
@@ -92,7 +173,11 @@ HostMac(uint32_t rank, std::array<uint8_t, 6>& mac)
     mac = {0x02, 0x00, 0x00, uint8_t(rank >> 16), uint8_t(rank >> 8), uint8_t(rank)};
 }
 
-/// Rewrite byte 1 of the IPv4 header (and PCP) of a frame, keeping the checksum right.
+/// Rewrite byte 1 of the IPv4 header (and PCP) of a frame, keeping the IPv4 checksum and the
+/// FCS right. The ICRC does not cover these fields. The FCS is updated by the CRC of the
+/// change alone: CRC-32 is linear over GF(2), so for frames A and B of one length
+/// FCS(A) ^ FCS(B) is the register fed from 0 with A ^ B (here the prefix's changed bytes,
+/// then zeros up to the FCS).
 template<typename F>
 void
 RewritePrefix(Ptr<Packet> frame, F&& edit)
@@ -103,11 +188,24 @@ RewritePrefix(Ptr<Packet> frame, F&& edit)
     bool vlan = Be16(head + 12) == 0x8100;
     prefix.size = (vlan ? kEthBytes + kVlanBytes : kEthBytes) + kIpBytes;
     frame->CopyData(prefix.bytes, prefix.size);
+    uint8_t before[kEthBytes + kVlanBytes + kIpBytes];
+    std::memcpy(before, prefix.bytes, prefix.size);
     uint8_t* ip = prefix.bytes + prefix.size - kIpBytes;
     edit(prefix.bytes, vlan, ip);
     uint16_t c = RoceIpv4Header::Checksum(ip);
     ip[10] = c >> 8;
     ip[11] = c & 0xff;
+    for (uint32_t k = 0; k < prefix.size; ++k)
+    {
+        before[k] ^= prefix.bytes[k];
+    }
+    const uint32_t delta = Crc32SkipZeros(Crc32Update(0, before, prefix.size),
+                                          frame->GetSize() - kFcsBytes - prefix.size);
+    RoceRawTrailer fcs;
+    fcs.size = kFcsBytes;
+    frame->RemoveTrailer(fcs);
+    WriteCrc32(fcs.bytes, ReadCrc32(fcs.bytes) ^ delta);
+    frame->AddTrailer(fcs);
     frame->RemoveAtStart(prefix.size);
     frame->AddHeader(prefix);
 }
@@ -140,8 +238,9 @@ BuildRoceFrame(const RoceFrameInfo& info)
     // The bytes RoceFrameHeader + RoceTrailer serialize (roce-header.h: VLAN id 0, IPv4
     // identification 0, DF, TTL 64, BTH M bit set, P_Key 0xffff), written here at fixed offsets
     // into one block: one Buffer write per frame instead of five headers, a trailer and their
-    // virtual calls (a third of the cost of a packet-hop in an incast). The ICRC and FCS are
-    // zeros, so they are part of the packet's zero-filled virtual bytes after the payload.
+    // virtual calls (a third of the cost of a packet-hop in an incast). The payload is the
+    // packet's zero-filled virtual bytes; ICRC and FCS are real bytes after it, computed with
+    // Crc32SkipZeros over the payload (a few multiplications, not one step per byte).
     NS_ABORT_MSG_IF(info.priority > 7, "RoCE frame priority " << int(info.priority) << " > 7");
     const bool aeth = RoceHasAeth(info.opcode);
     const uint32_t transport =
@@ -202,7 +301,7 @@ BuildRoceFrame(const RoceFrameInfo& info)
     bth[1] = 0x40; // M bit; SE 0, pad count 0, TVer 0
     bth[2] = 0xff; // P_Key
     bth[3] = 0xff;
-    bth[4] = 0; // reserved
+    bth[4] = info.becn ? 0x40 : 0; // FECN 0, BECN, 6 reserved bits
     bth[5] = static_cast<uint8_t>(info.destQp >> 16);
     bth[6] = static_cast<uint8_t>(info.destQp >> 8);
     bth[7] = static_cast<uint8_t>(info.destQp);
@@ -220,8 +319,18 @@ BuildRoceFrame(const RoceFrameInfo& info)
         end += kAethBytes;
     }
     h.size = static_cast<uint32_t>(end - b);
-    Ptr<Packet> frame = Create<Packet>(info.payloadBytes + kIcrcBytes + kFcsBytes);
+    // ICRC over the invariant fields, then the FCS over everything before it (payload zeros).
+    RoceRawTrailer t;
+    t.size = kIcrcBytes + kFcsBytes;
+    WriteCrc32(t.bytes,
+               ComputeIcrc(ip, static_cast<uint32_t>(end - udp), info.payloadBytes));
+    uint32_t reg = Crc32Update(kCrc32Preset, b, h.size);
+    reg = Crc32SkipZeros(reg, info.payloadBytes);
+    reg = Crc32Update(reg, t.bytes, kIcrcBytes);
+    WriteCrc32(t.bytes + kIcrcBytes, ~reg);
+    Ptr<Packet> frame = Create<Packet>(info.payloadBytes);
     frame->AddHeader(h);
+    frame->AddTrailer(t);
     return frame;
 }
 
@@ -288,6 +397,7 @@ ReadRoceFrame(Ptr<const Packet> frame, RoceFrameInfo& info)
     info.opcode = bth[0];
     info.destQp = Be24(bth + 5);
     info.ackRequest = bth[8] & 0x80;
+    info.becn = bth[4] & 0x40;
     info.psn = Be24(bth + 9);
     bool aeth = RoceHasAeth(info.opcode);
     if (aeth)

@@ -9,7 +9,7 @@
  *   0  Ethernet II dst(6) src(6)           12 TPID 0x8100, TCI (PCP = priority)
  *   16 EtherType 0x0800                     18 IPv4 (20 B, DSCP = priority<<3, ECN)
  *   38 UDP (8 B, dst port 4791)             46 BTH (12 B)   [58 AETH (4 B) on ACK/NACK]
- *   then the payload (virtual bytes), ICRC (4 B) and FCS (4 B) as a trailer.
+ *   then the payload (virtual zero bytes), ICRC (4 B) and FCS (4 B) as a trailer.
  * Without the tag every offset after 12 moves down by 4. Preamble+SFD (8 B) and the
  * inter-frame gap (12 B) are not in the Packet: PfcNetDevice counts them in the
  * serialization time (kFramingBytes).
@@ -65,6 +65,7 @@ struct RoceFrameInfo
     uint32_t destQp{0};                    //!< BTH destination QP (24 bit)
     uint32_t psn{0};                       //!< BTH PSN (24 bit)
     bool ackRequest{false};                //!< BTH A bit
+    bool becn{false};                      //!< BTH B bit (BECN): congestion seen, on an ACK
     uint8_t aethSyndrome{0};               //!< AETH syndrome (ACK/NACK only)
     uint32_t aethMsn{0};                   //!< AETH MSN (24 bit, ACK/NACK only)
     uint32_t payloadBytes{0};              //!< RDMA payload (virtual bytes in the Packet)
@@ -81,7 +82,8 @@ RoceHasAeth(uint8_t opcode)
 /**
  * \brief Build Ethernet(+802.1Q) + IPv4 + UDP + BTH (+AETH) + payload + ICRC + FCS.
  *
- * ICRC and FCS are written as zero bytes (their values are not modelled; their sizes are).
+ * The ICRC (RoCEv2 annex: over the invariant fields, variant ones taken as ones) and the
+ * Ethernet FCS are computed (model/ethernet-crc.h) and written least significant byte first.
  */
 Ptr<Packet> BuildRoceFrame(const RoceFrameInfo& info);
 
@@ -110,12 +112,14 @@ uint8_t FramePriorityFromHead(const uint8_t* head);
 
 /**
  * \brief Set the CE codepoint of a RoCEv2 frame in place (ECN marking at a switch egress),
- * keeping the IPv4 checksum valid. \return false if the frame is not ECN capable.
+ * keeping the IPv4 checksum and the FCS valid (the ICRC does not cover the ECN bits).
+ * \return false if the frame is not ECN capable.
  */
 bool MarkRoceFrameCe(Ptr<Packet> frame);
 
 /**
- * \brief Rewrite the priority (802.1Q PCP and DSCP) of a RoCEv2 frame in place (lane change).
+ * \brief Rewrite the priority (802.1Q PCP and DSCP) of a RoCEv2 frame in place (lane change),
+ * keeping the IPv4 checksum and the FCS valid.
  */
 void SetRoceFramePriority(Ptr<Packet> frame, uint8_t priority);
 

@@ -349,17 +349,18 @@ RoceTrailer::GetSerializedSize() const
 void
 RoceTrailer::Serialize(Buffer::Iterator end) const
 {
+    // CRCs go on the wire least significant byte first (as Ethernet sends its FCS).
     end.Prev(8);
-    end.WriteHtonU32(icrc);
-    end.WriteHtonU32(fcs);
+    end.WriteU32(icrc);
+    end.WriteU32(fcs);
 }
 
 uint32_t
 RoceTrailer::Deserialize(Buffer::Iterator end)
 {
     end.Prev(8);
-    icrc = end.ReadNtohU32();
-    fcs = end.ReadNtohU32();
+    icrc = end.ReadU32();
+    fcs = end.ReadU32();
     return 8;
 }
 

@@ -131,8 +131,8 @@ class RoceTrailer : public Trailer
     uint32_t Deserialize(Buffer::Iterator end) override;
     void Print(std::ostream& os) const override;
 
-    uint32_t icrc{0}; //!< invariant CRC (not computed: its size matters, not its value)
-    uint32_t fcs{0};  //!< frame check sequence (not computed)
+    uint32_t icrc{0}; //!< invariant CRC value (the class only carries it; BuildRoceFrame computes)
+    uint32_t fcs{0};  //!< frame check sequence value (as above)
 };
 
 /// \brief All headers of one RoCEv2 frame written in a single AddHeader.

@@ -91,6 +91,20 @@ RoceNic::GetTypeId()
                           TimeValue(MicroSeconds(50)),
                           MakeTimeAccessor(&RoceNic::m_cnpInterval),
                           MakeTimeChecker(Time(0)))
+            .AddAttribute("CnpEnabled",
+                          "Notification point: a CE-marked data packet triggers a CNP to its "
+                          "QP (at most one per CnpInterval). Off without congestion control, "
+                          "where nobody would react to a CNP.",
+                          BooleanValue(true),
+                          MakeBooleanAccessor(&RoceNic::m_cnpEnabled),
+                          MakeBooleanChecker())
+            .AddAttribute("CnpInAck",
+                          "Notify congestion by setting the BECN bit of the next ACK or NAK to "
+                          "the QP instead of sending a CNP frame (HPCC's simulator flags the "
+                          "ACK of an ECN-marked packet); the requester treats it as a CNP.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_cnpInAck),
+                          MakeBooleanChecker())
             .AddAttribute("Vlan",
                           "Tag our frames with 802.1Q (PCP = priority); without it the "
                           "priority travels in the DSCP only.",
@@ -129,10 +143,7 @@ RoceNic::GetTypeId()
     return tid;
 }
 
-RoceNic::RoceNic()
-    : m_qps(1) // QP number 0 is not used
-{
-}
+RoceNic::RoceNic() = default;
 
 RoceNic::~RoceNic() = default;
 
@@ -221,15 +232,17 @@ RoceNic::CheckQueuePairRequest(uint32_t dstHost) const
                                     "' is not a CongestionControl TypeId (allowed e.g. "
                                     "ns3::RoceCcNone, ns3::DcqcnCongestionControl)");
     }
-    NS_ABORT_MSG_IF(m_qps.size() > kMaxQpNumber, "RoceNic: more than 2^24-1 queue pairs");
+    NS_ABORT_MSG_IF(m_qps.size() >= kMaxQpNumber - kFirstQpNumber,
+                    "RoceNic: more than 2^24-1 queue pairs");
     return ccTid;
 }
 
 uint16_t
 RoceNic::NextUdpSrcPort() const
 {
-    // Dynamic-port range 49152..65535 cycles through 16384 values of entropy per NIC.
-    return static_cast<uint16_t>(49152 + m_qps.size() % 16384);
+    // Dynamic-port range 49152..65535 cycles through 16384 values of entropy per NIC; the
+    // k-th QP (k = 1, 2, ...) gets 49152 + k mod 16384.
+    return static_cast<uint16_t>(49152 + (m_qps.size() + 1) % 16384);
 }
 
 Ptr<QueuePair>
@@ -348,8 +361,12 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
 
     ObjectFactory factory;
     factory.SetTypeId(ccTid);
+    for (const auto& [name, value] : m_ccAttributes)
+    {
+        factory.Set(name, *value);
+    }
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
-    qp->m_number = static_cast<uint32_t>(m_qps.size());
+    qp->m_number = kFirstQpNumber + static_cast<uint32_t>(m_qps.size());
     qp->m_srcHost = m_hostRank;
     qp->m_dstHost = dstHost;
     qp->m_udpSrcPort = udpSrcPort;
@@ -365,13 +382,21 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
 Ptr<QueuePair>
 RoceNic::GetQueuePair(uint32_t number) const
 {
-    return number < m_qps.size() ? m_qps[number] : nullptr;
+    return Ptr<QueuePair>(FindQp(number));
+}
+
+QueuePair*
+RoceNic::FindQp(uint32_t number) const
+{
+    return number >= kFirstQpNumber && number - kFirstQpNumber < m_qps.size()
+               ? PeekPointer(m_qps[number - kFirstQpNumber])
+               : nullptr;
 }
 
 void
 RoceNic::PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onComplete)
 {
-    NS_ABORT_MSG_IF(!qp || qp->m_number >= m_qps.size() || m_qps[qp->m_number] != qp,
+    NS_ABORT_MSG_IF(!qp || GetQueuePair(qp->m_number) != qp,
                     "RoceNic::PostSend: the queue pair is not one of this NIC's");
     // A zero-byte message still needs one packet to tell the receiver.
     const uint64_t packets = bytes == 0 ? 1 : (bytes + m_mtu - 1) / m_mtu;
@@ -385,6 +410,26 @@ RoceNic::PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onCom
     // end, it now points at this message.
     qp->m_messages.push_back(std::move(m));
     Activate(PeekPointer(qp));
+}
+
+void
+RoceNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
+{
+    TypeId ccTid;
+    TypeId::AttributeInformation info;
+    if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) ||
+        !ccTid.LookupAttributeByName(name, &info))
+    {
+        throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
+                                    "' has no attribute '" + name + "'");
+    }
+    Ptr<AttributeValue> checked = info.checker->CreateValidValue(value);
+    if (!checked)
+    {
+        throw std::invalid_argument("RoceNic: value for congestion control attribute '" + name +
+                                    "' does not fit it");
+    }
+    m_ccAttributes.emplace_back(name, checked);
 }
 
 void
@@ -660,12 +705,19 @@ RoceNic::ReceiveData(const RoceFrameInfo& info)
 {
     RxState& rx = Rx(info.srcHost, info.destQp, info.udpSrcPort);
     const Time now = Simulator::Now();
-    if (info.ecnCe && (!rx.cnpSent || now - rx.lastCnp >= m_cnpInterval))
+    if (info.ecnCe && m_cnpEnabled && (!rx.cnpSent || now - rx.lastCnp >= m_cnpInterval))
     {
         rx.cnpSent = true;
         rx.lastCnp = now;
         ++m_cnpsSent;
-        SendControl(info.srcHost, rx, RoceOpcode::kCnp, 0, 0);
+        if (m_cnpInAck)
+        {
+            rx.becnPending = true; // the ACK or NAK this packet triggers carries it
+        }
+        else
+        {
+            SendControl(info.srcHost, rx, RoceOpcode::kCnp, 0, 0);
+        }
         m_cnpSentTrace(info.srcHost, info.destQp);
     }
     const int64_t distance = PsnDistance(info.psn, rx.expected);
@@ -727,7 +779,7 @@ RoceNic::ReceiveData(const RoceFrameInfo& info)
 
 void
 RoceNic::SendControl(
-    uint32_t peer, const RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn)
+    uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn)
 {
     RoceFrameInfo info;
     info.srcHost = m_hostRank;
@@ -741,6 +793,11 @@ RoceNic::SendControl(
     info.aethSyndrome = syndrome;
     info.aethMsn = rx.msn & kPsnMask;
     info.payloadBytes = opcode == RoceOpcode::kCnp ? kCnpPayloadBytes : 0;
+    if (opcode == RoceOpcode::kAck && rx.becnPending)
+    {
+        info.becn = true;
+        rx.becnPending = false;
+    }
     info.vlan = m_vlan;
     uint32_t port = 0;
     if (m_ports.size() > 1)
@@ -755,12 +812,15 @@ RoceNic::SendControl(
 void
 RoceNic::ReceiveAck(const RoceFrameInfo& info)
 {
-    if (info.destQp >= m_qps.size() || !m_qps[info.destQp] ||
-        m_qps[info.destQp]->m_dstHost != info.srcHost)
+    QueuePair* qp = FindQp(info.destQp);
+    if (!qp || qp->m_dstHost != info.srcHost)
     {
         return;
     }
-    QueuePair* qp = PeekPointer(m_qps[info.destQp]);
+    if (info.becn)
+    {
+        ReceiveCnp(info); // the congestion notification rides on this ACK (CnpInAck)
+    }
     const uint64_t base = qp->m_unackedPsn;
     const int64_t distance = PsnDistance(info.psn, base);
     const bool nack = (info.aethSyndrome >> 5) == 3;
@@ -828,12 +888,11 @@ RoceNic::ReceiveAck(const RoceFrameInfo& info)
 void
 RoceNic::ReceiveCnp(const RoceFrameInfo& info)
 {
-    if (info.destQp >= m_qps.size() || !m_qps[info.destQp] ||
-        m_qps[info.destQp]->m_dstHost != info.srcHost)
+    QueuePair* qp = FindQp(info.destQp);
+    if (!qp || qp->m_dstHost != info.srcHost)
     {
         return;
     }
-    QueuePair* qp = PeekPointer(m_qps[info.destQp]);
     ++qp->m_cnpsRecv;
     ++m_cnpsRecv;
     qp->m_cc->OnCnpReceived();

@@ -19,7 +19,7 @@
  * after the gap closed). A duplicate (below the expected PSN) is dropped and answered by
  * one ACK until the expected PSN advances again (the sender may have lost our ACK). A
  * CE-marked data packet triggers a CNP to its QP, at most one per CnpInterval per QP
- * (DCQCN's notification point, Zhu et al. SIGCOMM'15 §3.2: 50 us).
+ * (DCQCN's notification point, Zhu et al. SIGCOMM'15 §3.2: 50 us), unless CnpEnabled is off.
  *
  * Assumptions where DESIGN is silent:
  *  - Opcodes: a one-packet message is SEND Only; longer ones First, Middle..., Last. The
@@ -41,6 +41,7 @@
 
 #include "queue-pair.h"
 
+#include "ns3/attribute.h"
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -106,11 +107,11 @@ class RoceNic : public Object
     void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority);
 
     /**
-     * \brief A new RC queue pair to dstHost: next QP number, UDP source port 49152 +
-     * (number mod 16384), port and lane from ForwardingTable::Lookup(dst, 0, self, udpSrcPort).
-     * A destination that link failures cut off (no route now) gets a QP parked on port 0
-     * until Reroute() finds it a route. Throws std::invalid_argument for an unknown
-     * CongestionControl or a data priority above 7.
+     * \brief A new RC queue pair to dstHost: next QP number (kFirstQpNumber, +1, ...), for
+     * the k-th QP (k = 1, 2, ...) UDP source port 49152 + (k mod 16384), port and lane from
+     * ForwardingTable::Lookup(dst, 0, self, udpSrcPort). A destination that link failures cut
+     * off (no route now) gets a QP parked on port 0 until Reroute() finds it a route. Throws
+     * std::invalid_argument for an unknown CongestionControl or a data priority above 7.
      */
     Ptr<QueuePair> CreateQueuePair(uint32_t dstHost);
     /**
@@ -131,6 +132,9 @@ class RoceNic : public Object
     void Reroute();
     /// \brief Number of equal-cost first hops towards dstHost (0: no route).
     uint32_t GetRouteCount(uint32_t dstHost);
+    /// \brief QP number of a NIC's first QP. IBA reserves QP0 (SMI) and QP1 (GSI), so QP1
+    /// would decode as management datagrams; 0x100 as the first number keeps clear of them.
+    static constexpr uint32_t kFirstQpNumber = 0x100;
     /// \brief The QP with a number (nullptr if none).
     Ptr<QueuePair> GetQueuePair(uint32_t number) const;
 
@@ -139,6 +143,13 @@ class RoceNic : public Object
      * onComplete (may be empty) fires here when the whole message is acknowledged.
      */
     void PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onComplete);
+
+    /**
+     * \brief Set an attribute of the CongestionControl every later QP gets (e.g. "RpTimer");
+     * the CongestionControl attribute chooses its type. Throws std::invalid_argument when the
+     * current type has no such attribute or the value does not fit it.
+     */
+    void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
 
     /// \brief Receiver side notification of every arrived message (replaces the previous).
     void SetMessageReceivedCallback(MessageReceivedCallback cb);
@@ -184,6 +195,7 @@ class RoceNic : public Object
         bool nackSent{false};   //!< a NACK for the current gap went out
         bool dupAcked{false};   //!< a duplicate was answered since the last advance
         bool cnpSent{false};    //!< a CNP was ever sent
+        bool becnPending{false}; //!< the next ACK carries BECN (CnpInAck)
         Time lastCnp;           //!< when
     };
     /// Per-port state.
@@ -218,11 +230,13 @@ class RoceNic : public Object
     RxState& Rx(uint32_t srcHost, uint32_t qp, uint16_t udpSrcPort);
     /// \brief Send ACK (syndrome 0) / NACK (0x60) / CNP to a peer QP.
     void SendControl(
-        uint32_t peer, const RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
+        uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
     /// \brief Retransmission timer of a QP fired.
     void RtoExpired(QueuePair* qp);
     /// \brief Start the timer of a QP if packets are outstanding and none is running.
     void ArmRto(QueuePair* qp);
+    /// \brief The QP with a number, nullptr if none (no reference counting).
+    QueuePair* FindQp(uint32_t number) const;
     /// \brief The forwarding table (attribute-set or aggregated).
     Ptr<ForwardingTable> Table();
     /// \brief Checks a new QP to dstHost may be made; returns the CC type. \throws invalid_argument
@@ -238,7 +252,7 @@ class RoceNic : public Object
                                  const ForwardingRoute& route);
 
     std::vector<Port> m_ports;                  //!< ports, by AddPort order
-    std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number (index 0 unused)
+    std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number - kFirstQpNumber
     std::unordered_map<uint64_t, RxState> m_rx; //!< responder state by (srcHost, QP number)
     uint64_t m_rxLastKey{~0ULL};                //!< key of the last looked-up state
     RxState* m_rxLast{nullptr};                 //!< its state (node-based map: stable)
@@ -254,6 +268,9 @@ class RoceNic : public Object
     Time m_rto;             //!< retransmission timeout
     Time m_cnpInterval;     //!< minimum time between CNPs per QP
     bool m_vlan;            //!< 802.1Q tag on our frames
+    bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
+    bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
+    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes; //!< for new QPs
     uint32_t m_hostRank;    //!< our rank
 
     uint64_t m_dataSent{0};    //!< counter

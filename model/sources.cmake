@@ -2,6 +2,7 @@
 set(PARAMSYNC_MODEL_SOURCES
   model/roce-header.cc
   model/roce-frame.cc
+  model/ethernet-crc.cc
   model/pfc-header.cc
   model/pfc-channel.cc
   model/pfc-net-device.cc
@@ -12,6 +13,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/pfc-pause-storm.cc
   model/stalled-receiver.cc
   model/congestion-control.cc
+  model/congestion-control-preset.cc
   model/queue-pair.cc
   model/roce-nic.cc
   model/quad-heap-scheduler.cc
@@ -19,6 +21,7 @@ set(PARAMSYNC_MODEL_SOURCES
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
   model/roce-frame.h
+  model/ethernet-crc.h
   model/pfc-header.h
   model/frame-ref.h
   model/pfc-channel.h
@@ -30,6 +33,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/pfc-pause-storm.h
   model/stalled-receiver.h
   model/congestion-control.h
+  model/congestion-control-preset.h
   model/queue-pair.h
   model/roce-nic.h
   model/quad-heap-scheduler.h
@@ -38,6 +42,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/pfc-watchdog-test.cc
   test/pfc-fault-models-test.cc
   test/roce-header-test.cc
+  test/ethernet-crc-test.cc
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc
   test/pfc-pcap-test.cc

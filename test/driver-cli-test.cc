@@ -78,6 +78,14 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --link-down=h0@1ms",
          "--link-down"},
         {ok + "--topology=star:n=4 --algorithm=ring --link-down=h0-sw0@1ms+1ms", "--link-down"},
+        {ok + "--topology=star:n=4 --algorithm=ring --pcap=h0", "--pcap"}, // fluid: no frames
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --pcap=h9", "--pcap"},
+        {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --pcap=sw0.4",
+         "--pcap"}, // star:n=4's switch has ports 0..3
+        {ok + "--topology=star:n=4 --algorithm=ring --cc=dcqcn-paper", "--cc"},
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpc", "--preset"},
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpcc --cc=dcqcn", "--preset"},
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpcc --mtu=4000", "--preset"},
         {ok + "--topology=star:n=4 --algorithm=ring --pause-storm=1@1ms", "--pause-storm"},
         {ok + "--topology=star:n=4 --algorithm=ring --stop-draining=1@1ms", "--stop-draining"},
         {"--topology=star:n=4 --algorithm=ring --model=bytes:1MB --stop-draining=7@1ms",
@@ -270,10 +278,34 @@ TEST(DriverCli, HelpListsEveryOption)
                             "--slow-hosts",
                             "--pause-storm",
                             "--pfc-watchdog",
-                            "--link-down"})
+                            "--link-down",
+                            "--pcap",
+                            "--preset"})
     {
         EXPECT_NE(all.find(opt), std::string::npos) << opt;
     }
+}
+
+TEST(DriverCli, PcapWritesOneNanosecondCapturePerNamedPort)
+{
+    // h0 is one port; sw0.1 is port 1 of the switch: two files, each a nanosecond pcap
+    // (magic 0xa1b23c4d, little endian on disk: 4d 3c b2 a1).
+    const std::string dir = Scratch() + "/pcap-run";
+    Outcome o = RunParamsync("--topology=star:n=3 --algorithm=ring --model=bytes:100KB "
+                             "--pcap=h0,sw0.1 --out=" + dir);
+    ASSERT_EQ(o.code, 0) << o.err;
+    for (const char* name : {"/h0-0.pcap", "/sw0-1.pcap"})
+    {
+        std::ifstream f(dir + name, std::ios::binary);
+        ASSERT_TRUE(f.good()) << name;
+        unsigned char magic[4] = {0, 0, 0, 0};
+        f.read(reinterpret_cast<char*>(magic), 4);
+        EXPECT_EQ(magic[0], 0x4d) << name;
+        EXPECT_EQ(magic[3], 0xa1) << name;
+        f.seekg(0, std::ios::end);
+        EXPECT_GT(f.tellg(), 24 + 16 + 64) << name; // header and more than one frame
+    }
+    EXPECT_FALSE(std::ifstream(dir + "/sw0-0.pcap").good()); // not asked for
 }
 
 TEST(DriverCli, AnEmptyValueMeansTheDefault)

@@ -278,7 +278,13 @@ TEST(RoceHeaderTest, BuiltFrameEqualsTheHeaderClassesBytes)
         Ptr<Packet> built = BuildRoceFrame(in);
         std::vector<uint8_t> bytes(built->GetSize());
         built->CopyData(bytes.data(), built->GetSize());
-        EXPECT_EQ(bytes, FrameFromHeaderClasses(in));
+        // Up to the trailer: the header classes carry CRC values, BuildRoceFrame computes them
+        // (checked by RoceFrameCrc below and by tshark in PfcPcapTest).
+        std::vector<uint8_t> classes = FrameFromHeaderClasses(in);
+        ASSERT_EQ(bytes.size(), classes.size());
+        bytes.resize(bytes.size() - 8);
+        classes.resize(classes.size() - 8);
+        EXPECT_EQ(bytes, classes);
     }
 }
 

@@ -2,6 +2,7 @@
 // are built with NetworkBuilder on star and BCube topologies, one RoceNic per host.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
+#include "ns3/congestion-control-preset.h"
 #include "ns3/congestion-control.h"
 #include "ns3/network-builder.h"
 #include "ns3/pfc-switch.h"
@@ -314,6 +315,8 @@ TEST_F(RoceNicTest, OneCnpPerIntervalAndDcqcnCutsTheRate)
 {
     Config::SetDefault("ns3::RoceNic::CongestionControl",
                        StringValue("ns3::DcqcnCongestionControl"));
+    // The rate-increase timer out of the way (the paper's 55 us would raise the rate here).
+    Config::SetDefault("ns3::DcqcnCongestionControl::RpTimer", TimeValue(MicroSeconds(900)));
     auto f = BuildFabric("star:n=2");
     Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
     std::vector<uint64_t> rates;
@@ -336,7 +339,7 @@ TEST_F(RoceNicTest, OneCnpPerIntervalAndDcqcnCutsTheRate)
     EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 3u);
     EXPECT_EQ(qp->GetCnpsReceived(), 3u);
     // DCQCN (Zhu et al. 2015, Fig. 6): the first CNP cuts Rc = Rc (1 - alpha / 2) with the
-    // initial alpha 1: 40 Gb/s -> 20 Gb/s. Each later CNP is > RateDecreaseInterval (4 us)
+    // initial alpha 1: 40 Gb/s -> 20 Gb/s. Each later CNP is >= RateDecreaseInterval (50 us)
     // after the previous cut and RpTimer (900 us) never fires before 200 us: three cuts.
     ASSERT_EQ(rates.size(), 3u);
     EXPECT_EQ(rates[0], 20000000000u);
@@ -344,14 +347,118 @@ TEST_F(RoceNicTest, OneCnpPerIntervalAndDcqcnCutsTheRate)
     EXPECT_LT(rates[2], rates[1]);
 }
 
+TEST_F(RoceNicTest, NoCnpWithoutNotificationPoint)
+{
+    // --cc=none turns the notification point off: CE-marked data makes no CNP at all (the
+    // same marks as above made three with it on).
+    Config::SetDefault("ns3::RoceNic::CnpEnabled", BooleanValue(false));
+    auto f = BuildFabric("star:n=2");
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    using namespace RoceOpcode;
+    const double at[] = {0, 10e-6, 50.999e-6, 51e-6, 120e-6};
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        InjectData(*f, at[i], qp->GetNumber(), i, i == 0 ? kSendFirst : kSendMiddle, true);
+    }
+    Simulator::Stop(MicroSeconds(200));
+    Simulator::Run();
+    EXPECT_EQ(f->nics[1]->GetDataPacketsReceived(), 5u); // the data itself is accepted
+    EXPECT_EQ(f->nics[1]->GetCnpsSent(), 0u);
+    EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 0u);
+}
+
+TEST_F(RoceNicTest, CnpInAckFlagsTheAckInsteadOfSendingACnp)
+{
+    // HPCC's DCQCN: ACK every packet, each CE-marked packet's ACK carries the notification
+    // (BTH BECN bit). Five packets, marks on PSN 1 and 3: five ACKs, two of them flagged, no
+    // CNP frame, and the requester's congestion control hears two notifications.
+    Config::SetDefault("ns3::RoceNic::CnpInAck", BooleanValue(true));
+    Config::SetDefault("ns3::RoceNic::CnpInterval", TimeValue(Seconds(0)));
+    Config::SetDefault("ns3::RoceNic::AckInterval", UintegerValue(1));
+    auto f = BuildFabric("star:n=2");
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    using namespace RoceOpcode;
+    for (uint32_t i = 0; i < 5; ++i)
+    {
+        InjectData(*f, 1e-6 * (i + 1), qp->GetNumber(), i, i == 0 ? kSendFirst : kSendMiddle,
+                   i == 1 || i == 3);
+    }
+    Simulator::Stop(MicroSeconds(100));
+    Simulator::Run();
+    EXPECT_EQ(f->nics[1]->GetAcksSent(), 5u);
+    EXPECT_EQ(f->nics[1]->GetCnpsSent(), 2u); // notifications, carried by two ACKs
+    // Frames the responder put on its port at the ACK priority: the five ACKs and nothing
+    // else (a CNP frame each would make seven).
+    EXPECT_EQ(f->net.HostPorts(1)[0]->GetTxFrames(7), 5u);
+    EXPECT_EQ(qp->GetCnpsReceived(), 2u);
+    EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 2u);
+}
+
+TEST_F(RoceNicTest, QueuePairNumbersStartAboveTheReservedOnes)
+{
+    // IBA Vol. 1 §3.5.1 reserves QP0 (SMI) and QP1 (GSI): a data QP numbered 1 decodes as
+    // management datagrams. The first QP is kFirstQpNumber = 0x100, the next one 0x101.
+    auto f = BuildFabric("star:n=3");
+    EXPECT_EQ(f->nics[0]->CreateQueuePair(1)->GetNumber(), 0x100u);
+    EXPECT_EQ(f->nics[0]->CreateQueuePair(2)->GetNumber(), 0x101u);
+    EXPECT_EQ(f->nics[0]->GetQueuePair(0x101)->GetDstHost(), 2u);
+    EXPECT_FALSE(f->nics[0]->GetQueuePair(1)); // no QP 1 any more
+    EXPECT_FALSE(f->nics[0]->GetQueuePair(0x102));
+}
+
+TEST_F(RoceNicTest, PresetsSetTheNicAndEveryQpsCongestionControl)
+{
+    auto f = BuildFabric("star:n=3");
+    const DataRate line = f->net.HostPorts(0)[0]->GetDataRate(); // 40 Gb/s here
+    // dcqcn-hpcc: HPCC's run.py gives Rai = 5 x bw / 25 and Rhai = 50 x bw / 25 Mb/s for a
+    // bw Gb/s NIC: 8 and 80 Mb/s at 40 Gb/s; ACK every packet, a CNP per marked packet.
+    CongestionControlPreset::Find("dcqcn-hpcc")->ApplyTo(f->nics[0], line);
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    Ptr<CongestionControl> cc = qp->GetCongestionControl();
+    DataRateValue rate;
+    cc->GetAttribute("RateAi", rate);
+    EXPECT_EQ(rate.Get().GetBitRate(), 8000000u);
+    cc->GetAttribute("RateHai", rate);
+    EXPECT_EQ(rate.Get().GetBitRate(), 80000000u);
+    cc->GetAttribute("MinRate", rate);
+    EXPECT_EQ(rate.Get().GetBitRate(), 1000000000u);
+    TimeValue t;
+    cc->GetAttribute("RpTimer", t);
+    EXPECT_EQ(t.Get(), MicroSeconds(300));
+    UintegerValue u;
+    f->nics[0]->GetAttribute("AckInterval", u);
+    EXPECT_EQ(u.Get(), 1u);
+    f->nics[0]->GetAttribute("CnpInterval", t);
+    EXPECT_EQ(t.Get(), Time(0));
+    // dcqcn (the paper) on another NIC: F = 5, 55 us timers.
+    CongestionControlPreset::Find("dcqcn")->ApplyTo(f->nics[1], line);
+    Ptr<CongestionControl> paper = f->nics[1]->CreateQueuePair(2)->GetCongestionControl();
+    paper->GetAttribute("FastRecoveryStages", u);
+    EXPECT_EQ(u.Get(), 5u);
+    paper->GetAttribute("AlphaResumeInterval", t);
+    EXPECT_EQ(t.Get(), MicroSeconds(55));
+    // none: RoceCcNone and no notification point.
+    CongestionControlPreset::Find("none")->ApplyTo(f->nics[2], line);
+    BooleanValue b;
+    f->nics[2]->GetAttribute("CnpEnabled", b);
+    EXPECT_FALSE(b.Get());
+    EXPECT_EQ(f->nics[2]->CreateQueuePair(0)->GetCongestionControl()->GetInstanceTypeId().GetName(),
+              "ns3::RoceCcNone");
+    // A CongestionControl attribute the type does not have is refused by name.
+    EXPECT_THROW(f->nics[2]->SetCongestionControlAttribute("RpTimer", TimeValue(Seconds(1))),
+                 std::invalid_argument);
+}
+
 TEST_F(RoceNicTest, DcqcnPacingSlowsAQueuePair)
 {
     Config::SetDefault("ns3::RoceNic::CongestionControl",
                        StringValue("ns3::DcqcnCongestionControl"));
+    // The rate-increase timer out of the way (the paper's 55 us would raise the rate here).
+    Config::SetDefault("ns3::DcqcnCongestionControl::RpTimer", TimeValue(MicroSeconds(900)));
     auto f = BuildFabric("star:n=2");
     Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
     // One CNP before any data: the QP sends at 20 Gb/s (see above) for the whole message,
-    // since RpTimer (900 us) and ByteCounter (10 MB) fire no increase within 1 MB at 20 Gb/s
+    // since RpTimer (900 us here) and ByteCounter (10 MB) fire no increase within 1 MB at 20 Gb/s
     // (about 420 us).
     RoceFrameInfo cnp;
     cnp.srcHost = 1;

@@ -66,13 +66,13 @@ TEST(RoceSyncTransport, FlowsAreDeliveredAtTheLastByteAndSyncQpsAreReused)
     // one ACK trip, > 2 us, later).
     ASSERT_GT(arrivedFrom0, 0);
     EXPECT_DOUBLE_EQ(deliveredAt, arrivedFrom0);
-    // Both sync messages went on one QP (number 1) of host 1; onSent at the sender, after
-    // the 5000 B crossed 2 links (> 2 us).
+    // Both sync messages went on one QP (the first number, 0x100) of host 1; onSent at the
+    // sender, after the 5000 B crossed 2 links (> 2 us).
     EXPECT_EQ(sent, 2);
     EXPECT_GT(firstSentAt, 2e-6);
-    ASSERT_TRUE(transport.Nic(1)->GetQueuePair(1));
-    EXPECT_FALSE(transport.Nic(1)->GetQueuePair(2));
-    EXPECT_EQ(transport.Nic(1)->GetQueuePair(1)->GetMessagesCompleted(), 2u);
+    ASSERT_TRUE(transport.Nic(1)->GetQueuePair(0x100));
+    EXPECT_FALSE(transport.Nic(1)->GetQueuePair(0x101));
+    EXPECT_EQ(transport.Nic(1)->GetQueuePair(0x100)->GetMessagesCompleted(), 2u);
     EXPECT_EQ(transport.Nic(2)->GetMessagesReceived(), 3u);
     EXPECT_EQ(transport.Retransmits(), 0u);
     Simulator::Destroy();

@@ -1,0 +1,70 @@
+/**
+ * \file
+ * \brief CongestionControlPreset: named sets of congestion-control settings (the NIC's
+ * notification point and ACKs, the per-QP CongestionControl's type and attributes), each
+ * value with its source, so that `--cc=NAME` reproduces a published configuration.
+ *
+ * Presets: "none" (line rate, PFC alone, no CNP generated), "dcqcn" (Zhu et al., SIGCOMM'15,
+ * and the authors' ns-3 configuration), "dcqcn-hpcc" (the DCQCN run of HPCC's simulator,
+ * Li et al., SIGCOMM'19: its run.py and rdma-hw.cc). README "Congestion control presets"
+ * tabulates them.
+ */
+#ifndef PARAMSYNC_CONGESTION_CONTROL_PRESET_H
+#define PARAMSYNC_CONGESTION_CONTROL_PRESET_H
+
+#include "ns3/data-rate.h"
+#include "ns3/ptr.h"
+
+#include <string>
+#include <vector>
+
+namespace ns3
+{
+
+class RoceNic;
+
+/**
+ * \brief One named congestion-control configuration: plain data, applied to a NIC.
+ */
+struct CongestionControlPreset
+{
+    /// \brief Which object a setting goes to.
+    enum class Target
+    {
+        Nic,              //!< a RoceNic attribute
+        CongestionControl //!< an attribute of every QP's CongestionControl
+    };
+
+    /// \brief One attribute value and where it comes from.
+    struct Setting
+    {
+        Target target;      //!< object
+        std::string name;   //!< attribute name
+        std::string value;  //!< value as ns-3 parses it ("55us", "40Mbps", "5", "true")
+        bool per25Gbps;     //!< value is a data rate for a 25 Gb/s NIC, scaled to the line rate
+        std::string source; //!< paper or file the value comes from
+    };
+
+    std::string name;              //!< --cc name
+    std::string description;       //!< one line
+    std::string ccType;            //!< CongestionControl TypeId name
+    std::vector<Setting> settings; //!< in the order applied
+
+    /**
+     * \brief Set the NIC's CongestionControl type, its attributes and the preset's
+     * CongestionControl attributes for a NIC whose ports run at lineRate. Call before the
+     * NIC's first QP. Throws std::invalid_argument on a setting the objects reject.
+     */
+    void ApplyTo(Ptr<RoceNic> nic, DataRate lineRate) const;
+
+    /// \brief The preset called name, nullptr if there is none.
+    static const CongestionControlPreset* Find(const std::string& name);
+    /// \brief Every preset, in a fixed order ("none", "dcqcn", "dcqcn-hpcc").
+    static const std::vector<CongestionControlPreset>& All();
+    /// \brief The names, comma separated (for error messages and --help).
+    static std::string Names();
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_CONGESTION_CONTROL_PRESET_H
