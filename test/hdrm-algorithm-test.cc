@@ -97,12 +97,18 @@ TEST(HdrmAlgorithm, SpecAndApplicability)
     for (const char* t : {"bigraph:s=3,m=3", "bigraph:s=3,m=2"})
     {
         EXPECT_FALSE(hdrm->AppliesTo(*MakeTopology(t, 40e9, 1e-6), why)) << t;
-        EXPECT_NE(why.find("no contention-free fold-in layout exists"), std::string::npos)
+        EXPECT_NE(why.find("no fold-in layout of its construction exists"), std::string::npos)
             << why;
         EXPECT_THROW(hdrm->Compile(*MakeTopology(t, 40e9, 1e-6),
                                    ModelProfile::Load("bytes:1000", ".")),
                      std::invalid_argument);
     }
+    // 54 hosts = 32 + 22: the 22 folded positions are 11 per part (v < 22, either parity),
+    // but 9 switches of 3 hosts hold at most one folded position beside its extra each
+    // (s floor(m/2) = 9 < 11).
+    EXPECT_FALSE(hdrm->AppliesTo(*MakeTopology("bigraph:s=9,m=3", 40e9, 1e-6), why));
+    EXPECT_NE(why.find("puts 11 extras in part 0"), std::string::npos) << why;
+    EXPECT_NE(why.find("= 9 fit"), std::string::npos) << why;
     auto torus = MakeTopology("torus:dims=4x4", 40e9, 1e-6);
     EXPECT_FALSE(hdrm->AppliesTo(*torus, why));
     EXPECT_NE(why.find("bigraph"), std::string::npos) << why;

@@ -253,21 +253,41 @@ Layout(uint32_t s, uint32_t m, std::vector<uint32_t>& hostOf)
         hostOf = PowerOfTwoMap(s, m);
         return "";
     }
+    const std::string shape = "s=" + std::to_string(s) + ", m=" + std::to_string(m);
+    // A switch holds a folded core position and its extra side by side: at most
+    // floor(m/2) per switch, s floor(m/2) per part (positions v < r of parity `part`).
+    const uint32_t core = FloorPow2(2 * s * m);
+    const uint32_t extra = 2 * s * m - core;
+    for (uint32_t part = 0; part < 2; ++part)
+    {
+        uint32_t folded = 0;
+        for (uint32_t v = 0; v < extra; ++v)
+        {
+            folded += Parity(v) == part ? 1 : 0;
+        }
+        if (folded > s * (m / 2))
+        {
+            return "hdrm: its fold-in puts " + std::to_string(folded) + " extras in part " +
+                   std::to_string(part) + " of " + shape + ", each beside its core on one " +
+                   "switch; at most s floor(m/2) = " + std::to_string(s * (m / 2)) +
+                   " fit (2sm a power of two is always served)";
+        }
+    }
     FoldInLayoutSearch search(s, m);
     if (search.Run())
     {
         hostOf = search.HostOfWorkers();
         return "";
     }
-    const std::string shape = "s=" + std::to_string(s) + ", m=" + std::to_string(m);
     if (search.GaveUp())
     {
-        return "hdrm found no contention-free fold-in layout for " + shape + " within " +
+        return "hdrm: found no contention-free fold-in layout for " + shape + " within " +
                std::to_string(HdrmAlgorithm::kSearchNodes) +
                " search nodes (2sm a power of two is always served)";
     }
-    return "hdrm: no contention-free fold-in layout exists for " + shape +
-           " (exhaustive search; 2sm a power of two is always served)";
+    return "hdrm: no fold-in layout of its construction exists for " + shape +
+           " (exhaustive search: every core exchange across the parts on its own link, every "
+           "extra on its core's switch; 2sm a power of two is always served)";
 }
 
 } // namespace

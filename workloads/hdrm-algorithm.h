@@ -68,8 +68,11 @@ namespace ns3
  * link). A switch then holds exactly M hosts: its core positions count 1, those below r
  * count 2 (they bring their extra). Every step (fold, halving, doubling, unfold) is
  * contention-free. The search is exhaustive up to kSearchNodes nodes; where it proves there
- * is no such layout (bigraph:s=3,m=3: not even the 16-host core alone; s=3,m=2: not with
- * the folds inside a switch) or gives up (e.g. s=6,m=6), AppliesTo() says so. Served, for
+ * is no such layout (bigraph:s=3,m=3: not even for the 16-host core alone; s=3,m=2: not
+ * with the folds inside a switch) or gives up (its plain depth-first order does on e.g.
+ * s=6,m=6; s=7,m=5; s=9,m=9), AppliesTo() says so; so it does, without a search, when a
+ * part has more folded positions than its switches have room for beside them (s floor(m/2);
+ * e.g. s=9,m=3; s=5,m=3). Served, for
  * instance: s=5,m=2; s=6,m=2; s=7,m=3; s=5,m=4; s=6,m=4; s=5,m=5; s=12,m=4. Fluid GST with
  * r = C/2 (s=6,m=4; s=6,m=2; s=12,m=4): (4.5 - 2/C) W / B: the fold W/B, the halving
  * (1 - 1/C) W/B, the doubling (1 - 1/C) W/B, the unfold W/B, plus W/(2B) because hd lets a
