@@ -25,6 +25,7 @@ const std::vector<std::string> kServed = {"bigraph:s=1,m=1",
                                           "bigraph:s=2,m=2",
                                           "bigraph:s=4,m=2",
                                           "bigraph:s=4,m=4",
+                                          "bigraph:s=8,m=2",
                                           "bigraph:s=8,m=4"};
 
 /// Bigraphs whose 2sm is not a power of two and that the fold-in layout search serves (case
@@ -161,6 +162,14 @@ TEST(HdrmAlgorithm, EveryStepCrossesPartsWithoutSharingALink)
         for (const auto& [key, users] : pairs)
         {
             EXPECT_EQ(users.size(), 1u) << t << " phase " << key.first << " link " << key.second;
+        }
+        // The same on every directed link, host links included: one transfer, so at most
+        // one flow's bytes, per link and step.
+        std::map<uint32_t, uint64_t> largest;
+        for (const auto& [key, load] : LoadsByStep(*topo, plan, largest))
+        {
+            EXPECT_EQ(load.flows, 1u) << t << " phase " << key.first;
+            EXPECT_LE(load.bytes, largest[key.first]) << t;
         }
         for (uint32_t i = 0; i < p; ++i)
         {
@@ -316,8 +325,8 @@ TEST(HdrmAlgorithm, CheckerRejectsMutatedPlans)
 }
 
 // Fluid GST on bigraph:s=4,m=4 (P = 32), B = 5e9 B/s, W = 32e6 B. hdrm: no link is shared in
-// any step, so step j of the halving moves W/2^(j+1) at B: 2(P-1)W/(PB), the ring term
-// (the test). The same plan with the identity rank map (hosts in switch order,
+// any step, so step j of the halving moves W/2^(j+1) at B: 2(P-1)W/(PB), the ring term.
+// The same plan with the identity rank map (hosts in switch order,
 // halving over rank bits 4, 3, 2, 1, 0 moving W/2, W/4, ..., W/32):
 //  - bit 4 (the part): all 4 hosts of a switch go to one switch of the other part over one
 //    link: 4 x (W/2) / B;
