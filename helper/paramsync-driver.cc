@@ -558,20 +558,11 @@ ParamsyncDriver::Main(int argc, char** argv)
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
                   "Exit codes: 0 ok, 2 bad input, 3 finished but an invariant failed.");
         m_options.Register(cmd);
-        m_options.CheckArgumentNames(argc, argv);
-        // "--name=" with nothing after '=' means "the default" (scripts build such lines);
-        // ns-3's CommandLine would reject it with its whole help and exit 1.
-        std::vector<char*> args;
-        for (int i = 0; i < argc; ++i)
-        {
-            const std::string arg = argv[i];
-            if (i > 0 && arg.size() > 1 && arg.back() == '=' && arg.find('=') == arg.size() - 1)
-            {
-                continue;
-            }
-            args.push_back(argv[i]);
-        }
-        cmd.Parse(static_cast<int>(args.size()), args.data());
+        // The option table reads every argument (values whole); ns-3's CommandLine only
+        // prints --help and the --Print* family.
+        std::vector<std::string> ns3Args = m_options.Read(argc, argv);
+        ns3Args.insert(ns3Args.begin(), argv[0]);
+        cmd.Parse(ns3Args);
         m_options.Validate();
         Prepare();
     }

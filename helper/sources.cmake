@@ -5,6 +5,8 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/in-flight-sampler.cc
     helper/network-builder.cc
     helper/network-recorder.cc
+    helper/option-table.cc
+    helper/option-values.cc
     helper/packet-sync-run.cc
     helper/paramsync-driver.cc
     helper/pause-spread.cc
@@ -20,6 +22,8 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/in-flight-sampler.h
     helper/network-builder.h
     helper/network-recorder.h
+    helper/option-table.h
+    helper/option-values.h
     helper/packet-sync-run.h
     helper/paramsync-driver.h
     helper/pause-spread.h

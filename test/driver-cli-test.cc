@@ -2,6 +2,7 @@
 // one line on stderr naming the option, nothing on stdout and nothing written; a good fluid
 // run gives one row per algorithm and writes its --out files and --trace.
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
@@ -271,14 +272,22 @@ TEST(DriverCli, HelpListsEveryOption)
     }
 }
 
-TEST(DriverCli, AnEmptyValueMeansTheDefault)
+TEST(DriverCli, AnEmptyValueIsRefused)
 {
-    // Scripts write "--out=" when they have no directory; that must mean "no files", as if
-    // the option were absent, not ns-3's help text and exit 1.
-    Outcome o = RunParamsync("--backend=fluid --topology=star:n=4 --algorithm=ring "
-                             "--model=bytes:1MB --out= --slow-hosts= --format=json");
-    EXPECT_EQ(o.code, 0) << o.err;
-    EXPECT_EQ(std::count(o.out.begin(), o.out.end(), '\n'), 1) << o.out;
+    // "--out=" used to mean "no files" and "--algorithm=" silently ran all: an empty value
+    // is now refused (leave the option out for its default), one line, exit 2.
+    for (const char* option : {"--out=", "--slow-hosts=", "--algorithm="})
+    {
+        Outcome o = RunParamsync(std::string("--backend=fluid --topology=star:n=4 "
+                                             "--model=bytes:1MB --format=json ") +
+                                 option);
+        EXPECT_EQ(o.code, 2) << option << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+        EXPECT_NE(o.err.find(std::string(option).substr(0, std::strlen(option) - 1) + ":"),
+                  std::string::npos)
+            << o.err;
+        EXPECT_EQ(o.out, "");
+    }
 }
 
 TEST(DriverCli, AllAtElevenThousandServersRunsTheCompactFormsAndSaysWhatItSkipped)

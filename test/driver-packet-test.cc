@@ -369,7 +369,7 @@ TEST(DriverPacket, AsyncPsSystemsRunFromTheDriver)
     // never needs to pause; with delay=2 no applied update is staler than 2 and the
     // straggler's stale updates are dropped instead. Every run applies every non-dropped
     // update: updates + dropped = 8 workers x 10 iterations.
-    const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms "
+    const std::string common = " --iterations=10 --compute=1ms "
                                "--straggler=0 --straggler-factor=3";
     Outcome asp = RunJson(Idle("star:n=9", "asp", "bytes:4MB") + common);
     Outcome mlf = RunJson(Idle("star:n=9", "mlfabric:delay=2", "bytes:4MB") + common);
@@ -393,7 +393,7 @@ TEST(DriverPacket, MlfabricAggregationReplicaAndNetworkSchedulerFromTheDriver)
     // The same 8 workers x 10 iterations of a 4 MB model (80 updates, none dropped without
     // a delay bound). Plain mlfabric: 80 pushes + 80 model returns of 4 MB = 640 MB on the
     // server's link.
-    const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms";
+    const std::string common = " --iterations=10 --compute=1ms";
     auto run = [&](const std::string& topology, const std::string& algorithm) {
         return RunJson(Idle(topology, algorithm, "bytes:4MB") + common);
     };
