@@ -272,6 +272,77 @@ TEST(DriverCli, HelpListsEveryOption)
     }
 }
 
+TEST(DriverCli, HostileInputsGiveTheirExitCodeAndOneLineSayingWhatIsAllowed)
+{
+    // Inputs that used to run silently wrong, abort (exit 134) or print the whole help
+    // (exit 1). Each now exits 2 with one stderr line that names the input and contains
+    // the stated piece of what is allowed or why; nothing on stdout.
+    struct Case
+    {
+        std::string args;    // shell words after the fixed good part
+        std::string message; // a piece the one stderr line must contain
+    };
+    const std::string ok = "--backend=fluid --topology=star:n=4 --model=bytes:1MB ";
+    const std::vector<Case> cases = {
+        // Cut at whitespace, it used to simulate 10 bit/s (GST 8.3e8 s).
+        {"'--rate=10 Gbps'", "--rate: '10 Gbps' is not allowed (no spaces)"},
+        {"--rate=10", "--rate: '10' is not allowed (a unit is required)"},
+        {"--rate=1bps", "--rate: 1bps is out of range; allowed: a rate from 1Mbps to 100Tbps"},
+        {"--rate=40Gbpsx", "with a unit of bps, Kbps, Mbps, Gbps, Tbps"},
+        {"--buffer=1000", "--buffer: '1000' is not allowed (a unit is required)"},
+        {"--delay=1", "--delay: '1' is not allowed (a unit is required)"},
+        {"--mtu=1000abc", "--mtu: '1000abc' is not an integer"},
+        {"--algorithm=", "--algorithm: an empty value is not allowed"},
+        {"--out=", "--out: an empty value is not allowed"},
+        {"--mtu=1000 --mtu=2000", "--mtu: given more than once"},
+        {"--slow-link=0,0,0", "--slow-link: 0 is given twice in '0,0,0'"},
+        {"--slow-hosts=1,1", "--slow-hosts: 1 is given twice"},
+        {"--slow-link=1,,2", "--slow-link: '1,,2' has an empty item"},
+        {"\"--out=$(printf 'nl\\nx')\"", "--out: the value contains a control character (code 10)"},
+        // 1e10 s is past ns-3's (2^63 - 1) ns = 9.22e9 s: it used to wrap and report a stall.
+        {"--stop=1e10s", "--stop: 1e10s is out of range"},
+        {"--compute=1e10s", "(ns-3's longest time)"},
+        {"--delay=0.5ns", "below ns-3's time resolution"},
+        // ns-3's own parser aborted on these (exit 134).
+        {"--ns3::PfcSwitch::BufferSize=abc", "--ns3::PfcSwitch::BufferSize: 'abc' is not a "
+                                              "valid value"},
+        {"--RngRun=x", "--RngRun: 'x' is not a valid value"},
+        {"--PrintAttributes=ns3::Nope", "--PrintAttributes: 'ns3::Nope' is not an ns-3 type"},
+        // ns-3 printed its whole help with exit 1 on these.
+        {"--ns3::Nope::X=1", "--ns3::Nope::X: 'ns3::Nope' is not an ns-3 type"},
+        {"--ns3::PfcSwitch::Nope=1", "ns3::PfcSwitch has no attribute 'Nope'"},
+        {"--mtu", "--mtu: no value"},
+        {"-x", "argument '-x' is not an option"},
+        {"stray", "argument 'stray' is not an option"},
+    };
+    for (const auto& c : cases)
+    {
+        Outcome o = RunParamsync(ok + c.args);
+        EXPECT_EQ(o.code, 2) << c.args << "\n" << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << c.args << "\n" << o.err;
+        EXPECT_NE(o.err.find(c.message), std::string::npos) << c.args << "\n" << o.err;
+        EXPECT_EQ(o.out, "") << c.args;
+    }
+}
+
+TEST(DriverCli, ValuesWithSpacesAreTakenWholeAndNs3GlobalsRun)
+{
+    // --out="dir with space/run1" used to write to ./dir; "bcube: n=3, k=1" was cut to
+    // "bcube:" and reported as missing n. Both are taken whole now.
+    const std::string parent = Scratch() + "/dir with space";
+    mkdir(parent.c_str(), 0777);
+    Outcome o = RunParamsync("--backend=fluid '--topology=bcube: n=3, k=1' --algorithm=ring "
+                             "--model=bytes:1MB --format=json --RngRun=2 '--out=" +
+                             parent + "/run1'");
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_NE(o.out.find("\"topology\":\"bcube:n=3,k=1\""), std::string::npos) << o.out;
+    EXPECT_TRUE(Exists(parent + "/run1/summary.json"));
+    // -h is --help: every option, exit 0 (ns-3 printed its help with exit 1).
+    Outcome h = RunParamsync("-h");
+    EXPECT_EQ(h.code, 0) << h.err;
+    EXPECT_NE(h.out.find("--topology"), std::string::npos) << h.out;
+}
+
 TEST(DriverCli, AnEmptyValueIsRefused)
 {
     // "--out=" used to mean "no files" and "--algorithm=" silently ran all: an empty value
