@@ -351,8 +351,9 @@ DriverOptions::Table()
           priorityText,
           [this](const std::string& s) { priority = static_cast<uint8_t>(V::Uint(s, "--priority", 0, 6)); });
     t.Add("stop",
-          "simulated-time limit with its unit (e.g. 10s), up to 4.6e9s (half ns-3's time "
-          "range): a run not finished by then is reported as stalled (exit 3)",
+          "absolute simulated-time limit with its unit (e.g. 10s), up to 4.6e9s (half ns-3's "
+          "time range): a packet run not finished by then is reported as stalled (exit 3); "
+          "inputs starting at or after it are refused",
           stopText,
           [this](const std::string& s) {
               // Half of ns-3's range: the run schedules checks and events past the limit.

@@ -66,6 +66,10 @@ class PacketSyncRun
                                                      const Topology& topology);
 
   private:
+    /// \brief The end-of-run line of a run --stop ended: how many transfers (of the plan's
+    /// per iteration times --iterations) and flows did not finish, and that the deadlock
+    /// detector found no cycle (a found one is named instead of this line).
+    std::string StallMessage(const RunResult& r, bool detectorOn) const;
     /// \brief The builder configured from the options.
     static NetworkBuilder MakeBuilder(const DriverOptions& options);
     /// \brief An asynchronous job's delays, drops, bytes and makespan into result.

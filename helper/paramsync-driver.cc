@@ -179,6 +179,7 @@ ParamsyncDriver::Prepare()
 
     if (o.backend == "packet")
     {
+        CheckStartsBeforeStop();
         PacketSyncRun::CheckConfiguration(o, *m_topology);
     }
     else
@@ -320,6 +321,43 @@ ParamsyncDriver::Prepare()
                           " is not a worker; allowed: 0.." +
                           std::to_string(m_plans.front().workers - 1) + " or -1");
     }
+}
+
+void
+ParamsyncDriver::CheckStartsBeforeStop() const
+{
+    const DriverOptions& o = m_options;
+    const auto refuse = [&](const std::string& option, const std::string& what, double atS) {
+        if (atS >= o.stopS)
+        {
+            std::ostringstream at;
+            at << atS;
+            throw OptionError(option + ": " + what + " starts at " + at.str() +
+                              " s, not before --stop=" + o.stopText +
+                              " (the simulated-time limit); allowed: a start before --stop, "
+                              "or a later --stop");
+        }
+    };
+    for (size_t i = 0; i < m_flows.size(); ++i)
+    {
+        refuse("--flows", "flow " + std::to_string(i), m_flows[i].startS);
+    }
+    for (const auto& d : o.linkDowns)
+    {
+        refuse("--link-down", "the failure of " + d.a + "-" + d.b, d.atS);
+    }
+    if (o.pauseStorm.host >= 0)
+    {
+        refuse("--pause-storm", "the storm", o.pauseStorm.startS);
+    }
+    if (o.stopDraining.host >= 0)
+    {
+        refuse("--stop-draining", "the stall", o.stopDraining.startS);
+    }
+    // The first synchronization starts when the slowest worker's compute ends.
+    refuse("--compute",
+           "the first synchronization",
+           o.computeS * (o.straggler >= 0 ? o.stragglerFactor : 1));
 }
 
 void

@@ -65,6 +65,9 @@ class ParamsyncDriver
   private:
     /// \brief Builds everything a run needs from the options. \throws OptionError
     void Prepare();
+    /// \brief Refuses packet-run inputs that start at or after --stop (they could never
+    /// run). \throws OptionError
+    void CheckStartsBeforeStop() const;
     /// \brief Prepare() for an asynchronous PS system (asp / ssp / mlfabric).
     void PrepareAsync();
     /// \brief Prepare() for the Lapse system with its matrix factorization workload.

@@ -684,3 +684,69 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     EXPECT_TRUE(near(slowest, 5.75894e-3)) << slowest;
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
 }
+
+TEST(DriverPacket, StopIsAnAbsoluteSimulatedTime)
+{
+    // One 1 MB flow from host 0 to host 1 of star:n=4 at 1 Gb/s, starting at 50 ms: its
+    // payload alone takes 1e6 x 8 / 1e9 = 8 ms, so it ends after 58 ms. --stop=55ms is an
+    // absolute limit: the flow cannot finish (a limit counted from the last flow start, as
+    // before, would have run to 105 ms and finished it). --stop=70ms lets it finish.
+    const std::string flows = "/tmp/paramsync-stop-flow-" + std::to_string(getpid()) + ".txt";
+    std::ofstream(flows) << "1\n0 1 3 100 1000000 0.05\n";
+    const std::string base =
+        "--topology=star:n=4 --algorithm=none --rate=1Gbps --flows=" + flows;
+    Outcome cut = RunJson(base + " --stop=55ms");
+    Outcome whole = RunJson(base + " --stop=70ms");
+    std::remove(flows.c_str());
+    EXPECT_EQ(cut.code, 3) << cut.err;
+    EXPECT_NE(cut.err.find("1 of 1 flows not finished by --stop=55ms"), std::string::npos)
+        << cut.err;
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    EXPECT_GT(Field(whole.out, "sim_s"), 0.058) << whole.out;
+    EXPECT_LT(Field(whole.out, "sim_s"), 0.070) << whole.out;
+}
+
+TEST(DriverPacket, AStallNamesWhatDidNotFinishAndBlamesNoDeadlockWithoutACycle)
+{
+    // A 1 MB ring over star:n=4 at 1 Mb/s: each of the 2 (N - 1) = 6 steps sends W / N =
+    // 250 KB per host, 2 s at 1 Mb/s, so nothing finishes by --stop=100ms. The ring has
+    // 6 steps x 4 hosts = 24 transfers. Nothing is paused in a cycle: the line must say
+    // the detector found none (it used to say "PFC deadlock?"), or that it was off.
+    const std::string base = "--topology=star:n=4 --algorithm=ring --model=bytes:1MB "
+                             "--rate=1Mbps --stop=100ms";
+    Outcome on = RunJson(base);
+    Outcome off = RunJson(base + " --deadlock-check=0");
+    EXPECT_EQ(on.code, 3) << on.err;
+    EXPECT_NE(on.err.find("24 of 24 transfers not finished by --stop=100ms"), std::string::npos)
+        << on.err;
+    EXPECT_NE(on.err.find("found no cycle"), std::string::npos) << on.err;
+    EXPECT_EQ(on.err.find("deadlock?"), std::string::npos) << on.err;
+    EXPECT_EQ(off.code, 3) << off.err;
+    EXPECT_NE(off.err.find("detector was off"), std::string::npos) << off.err;
+}
+
+TEST(DriverPacket, InputsStartingAtOrAfterStopAreRefused)
+{
+    // A flow at 1e9 s with --stop=1s used to run past 1,600 s of simulated time.
+    const std::string flows = "/tmp/paramsync-late-flow-" + std::to_string(getpid()) + ".txt";
+    std::ofstream(flows) << "1\n0 1 3 100 1000 1e9\n";
+    const std::string ring = "--topology=star:n=4 --algorithm=ring --model=bytes:1MB --stop=1s ";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--topology=star:n=4 --algorithm=none --stop=1s --flows=" + flows,
+         "--flows: flow 0 starts at 1e+09 s, not before --stop=1s"},
+        {ring + "--compute=2s", "--compute: the first synchronization starts at 2 s"},
+        // 0.5 s of compute x 3 for the straggler = 1.5 s.
+        {ring + "--compute=500ms --straggler=0 --straggler-factor=3",
+         "--compute: the first synchronization starts at 1.5 s"},
+        {ring + "--link-down=h0-sw0@1s+1ms", "--link-down: the failure of h0-sw0 starts at 1 s"},
+        {ring + "--pause-storm=1@2s", "--pause-storm: the storm starts at 2 s"},
+    };
+    for (const auto& [args, message] : cases)
+    {
+        Outcome o = RunJson(args);
+        EXPECT_EQ(o.code, 2) << args << "\n" << o.err;
+        EXPECT_NE(o.err.find(message), std::string::npos) << args << "\n" << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    }
+    std::remove(flows.c_str());
+}
