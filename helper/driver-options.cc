@@ -113,9 +113,7 @@ const std::set<std::string> kNs3Builtins = {"PrintHelp",
                                             "PrintGroups",
                                             "PrintGroup",
                                             "PrintTypeIds",
-                                            "PrintAttributes",
-                                            "PrintVersion",
-                                            "version"};
+                                            "PrintAttributes"};
 
 } // namespace
 
@@ -483,7 +481,11 @@ DriverOptions::Read(int argc, char** argv)
         const size_t eq = arg.find('=');
         const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
         const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
-        if (table.Find(name))
+        if (name == "version" || name == "PrintVersion")
+        {
+            versionRequested = true;
+        }
+        else if (table.Find(name))
         {
             if (eq == std::string::npos)
             {
@@ -559,6 +561,10 @@ DriverOptions::SetNs3Attribute(const std::string& name, const std::string& value
     {
         throw OptionError(option + ": '" + value +
                           "' is not a valid value; allowed: see --PrintGlobals");
+    }
+    if (name == "RngRun")
+    {
+        rngRun = std::strtoull(value.c_str(), nullptr, 10); // ns-3 checked it above
     }
     ns3Given.emplace_back(name, value);
 }

@@ -63,6 +63,10 @@ class DriverOptions
 
     /// \brief ns-3 attributes and globals the command line set: (name, value) as given.
     std::vector<std::pair<std::string, std::string>> ns3Given;
+    /// \brief --version (or ns-3's --PrintVersion) was given: print the versions, run nothing.
+    bool versionRequested{false};
+    /// \brief ns-3's RNG run number: --RngRun (ns-3's global), default 1.
+    uint64_t rngRun{1};
 
     // Raw text, as given on the command line (defaults filled in).
     std::string topology;             //!< --topology spec

@@ -668,7 +668,7 @@ PacketSyncRun::Run()
 {
     const DriverOptions& o = m_options;
     RngSeedManager::SetSeed(o.seed);
-    RngSeedManager::SetRun(1);
+    RngSeedManager::SetRun(o.rngRun); // --RngRun, 1 unless given
     ChooseScheduler();
 
     RunResult result;

@@ -1,5 +1,6 @@
 #include "paramsync-driver.h"
 
+#include "build-info.h"
 #include "packet-sync-run.h"
 #include "results-writer.h"
 #include "trace-event-writer.h"
@@ -18,9 +19,11 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <fcntl.h>
 #include <unistd.h>
 
 namespace ns3
@@ -73,6 +76,26 @@ Ns3AttributeDefaults()
     text << in.rdbuf();
     std::remove(path);
     return text.str();
+}
+
+/// Refuses a file path whose directory the run could not write into (tried by creating
+/// and removing a file there: permission bits alone do not tell, e.g. for root or /proc).
+/// \throws OptionError
+void
+CheckWritable(const std::string& path, const std::string& option)
+{
+    const size_t slash = path.rfind('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    const std::string probe = dir + "/.paramsync-probe." + std::to_string(getpid());
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+    {
+        throw OptionError(option + ": cannot write in '" + dir + "' (" + std::strerror(errno) +
+                          "); allowed: a file in a writable directory");
+    }
+    close(fd);
+    unlink(probe.c_str());
 }
 
 double
@@ -569,14 +592,34 @@ ParamsyncDriver::RunPacket(size_t i)
     return r;
 }
 
+RunConfig
+ParamsyncDriver::Config() const
+{
+    const DriverOptions& o = m_options;
+    RunConfig c;
+    c.rateBps = o.rateBps;
+    c.delayS = o.delayS;
+    c.mtu = o.mtu;
+    c.bufferBytes = o.bufferBytes;
+    c.cc = o.cc;
+    c.pfc = o.pfc;
+    c.seed = o.seed;
+    c.rngRun = o.rngRun;
+    c.iterations = o.iterations;
+    c.version = BuildInfo::Version();
+    c.ns3Version = BuildInfo::Ns3Version();
+    return c;
+}
+
 void
 ParamsyncDriver::Print(const std::vector<RunResult>& runs) const
 {
+    const RunConfig config = Config();
     if (m_options.format == "json")
     {
         for (const auto& r : runs)
         {
-            std::cout << ResultsWriter::JsonLine(r) << "\n";
+            std::cout << ResultsWriter::JsonLine(r, &config) << "\n";
         }
     }
     else
@@ -594,15 +637,31 @@ ParamsyncDriver::Main(int argc, char** argv)
         CommandLine cmd("paramsync.cc"); // the program name in --help
         cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
-                  "Exit codes: 0 ok, 2 bad input, 3 finished but an invariant failed.");
+                  "Exit codes: 0 ok; 2 bad input (one line naming the option, nothing run or "
+                  "written); 3 finished but an invariant failed (a stall, drops with PFC on; "
+                  "results written); 4 the results could not be written.");
         m_options.Register(cmd);
         // The option table reads every argument (values whole); ns-3's CommandLine only
         // prints --help and the --Print* family.
         std::vector<std::string> ns3Args = m_options.Read(argc, argv);
+        if (m_options.versionRequested)
+        {
+            std::cout << "paramsync " << BuildInfo::Version() << " (ns-3 "
+                      << BuildInfo::Ns3Version() << ")" << std::endl;
+            return kExitOk;
+        }
         ns3Args.insert(ns3Args.begin(), argv[0]);
         cmd.Parse(ns3Args);
         m_options.Validate();
         Prepare();
+        if (!m_options.out.empty())
+        {
+            m_out = std::make_unique<OutDirectory>(m_options.out);
+        }
+        if (!m_options.trace.empty() && !(m_out && m_out->Holds(m_options.trace)))
+        {
+            CheckWritable(m_options.trace, "--trace");
+        }
     }
     catch (const std::exception& e)
     {
@@ -667,28 +726,38 @@ ParamsyncDriver::Main(int argc, char** argv)
     }
     try
     {
-        if (!m_options.out.empty())
+        const RunConfig config = Config();
+        if (m_out)
         {
             // The network as run (slowed links included), in HPCC's topology.txt format:
             // file:DIR/topology.txt reproduces it, and HPCC's simulator reads it.
             std::ostringstream topology;
             FileTopology::WriteHpcc(m_topology->Graph(), topology);
-            ResultsWriter::WriteDirectory(m_options.out,
+            ResultsWriter::WriteDirectory(m_out->Staging(),
                                           runs,
                                           m_options.Used(),
                                           exit,
                                           {{"ns3-attributes.txt", Ns3AttributeDefaults()},
-                                           {"topology.txt", topology.str()}});
+                                           {"topology.txt", topology.str()}},
+                                          &config);
         }
         if (!m_options.trace.empty())
         {
-            TraceEventWriter::Write(m_options.trace, runs);
+            // A trace inside --out goes with the directory's other files.
+            const bool inOut = m_out && m_out->Holds(m_options.trace);
+            const std::string name = m_options.trace.substr(m_options.trace.rfind('/') + 1);
+            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace,
+                                    runs);
+        }
+        if (m_out)
+        {
+            m_out->Commit();
         }
     }
     catch (const std::exception& e)
     {
-        std::cerr << "paramsync: " << e.what() << std::endl;
-        return 1;
+        std::cerr << "paramsync: results not written: " << e.what() << std::endl;
+        return kExitOutput;
     }
     return exit.code;
 }

@@ -5,7 +5,7 @@
  * JSON lines, write --out and --trace. Exit codes: 0 success; 2 bad input (one line on
  * stderr naming the option, and nothing written); 3 the runs finished but an invariant
  * failed (drops with PFC on, a stall / deadlock, a plan the checker rejects) — results
- * are still written.
+ * are still written; 4 the results could not be written.
  *
  * With --backend=fluid an algorithm that has a round form (RoundPlan: ring, hips) runs in
  * that form when its explicit plan would be too large to build (kRoundFormAbove): the
@@ -17,6 +17,7 @@
 
 #include "driver-options.h"
 #include "flow-list.h"
+#include "results-writer.h"
 #include "run-result.h"
 
 #include "ns3/async-ps-job.h"
@@ -24,6 +25,8 @@
 #include "ns3/model-profile.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
+
+#include "out-directory.h"
 
 #include <cstdint>
 #include <memory>
@@ -46,6 +49,10 @@ class ParamsyncDriver
     static constexpr int kExitBadInput = 2;
     /// \brief Exit code: finished, but an invariant failed (results written).
     static constexpr int kExitInvariant = 3;
+    /// \brief Exit code: the runs finished but their --out / --trace files could not be
+    /// written (the paths are checked before the run, so this is a disk that filled up or
+    /// a directory removed meanwhile).
+    static constexpr int kExitOutput = 4;
     /// \brief Fluid runs use the round form when the explicit plan's transfers times its
     /// workers exceed this: each transfer holds an N-bit contributor set, which the
     /// compiler and the checker build and combine, so this bounds the explicit plan's
@@ -80,6 +87,8 @@ class ParamsyncDriver
     RunResult RunPacket(size_t i);
     /// \brief The fluid estimator's GST of plan i on the topology.
     double IdealGst(size_t i) const;
+    /// \brief The configuration recorded with every row.
+    RunConfig Config() const;
     /// \brief Prints the results to stdout in the chosen format.
     void Print(const std::vector<RunResult>& runs) const;
 
@@ -94,6 +103,7 @@ class ParamsyncDriver
     /// \brief Per plan: its round form when the fluid run uses it (m_plans[i] then holds
     /// only the plan's name, sizes and hosts, no transfers).
     std::vector<std::optional<RoundPlan>> m_roundPlans;
+    std::unique_ptr<OutDirectory> m_out; //!< --out, locked and staged before the run
     std::vector<FlowSpec> m_flows;       //!< --flows, node ids as in the file
     std::vector<uint32_t> m_flowSrcRank; //!< host rank of each flow's src
     std::vector<uint32_t> m_flowDstRank; //!< host rank of each flow's dst

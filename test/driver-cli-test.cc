@@ -2,10 +2,14 @@
 // one line on stderr naming the option, nothing on stdout and nothing written; a good fluid
 // run gives one row per algorithm and writes its --out files and --trace.
 #include <cstdlib>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/stat.h>
@@ -375,4 +379,115 @@ TEST(DriverCli, AllAtElevenThousandServersRunsTheCompactFormsAndSaysWhatItSkippe
     EXPECT_NE(o.out.find("\"algorithm\":\"2d-ring"), std::string::npos) << o.out;
     EXPECT_NE(o.err.find("skips"), std::string::npos) << o.err;
     EXPECT_NE(o.err.find("mesh"), std::string::npos) << o.err;
+}
+
+TEST(DriverCli, OutIsReplacedWhollySoNoFileOfAnEarlierRunSurvives)
+{
+    // A fluid run writes links.csv and a trace into the directory; a packet run writes
+    // neither. After the packet run into the same --out, both must be gone (they used to
+    // stay, looking like the packet run's), and no staging directory is left beside it.
+    const std::string parent = Scratch() + "/replace";
+    mkdir(parent.c_str(), 0777);
+    const std::string out = parent + "/run";
+    Outcome fluid = RunParamsync("--backend=fluid --topology=star:n=4 --algorithm=ring "
+                                 "--model=bytes:1MB --out=" +
+                                 out + " --trace=" + out + "/trace.json");
+    ASSERT_EQ(fluid.code, 0) << fluid.err;
+    ASSERT_TRUE(Exists(out + "/links.csv"));
+    ASSERT_TRUE(Exists(out + "/trace.json"));
+    Outcome packet = RunParamsync("--topology=star:n=4 --algorithm=ring --model=bytes:1MB "
+                                  "--out=" +
+                                  out);
+    ASSERT_EQ(packet.code, 0) << packet.err;
+    EXPECT_TRUE(Exists(out + "/summary.json"));
+    EXPECT_NE(Slurp(out + "/summary.json").find("\"backend\":\"packet\""), std::string::npos);
+    EXPECT_FALSE(Exists(out + "/links.csv"));
+    EXPECT_FALSE(Exists(out + "/trace.json"));
+    // The parent holds the directory and its lock file only.
+    std::set<std::string> listing;
+    if (DIR* d = opendir(parent.c_str()))
+    {
+        while (dirent* e = readdir(d))
+        {
+            listing.insert(e->d_name);
+        }
+        closedir(d);
+    }
+    EXPECT_EQ(listing, (std::set<std::string>{".", "..", "run", ".run.lock"}));
+}
+
+TEST(DriverCli, OutIsCheckedAndLockedBeforeTheRun)
+{
+    const std::string parent = Scratch() + "/locked";
+    mkdir(parent.c_str(), 0777);
+    const std::string fluid = "--backend=fluid --topology=star:n=4 --algorithm=ring "
+                              "--model=bytes:1MB ";
+    // A directory of someone else's files would be replaced: refused.
+    mkdir((parent + "/mine").c_str(), 0777);
+    std::ofstream(parent + "/mine/notes.txt") << "keep me\n";
+    Outcome other = RunParamsync(fluid + "--out=" + parent + "/mine");
+    EXPECT_EQ(other.code, 2) << other.err;
+    EXPECT_NE(other.err.find("not a paramsync result"), std::string::npos) << other.err;
+    EXPECT_EQ(Slurp(parent + "/mine/notes.txt"), "keep me\n");
+    // A second writer of the same directory: this test holds the lock a run would take.
+    const std::string lock = parent + "/.busy.lock";
+    const int fd = open(lock.c_str(), O_CREAT | O_RDWR, 0666);
+    ASSERT_GE(fd, 0);
+    ASSERT_EQ(flock(fd, LOCK_EX), 0);
+    Outcome busy = RunParamsync(fluid + "--out=" + parent + "/busy");
+    close(fd);
+    EXPECT_EQ(busy.code, 2) << busy.err;
+    EXPECT_NE(busy.err.find("--out: another run is writing"), std::string::npos) << busy.err;
+    EXPECT_EQ(busy.out, "") << "the run started anyway";
+    EXPECT_FALSE(Exists(parent + "/busy"));
+    // Unwritable places (as root, only such a file system refuses): refused before the
+    // run, exit 2, not exit 4 after it.
+    for (const std::string& args : {fluid + "--out=/proc/paramsync-out",
+                                    fluid + "--trace=/proc/paramsync-trace.json"})
+    {
+        Outcome o = RunParamsync(args);
+        EXPECT_EQ(o.code, 2) << args << "\n" << o.err;
+        EXPECT_NE(o.err.find("cannot write in '/proc'"), std::string::npos) << o.err;
+        EXPECT_EQ(o.out, "");
+    }
+}
+
+TEST(DriverCli, EveryRowAndSummaryCarryTheConfigurationAndTheVersions)
+{
+    // Rows of a loop over --rate used to be indistinguishable. Every given value must come
+    // back in the row: 10 Gb/s = 1e10 bit/s, 2 us = 2e-6 s, 4 MB = 4e6 bytes.
+    const std::string out = Scratch() + "/config";
+    Outcome o = RunParamsync("--backend=fluid --topology=star:n=4 --algorithm=ring "
+                             "--model=bytes:1MB --format=json --rate=10Gbps --delay=2us "
+                             "--mtu=1000 --buffer=4MB --cc=dcqcn --pfc=0 --seed=7 --RngRun=3 "
+                             "--iterations=2 --out=" +
+                             out);
+    ASSERT_EQ(o.code, 0) << o.err;
+    EXPECT_EQ(Field(o.out, "rate_bps"), 1e10);
+    EXPECT_EQ(Field(o.out, "delay_s"), 2e-6);
+    EXPECT_EQ(Field(o.out, "mtu"), 1000);
+    EXPECT_EQ(Field(o.out, "buffer_bytes"), 4e6);
+    EXPECT_EQ(Field(o.out, "pfc"), 0);
+    EXPECT_EQ(Field(o.out, "seed"), 7);
+    EXPECT_EQ(Field(o.out, "rng_run"), 3);
+    EXPECT_EQ(Field(o.out, "iterations"), 2);
+    EXPECT_NE(o.out.find("\"cc\":\"dcqcn\""), std::string::npos) << o.out;
+    // ns-3's release from its version-defines.h (not Debian's placeholder tag), and a
+    // paramsync version from git (this test runs in a checkout).
+    EXPECT_TRUE(std::regex_search(o.out, std::regex("\"ns3_version\":\"3\\.[0-9]+")))
+        << o.out;
+    EXPECT_TRUE(std::regex_search(o.out, std::regex("\"paramsync_version\":\"[0-9a-f]{7,}")))
+        << o.out;
+    const std::string summary = Slurp(out + "/summary.json");
+    const size_t config = summary.find("\"config\":{");
+    ASSERT_NE(config, std::string::npos) << summary;
+    EXPECT_EQ(Field(summary.substr(config), "rate_bps"), 1e10) << summary;
+    EXPECT_EQ(Field(summary.substr(config), "rng_run"), 3) << summary;
+    EXPECT_EQ(std::count(summary.begin(), summary.end(), '\n'), 3) << summary; // 1 row
+    // --version: both versions, exit 0, nothing run.
+    Outcome v = RunParamsync("--version");
+    EXPECT_EQ(v.code, 0) << v.err;
+    EXPECT_TRUE(std::regex_match(v.out, std::regex("paramsync \\S+ \\(ns-3 3\\.[0-9]+\\)\n")))
+        << v.out;
+    EXPECT_EQ(v.out.find("NONEXISTENT"), std::string::npos) << v.out;
 }
