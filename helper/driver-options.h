@@ -58,6 +58,13 @@ class DriverOptions
      */
     void Validate();
 
+    /// \brief The ns-3 attribute defaults and globals the options stand for, (name, value)
+    /// as ns-3 text (after Validate()): what ns3-attributes.txt records as run.
+    std::vector<std::pair<std::string, std::string>> Ns3Defaults() const;
+
+    /// \brief Sets Ns3Defaults() as ns-3's defaults. \throws OptionError
+    void SetNs3Defaults() const;
+
     /// \brief (name, value) of every option as used, for attributes.txt / summary.json.
     std::vector<std::pair<std::string, std::string>> Used() const;
 
@@ -156,6 +163,21 @@ class DriverOptions
     void ParseLinkDowns(const std::string& text);
     /// \brief Sets an ns-3 attribute default or global from --name=value. \throws OptionError
     void SetNs3Attribute(const std::string& name, const std::string& value, bool hasValue);
+
+    /**
+     * \brief Turns the given ns-3 attributes that a driver option sets (RoceNic::Mtu,
+     * PfcSwitch::BufferSize, ...) into that option, so the explicit value is what runs;
+     * refuses one given beside its option, and attributes the driver sets otherwise.
+     * \throws OptionError
+     */
+    void ApplyNs3Given();
+    /// \brief With --ns3::ConfigStore::Mode=Load: loads the file's defaults, and records
+    /// the attributes a driver option sets that it changed as given (ns3Given).
+    void LoadConfigStore();
+    /// \brief Whether two texts of the option behind attribute give it the same value.
+    bool SameAttributeValue(const std::string& attribute,
+                            const std::string& a,
+                            const std::string& b) const;
 
     std::set<std::string> m_given; //!< options the command line gave (each at most once)
 };

@@ -653,6 +653,8 @@ ParamsyncDriver::Main(int argc, char** argv)
         ns3Args.insert(ns3Args.begin(), argv[0]);
         cmd.Parse(ns3Args);
         m_options.Validate();
+        // The options as ns-3 defaults: what ns3-attributes.txt records is what ran.
+        m_options.SetNs3Defaults();
         Prepare();
         if (!m_options.out.empty())
         {
