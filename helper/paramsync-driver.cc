@@ -24,6 +24,8 @@
 #include <iostream>
 #include <sstream>
 #include <fcntl.h>
+#include <new>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ns3
@@ -36,6 +38,10 @@ namespace
 OptionError
 AsOptionError(const std::string& option, const std::exception& e)
 {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+    {
+        throw; // out of memory is not the option's fault: Main reports it
+    }
     std::string msg = e.what();
     // One line: a multi-line message keeps its first line.
     msg = msg.substr(0, msg.find('\n'));
@@ -98,6 +104,42 @@ CheckWritable(const std::string& path, const std::string& option)
     unlink(probe.c_str());
 }
 
+/**
+ * Refuses an input file the readers should not start on: not a regular file (/dev/zero, a
+ * FIFO, a directory), larger than kInputFileCap, or binary (a NUL byte in its first 64 KiB;
+ * a UTF-8 byte-order mark is text). The readers read whole files into memory.
+ * \throws OptionError
+ */
+void
+CheckInputFile(const std::string& path, const std::string& option)
+{
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0)
+    {
+        return; // the reader names a missing file itself
+    }
+    if (!S_ISREG(st.st_mode))
+    {
+        throw OptionError(option + ": '" + path +
+                          "' is not a regular file; allowed: a text file");
+    }
+    if (static_cast<uint64_t>(st.st_size) > ParamsyncDriver::kInputFileCap)
+    {
+        throw OptionError(option + ": '" + path + "' has " + std::to_string(st.st_size) +
+                          " bytes; allowed: at most " +
+                          std::to_string(ParamsyncDriver::kInputFileCap) + " bytes");
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (head.find('\0') != std::string::npos)
+    {
+        throw OptionError(option + ": '" + path +
+                          "' is a binary file (it holds NUL bytes); allowed: a text file");
+    }
+}
+
 double
 WallSince(std::chrono::steady_clock::time_point t0)
 {
@@ -113,6 +155,18 @@ void
 ParamsyncDriver::Prepare()
 {
     const DriverOptions& o = m_options;
+    if (o.topology.rfind("file:", 0) == 0)
+    {
+        CheckInputFile(o.topology.substr(5), "--topology");
+    }
+    if (!o.flows.empty())
+    {
+        CheckInputFile(o.flows, "--flows");
+    }
+    if (o.model.rfind("bytes:", 0) != 0 && o.model.find('/') != std::string::npos)
+    {
+        CheckInputFile(o.model, "--model");
+    }
     try
     {
         m_topology = MakeTopology(o.topology, o.rateBps, o.delayS);
@@ -634,12 +688,29 @@ ParamsyncDriver::Main(int argc, char** argv)
 {
     try
     {
+        return Run(argc, argv);
+    }
+    catch (const std::bad_alloc&)
+    {
+        std::cerr << "paramsync: out of memory: the run needs more memory than this machine "
+                     "gives it (nothing written); allowed: a smaller --topology, --model, "
+                     "--iterations or flow list"
+                  << std::endl;
+        return kExitOutOfMemory;
+    }
+}
+
+int
+ParamsyncDriver::Run(int argc, char** argv)
+{
+    try
+    {
         CommandLine cmd("paramsync.cc"); // the program name in --help
         cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
                   "Exit codes: 0 ok; 2 bad input (one line naming the option, nothing run or "
                   "written); 3 finished but an invariant failed (a stall, drops with PFC on; "
-                  "results written); 4 the results could not be written.");
+                  "results written); 4 the results could not be written; 5 out of memory.");
         m_options.Register(cmd);
         // The option table reads every argument (values whole); ns-3's CommandLine only
         // prints --help and the --Print* family.
@@ -664,6 +735,10 @@ ParamsyncDriver::Main(int argc, char** argv)
         {
             CheckWritable(m_options.trace, "--trace");
         }
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw;
     }
     catch (const std::exception& e)
     {
@@ -755,6 +830,10 @@ ParamsyncDriver::Main(int argc, char** argv)
         {
             m_out->Commit();
         }
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw;
     }
     catch (const std::exception& e)
     {

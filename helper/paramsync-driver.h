@@ -5,7 +5,7 @@
  * JSON lines, write --out and --trace. Exit codes: 0 success; 2 bad input (one line on
  * stderr naming the option, and nothing written); 3 the runs finished but an invariant
  * failed (drops with PFC on, a stall / deadlock, a plan the checker rejects) — results
- * are still written; 4 the results could not be written.
+ * are still written; 4 the results could not be written; 5 out of memory.
  *
  * With --backend=fluid an algorithm that has a round form (RoundPlan: ring, hips) runs in
  * that form when its explicit plan would be too large to build (kRoundFormAbove): the
@@ -53,6 +53,11 @@ class ParamsyncDriver
     /// written (the paths are checked before the run, so this is a disk that filled up or
     /// a directory removed meanwhile).
     static constexpr int kExitOutput = 4;
+    /// \brief Exit code: out of memory (std::bad_alloc anywhere), one line, nothing written.
+    static constexpr int kExitOutOfMemory = 5;
+    /// \brief Largest input file (--topology=file:, --flows, --model=PATH) read: 256 MiB,
+    /// 30x the largest input shipped (a million-flow HPCC list is ~30 MB of text).
+    static constexpr uint64_t kInputFileCap = uint64_t{256} << 20;
     /// \brief Fluid runs use the round form when the explicit plan's transfers times its
     /// workers exceed this: each transfer holds an N-bit contributor set, which the
     /// compiler and the checker build and combine, so this bounds the explicit plan's
@@ -70,6 +75,8 @@ class ParamsyncDriver
     int Main(int argc, char** argv);
 
   private:
+    /// \brief Main() without the out-of-memory guard.
+    int Run(int argc, char** argv);
     /// \brief Builds everything a run needs from the options. \throws OptionError
     void Prepare();
     /// \brief Refuses packet-run inputs that start at or after --stop (they could never
