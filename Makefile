@@ -9,7 +9,7 @@ DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
 	clang libclang-rt-14-dev
 
-.PHONY: all deps build test sanitize demo bench debug fuzz clean
+.PHONY: all deps build test sanitize demo demo-reference bench debug fuzz clean
 
 all: build
 
@@ -52,8 +52,13 @@ sanitize: deps $(BUILD_DIR)-sanitize/build.ninja
 fuzz: deps
 	./test/fuzz/run-fuzzers.sh $(BUILD_DIR)-fuzz $(FUZZ_SECONDS)
 
+# Outputs go to $(BUILD_DIR)/demo (untracked): `make demo` modifies no tracked file.
 demo: build
 	./examples/demo.sh $(BUILD_DIR)
+
+# Regenerates the committed reference results (results/demo, plots/demo-gst.png).
+demo-reference: build
+	./examples/demo.sh $(BUILD_DIR) results/demo plots/demo-gst.png
 
 bench: build
 	./bench/run-bench.sh $(BUILD_DIR)

@@ -1,14 +1,22 @@
 #include "driver-options.h"
 
 #include "ns3/command-line.h"
-#include "ns3/spec-string.h"
+#include "ns3/config-store.h"
+#include "ns3/config.h"
+#include "ns3/global-value.h"
+#include "ns3/nstime.h"
+#include "ns3/string.h"
+#include "ns3/type-id.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <fcntl.h>
+#include <iostream>
 #include <set>
-#include <sstream>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -16,110 +24,7 @@ namespace ns3
 namespace
 {
 
-/// Parses an unsigned integer in [min, max] or throws naming the option.
-uint64_t
-ParseUint(const std::string& text, const std::string& option, uint64_t min, uint64_t max)
-{
-    const std::string allowed = "allowed: an integer from " + std::to_string(min) + " to " +
-                                std::to_string(max);
-    if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos ||
-        text.size() > 19)
-    {
-        throw OptionError(option + ": '" + text + "' is not an integer; " + allowed);
-    }
-    uint64_t v = std::strtoull(text.c_str(), nullptr, 10);
-    if (v < min || v > max)
-    {
-        throw OptionError(option + ": " + text + " is out of range; " + allowed);
-    }
-    return v;
-}
-
-/// Parses a finite real in [min, max] (or (min, max] when minExcluded) or throws naming
-/// the option and the interval.
-double
-ParseReal(const std::string& text,
-          const std::string& option,
-          double min,
-          double max,
-          bool minExcluded = false)
-{
-    std::ostringstream interval; // shortest form: "(0, 1]", "[1, 1e+06]"
-    interval << (minExcluded ? "(" : "[") << min << ", " << max << "]";
-    const std::string allowed = "allowed: a number in " + interval.str();
-    char* end = nullptr;
-    double v = std::strtod(text.c_str(), &end);
-    if (text.empty() || end != text.c_str() + text.size() || !std::isfinite(v))
-    {
-        throw OptionError(option + ": '" + text + "' is not a number; " + allowed);
-    }
-    if (v < min || v > max || (minExcluded && v == min))
-    {
-        throw OptionError(option + ": " + text + " is out of range; " + allowed);
-    }
-    return v;
-}
-
-bool
-ParseFlag(const std::string& text, const std::string& option)
-{
-    if (text == "1" || text == "true")
-    {
-        return true;
-    }
-    if (text == "0" || text == "false")
-    {
-        return false;
-    }
-    throw OptionError(option + ": '" + text + "' is not allowed; allowed: 0 or 1");
-}
-
-void
-CheckChoice(const std::string& text, const std::string& option, const std::set<std::string>& ok)
-{
-    if (ok.count(text) == 0)
-    {
-        std::string list;
-        for (const auto& s : ok)
-        {
-            list += (list.empty() ? "" : "|") + s;
-        }
-        throw OptionError(option + ": '" + text + "' is not allowed; allowed: " + list);
-    }
-}
-
-/// "3,7,12" -> {3, 7, 12}, each in [0, max]; "" -> {}.
-std::vector<uint32_t>
-ParseUintList(const std::string& text, const std::string& option, uint64_t max)
-{
-    std::vector<uint32_t> values;
-    for (size_t start = 0; start < text.size();)
-    {
-        const size_t comma = std::min(text.find(',', start), text.size());
-        values.push_back(
-            static_cast<uint32_t>(ParseUint(text.substr(start, comma - start), option, 0, max)));
-        start = comma + 1;
-    }
-    return values;
-}
-
-/// "HOST@START[+DURATION]" (empty: none) -> the event; one line naming the option if bad.
-DriverOptions::HostEvent ParseHostEvent(const std::string& text, const std::string& option);
-
-/// Rethrows the spec-string parsers' messages as OptionError (they already name the option).
-template<typename F>
-auto
-AsOption(F f) -> decltype(f())
-{
-    try
-    {
-        return f();
-    }
-    catch (const std::invalid_argument& e)
-    {
-        throw OptionError(e.what());
-    }
-}
+namespace V = OptionValues;
 
 DriverOptions::HostEvent
 ParseHostEvent(const std::string& text, const std::string& option)
@@ -136,18 +41,13 @@ ParseHostEvent(const std::string& text, const std::string& option)
                           "' is not allowed; allowed: HOST@START[+DURATION], e.g. 3@1ms+2ms");
     }
     const size_t plus = text.find('+', at);
-    e.host = static_cast<int64_t>(ParseUint(text.substr(0, at), option, 0, 1u << 24));
+    e.host = static_cast<int64_t>(V::Uint(text.substr(0, at), option, 0, 1u << 24));
     const std::string start =
         text.substr(at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1);
-    e.startS = AsOption([&] { return ParseTime(start, option); });
+    e.startS = V::Time(start, option, 0);
     if (plus != std::string::npos)
     {
-        e.durationS = AsOption([&] { return ParseTime(text.substr(plus + 1), option); });
-        if (!(e.durationS > 0))
-        {
-            throw OptionError(option + ": duration '" + text.substr(plus + 1) +
-                              "' is not allowed; allowed: a time > 0");
-        }
+        e.durationS = V::Time(text.substr(plus + 1), option, kNs3TimeResolutionS);
     }
     return e;
 }
@@ -176,6 +76,116 @@ ParentOf(const std::string& path)
     return slash == 0 ? "/" : p.substr(0, slash);
 }
 
+/**
+ * Whether ns-3 takes value for the attribute default or global name. Tried in a child
+ * process first: ns-3's value parsers abort the process on text they cannot read (the
+ * ATTRIBUTE_VALUE_IMPLEMENT DeserializeFromString of ns-3.37 attribute-helper.h asserts
+ * that the whole text was read), where a bad value must be one line and exit 2.
+ */
+bool
+Ns3Accepts(const std::string& name, const std::string& value, bool isAttribute)
+{
+    auto set = [&] {
+        return isAttribute ? Config::SetDefaultFailSafe(name, StringValue(value))
+                           : Config::SetGlobalFailSafe(name, StringValue(value));
+    };
+    std::cout.flush();
+    std::cerr.flush();
+    const pid_t child = fork();
+    if (child == 0)
+    {
+        const int devNull = open("/dev/null", O_WRONLY);
+        dup2(devNull, STDERR_FILENO);
+        dup2(devNull, STDOUT_FILENO);
+        _exit(set() ? 0 : 1);
+    }
+    int status = 0;
+    if (child < 0 || waitpid(child, &status, 0) != child || !WIFEXITED(status) ||
+        WEXITSTATUS(status) != 0)
+    {
+        return false;
+    }
+    return set();
+}
+
+/// An ns-3 attribute that a driver option sets on every object it applies to: given as
+/// --ns3::Type::Attr= (or by a ConfigStore file) it becomes that option's value, so that it
+/// is what runs; given beside the option itself, the pair is refused.
+struct MappedAttribute
+{
+    const char* attribute; //!< ns3::Type::Attr
+    const char* option;    //!< the driver option, without "--"
+    std::string (*toOption)(const std::string& ns3Text); //!< ns-3 text -> option text
+};
+
+std::string
+AsIs(const std::string& v)
+{
+    return v;
+}
+
+std::string
+AsBytes(const std::string& v)
+{
+    return v + "B";
+}
+
+std::string
+AsNanoseconds(const std::string& v)
+{
+    return std::to_string(Time(v).GetNanoSeconds()) + "ns";
+}
+
+std::string
+AsFlag(const std::string& v)
+{
+    return (v == "true" || v == "1") ? "1" : "0";
+}
+
+const MappedAttribute kMappedAttributes[] = {
+    {"ns3::RoceNic::Mtu", "mtu", &AsIs},
+    {"ns3::RoceNic::Priority", "priority", &AsIs},
+    {"ns3::ForwardingTable::BasePriority", "priority", &AsIs},
+    {"ns3::RoceNic::RetransmitTimeout", "rto", &AsNanoseconds},
+    {"ns3::PfcSwitch::BufferSize", "buffer", &AsBytes},
+    {"ns3::PfcSwitch::PfcEnabled", "pfc", &AsFlag},
+    {"ns3::PfcNetDevice::PfcEnabled", "pfc", &AsFlag},
+    {"ns3::PfcNetDevice::DataRate", "rate", &AsIs},
+    {"ns3::PfcChannel::Delay", "delay", &AsNanoseconds},
+    {"RngSeed", "seed", &AsIs},
+};
+
+/// Attributes the driver sets from its options or the topology in a form an attribute
+/// value cannot stand for: refused, naming what sets them.
+const std::pair<const char*, const char*> kDriverSetAttributes[] = {
+    {"ns3::RoceNic::CongestionControl", "--cc"},
+    {"ns3::RoceNic::HostRank", "the host's rank in --topology"},
+    {"ns3::PfcSwitch::MaxFrameBytes", "--mtu"},
+    {"ns3::PfcSwitch::WatchdogDetection", "--pfc-watchdog"},
+    {"ns3::PfcSwitch::WatchdogRestore", "--pfc-watchdog"},
+    {"ns3::ForwardingTable::HashSeed", "--seed"},
+};
+
+/// The initial value of an attribute default or global as text ("" when unknown).
+std::string
+CurrentNs3Value(const std::string& name)
+{
+    if (name.rfind("ns3::", 0) != 0)
+    {
+        StringValue v;
+        return GlobalValue::GetValueByNameFailSafe(name, v) ? v.Get() : "";
+    }
+    const size_t sep = name.rfind("::");
+    TypeId tid;
+    TypeId::AttributeInformation info;
+    if (!TypeId::LookupByNameFailSafe(name.substr(0, sep), &tid) ||
+        !tid.LookupAttributeByName(name.substr(sep + 2), &info))
+    {
+        return "";
+    }
+    return info.initialValue->SerializeToString(info.checker);
+}
+
 /// Names ns-3's CommandLine handles itself.
 const std::set<std::string> kNs3Builtins = {"PrintHelp",
                                             "help",
@@ -183,10 +193,7 @@ const std::set<std::string> kNs3Builtins = {"PrintHelp",
                                             "PrintGroups",
                                             "PrintGroup",
                                             "PrintTypeIds",
-                                            "PrintAttributes",
-                                            "PrintVersion",
-                                            "version",
-                                            "h"};
+                                            "PrintAttributes"};
 
 } // namespace
 
@@ -229,223 +236,333 @@ DriverOptions::DriverOptions()
 {
 }
 
-void
-DriverOptions::Register(CommandLine& cmd)
+OptionTable
+DriverOptions::Table()
 {
-    cmd.AddValue("topology",
-                 "topology spec: bcube:n=3,k=1 | torus:dims=3x3 | fattree:k=4 | "
-                 "bigraph:s=4,m=4 | ring:n=9 | star:n=8 | file:PATH (see topologies/README.md)",
-                 topology);
-    cmd.AddValue("algorithm",
-                 "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
-                 "dbtree, trees), 'all' for every one that applies to the topology, or an "
-                 "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only), or "
-                 "lapse:workload=mf|kge,mode=dynamic|classic,nodes=N (matrix factorization or "
-                 "knowledge-graph embeddings on a Lapse PS on hosts 0..N-1; nodes=1 uses host "
-                 "0 of any topology; packet only)",
-                 algorithm);
-    cmd.AddValue("model",
-                 "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE "
-                 "(one synthetic tensor, e.g. bytes:100MB)",
-                 model);
-    cmd.AddValue("models-dir", "directory of the built-in model CSV files", modelsDir);
-    cmd.AddValue(
-        "rate", "default link rate (e.g. 40Gbps); a topology's rate= overrides it", rateText);
-    cmd.AddValue(
-        "delay", "default one-way link delay (e.g. 1us); a topology's delay= overrides", delayText);
-    cmd.AddValue("mtu", "RoCE path MTU: payload bytes per data packet, 64 to 9000", mtuText);
-    cmd.AddValue("cc",
-                 "congestion control preset: none (no CNP) | dcqcn (Zhu et al. SIGCOMM'15) | "
-                 "dcqcn-hpcc (HPCC simulator's DCQCN run); README: Congestion control presets",
-                 cc);
-    cmd.AddValue("pfc", "PFC on (1) or off (0)", pfcText);
-    cmd.AddValue("iterations",
-                 "training iterations (one synchronization each), 1 to 100000",
-                 iterationsText);
-    cmd.AddValue("seed", "ns-3 random seed (ECMP salts, ECN marking), >= 1", seedText);
-    cmd.AddValue("backend",
-                 "packet: packet-level ns-3 simulation | fluid: flow-level estimator only",
-                 backend);
-    cmd.AddValue("flows",
-                 "HPCC-format flow list (first line the count, then 'src dst priority dport "
-                 "bytes start_s'); alone with --algorithm=none, else background traffic",
-                 flows);
-    cmd.AddValue("out",
-                 "directory for summary.json, transfers.csv, pfc.csv, flows.csv and "
-                 "attributes.txt (created; its parent must exist); empty: no files",
-                 out);
-    cmd.AddValue("format", "stdout format: table | json (one JSON object per run a line)", format);
-    cmd.AddValue("trace",
-                 "Chrome trace-event JSON file (Perfetto / chrome://tracing): one track per "
-                 "worker (transfers) and per port (PFC pauses); empty: none",
-                 trace);
-    cmd.AddValue(
-        "compute", "compute time (forward + backward) per iteration, e.g. 50ms", computeText);
-    cmd.AddValue("overlap",
-                 "1: a tensor's sync may start when backprop produces it (layer-wise overlap); "
-                 "0: sync starts when the whole gradient exists",
-                 overlapText);
-    cmd.AddValue("straggler", "worker that computes slower (-1: none)", stragglerText);
-    cmd.AddValue(
-        "straggler-factor", "compute time multiplier of the straggler, >= 1", stragglerFactorText);
-    cmd.AddValue("slow-link",
-                 "topology link indices that run slower, comma-separated (e.g. 0,7,12; -1: none)",
-                 slowLinkText);
-    cmd.AddValue("slow-link-fraction",
-                 "rate fraction of the slow links and hosts, in (0, 1]",
-                 slowLinkFractionText);
-    cmd.AddValue("slow-hosts",
-                 "comma-separated host ranks whose every link runs at --slow-link-fraction of "
-                 "its rate (network stragglers, e.g. 0,5); empty: none",
-                 slowHostsText);
-    cmd.AddValue("pause-storm",
-                 "HOST@START[+DURATION]: the NIC of host HOST sends PFC pause frames for every "
-                 "data priority without end from START (for DURATION), as a faulty NIC does "
-                 "(e.g. 3@1ms+2ms); empty: none",
-                 pauseStormText);
-    cmd.AddValue("stop-draining",
-                 "HOST@START[+DURATION]: host HOST's NIC stops taking frames off the wire from "
-                 "START (for DURATION): they wait in its receive buffer, which pauses the "
-                 "upstream above 256 KB, and are processed when it drains again; empty: none",
-                 stopDrainingText);
-    cmd.AddValue("pfc-watchdog",
-                 "DETECT[/RESTORE]: PFC watchdog on every switch and relaying host: an egress "
-                 "queue paused with frames waiting for DETECT is stormed and its frames are "
-                 "dropped until it has been unpaused for RESTORE (default DETECT), e.g. 1ms; "
-                 "0: none",
-                 watchdogText);
-    cmd.AddValue("preset",
-                 "hpcc: follow HPCC's simulator on its own input files as far as paramsync's "
-                 "switch allows: --cc=dcqcn-hpcc (ACK every packet), --mtu=1000, each switch's "
-                 "ECMP hash seeded by its node index (README: Congestion control presets)",
-                 preset);
-    cmd.AddValue("pcap",
-                 "NODE[.PORT][,...]: capture these ports (a node name alone: all its ports; "
-                 "names as in --out's pfc.csv, e.g. h0,sw0.0.3) into --out/NODE-PORT.pcap, "
-                 "Ethernet with nanosecond timestamps (of the last run with --algorithm=all)",
-                 pcapText);
-    cmd.AddValue("link-down",
-                 "A-B@TIME[+DURATION][,...]: the link between nodes A and B (names as in "
-                 "--out's pfc.csv, e.g. h0-sw0.0) fails at TIME (and comes back after "
-                 "DURATION): routing switches to shortest paths around it, queue pairs resend "
-                 "what it lost; hosts it cuts off wait for the repair (a failure without one "
-                 "must leave every host connected); empty: none",
-                 linkDownText);
-    cmd.AddValue(
-        "buffer", "shared buffer per switch and relaying host (e.g. 32MB, 200KB)", bufferText);
-    cmd.AddValue("priority",
-                 "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
-                 priorityText);
-    cmd.AddValue("lane-scheduling",
-                 "scheduling among the data lanes' priorities at every port: rr (deficit "
-                 "round robin, as switches schedule lossless classes) or strict (strict "
-                 "priority, highest lane first); ACK/NAK/CNP always go first",
-                 laneScheduling);
-    cmd.AddValue("stop",
-                 "simulated-time limit (e.g. 10s): a run not finished by then is reported as "
-                 "stalled (exit 3)",
-                 stopText);
-    cmd.AddValue("rto",
-                 "RoCE retransmission timeout (go-back-N from the oldest unacknowledged "
-                 "packet), e.g. 4ms; auto: 1 ms, or with PFC on twice the time --buffer takes "
-                 "to drain at --rate (a lossless queue may legitimately hold a packet that "
-                 "long, and a timeout then only resends what is queued)",
-                 rtoText);
-    cmd.AddValue("max-events",
-                 "event limit of one packet-level run: a run still unfinished after that many "
-                 "simulator events (a livelock, e.g. endless retransmissions) ends with exit 3; "
-                 "about 10 minutes of wall time at the default",
-                 maxEventsText);
-    cmd.AddValue("deadlock-check",
-                 "interval of the PFC deadlock detector (a cycle of ports paused and silent "
-                 "since the previous look ends the run with exit 3 and names the cycle); 0: off",
-                 deadlockCheckText);
-    cmd.AddValue("in-flight-sample",
-                 "interval at which the frames that exist (queued or on a link) are counted; "
-                 "the peak goes to the JSON as frames_in_flight_peak (for the bench's bytes per "
-                 "frame in flight); 0: off",
-                 inFlightSampleText);
-    cmd.AddValue(
-        "progress", "progress line on stderr: auto (terminal and long run) | 0 | 1", progressText);
+    // One row per option: name, help, the text field holding its default, and the parser
+    // that turns the text into the typed field (OptionValues: units required, ranges
+    // checked). Rows are parsed in this order: a parser may use the fields of rows above
+    // it (--buffer uses --mtu; --rto uses --pfc, --buffer and --rate; --trace uses --out).
+    // Adding an option is one t.Add() row here and its two fields in driver-options.h.
+    OptionTable t;
+    t.Add("topology",
+          "topology spec: bcube:n=3,k=1 | torus:dims=3x3 | fattree:k=4 | bigraph:s=4,m=4 | "
+          "ring:n=9 | star:n=8 | file:PATH (see topologies/README.md)",
+          topology,
+          [](const std::string& s) { V::CheckText(s, "--topology"); });
+    t.Add("algorithm",
+          "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
+          "dbtree, trees), 'all' for every one that applies to the topology, or an "
+          "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only), or "
+          "lapse:workload=mf|kge,mode=dynamic|classic,nodes=N (matrix factorization or "
+          "knowledge-graph embeddings on a Lapse PS on hosts 0..N-1; nodes=1 uses host 0 of "
+          "any topology; packet only)",
+          algorithm,
+          [](const std::string& s) { V::CheckText(s, "--algorithm"); });
+    t.Add("model",
+          "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE (one "
+          "synthetic tensor, e.g. bytes:100MB)",
+          model,
+          [](const std::string& s) { V::CheckText(s, "--model"); });
+    t.Add("models-dir", "directory of the built-in model CSV files", modelsDir, [](const std::string& s) {
+        V::CheckText(s, "--models-dir");
+    });
+    t.Add("rate",
+          "default link rate with its unit, 1Mbps to 100Tbps (e.g. 40Gbps); a topology's "
+          "rate= overrides it",
+          rateText,
+          [this](const std::string& s) { rateBps = V::Rate(s, "--rate", 1e6, 1e14); });
+    t.Add("delay",
+          "default one-way link delay with its unit, 0s to 1s (e.g. 1us); a topology's "
+          "delay= overrides it",
+          delayText,
+          [this](const std::string& s) { delayS = V::Time(s, "--delay", 0, 1); });
+    t.Add("preset",
+          "hpcc: follow HPCC's simulator on its own input files as far as paramsync's switch "
+          "allows: --cc=dcqcn-hpcc (ACK every packet), --mtu=1000, each switch's ECMP hash "
+          "seeded by its node index (README: Congestion control presets); empty: none",
+          preset,
+          [this](const std::string& s) {
+              hashSeedPerSwitch = false;
+              if (s.empty())
+              {
+                  return;
+              }
+              V::Choice(s, "--preset", {"hpcc"});
+              // HPCC's run.py: PACKET_PAYLOAD_SIZE 1000 and its DCQCN run; a --cc or --mtu
+              // other than the defaults would contradict the preset (the rows below parse
+              // the values it sets).
+              if ((cc != "none" && cc != "dcqcn-hpcc") || (mtuText != "4096" && mtuText != "1000"))
+              {
+                  throw OptionError("--preset: hpcc sets --cc=dcqcn-hpcc and --mtu=1000; "
+                                    "allowed: no other --cc or --mtu with it");
+              }
+              cc = "dcqcn-hpcc";
+              mtuText = "1000";
+              hashSeedPerSwitch = true;
+          });
+    t.Add("mtu",
+          "RoCE path MTU: payload bytes per data packet, an integer from 64 to 9000",
+          mtuText,
+          [this](const std::string& s) { mtu = static_cast<uint32_t>(V::Uint(s, "--mtu", 64, 9000)); });
+    t.Add("cc",
+          "congestion control preset: none (no CNP) | dcqcn (Zhu et al. SIGCOMM'15) | "
+          "dcqcn-hpcc (HPCC simulator's DCQCN run); README: Congestion control presets",
+          cc,
+          [](const std::string& s) { V::Choice(s, "--cc", {"none", "dcqcn", "dcqcn-hpcc"}); });
+    t.Add("pfc", "PFC on (1) or off (0)", pfcText, [this](const std::string& s) {
+        pfc = V::Flag(s, "--pfc");
+    });
+    t.Add("iterations",
+          "training iterations (one synchronization each), 1 to 100000",
+          iterationsText,
+          [this](const std::string& s) {
+              iterations = static_cast<uint32_t>(V::Uint(s, "--iterations", 1, 100000));
+          });
+    t.Add("seed",
+          "ns-3 random seed (ECMP salts, ECN marking), 1 to 4294967295",
+          seedText,
+          [this](const std::string& s) {
+              seed = static_cast<uint32_t>(V::Uint(s, "--seed", 1, 4294967295ULL));
+          });
+    t.Add("backend",
+          "packet: packet-level ns-3 simulation | fluid: flow-level estimator only",
+          backend,
+          [](const std::string& s) { V::Choice(s, "--backend", {"packet", "fluid"}); });
+    t.Add("flows",
+          "HPCC-format flow list (first line the count, then 'src dst priority dport bytes "
+          "start_s'); alone with --algorithm=none, else background traffic",
+          flows,
+          [](const std::string& s) {
+              if (!s.empty())
+              {
+                  V::CheckText(s, "--flows");
+              }
+          });
+    t.Add("out",
+          "directory for summary.json, transfers.csv, pfc.csv, flows.csv and attributes.txt "
+          "(created; its parent must exist)",
+          out,
+          [](const std::string& s) {
+              if (s.empty())
+              {
+                  return;
+              }
+              V::CheckText(s, "--out");
+              struct stat st;
+              if (stat(s.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
+              {
+                  throw OptionError("--out: '" + s +
+                                    "' exists and is not a directory; allowed: a directory path");
+              }
+              if (!IsDirectory(ParentOf(s)))
+              {
+                  throw OptionError("--out: the parent of '" + s +
+                                    "' does not exist; allowed: a directory whose parent exists");
+              }
+          });
+    t.Add("format", "stdout format: table | json (one JSON object per run a line)", format, [](const std::string& s) {
+        V::Choice(s, "--format", {"table", "json"});
+    });
+    t.Add("trace",
+          "Chrome trace-event JSON file (Perfetto / chrome://tracing): one track per worker "
+          "(transfers) and per port (PFC pauses)",
+          trace,
+          [this](const std::string& s) {
+              if (s.empty())
+              {
+                  return;
+              }
+              V::CheckText(s, "--trace");
+              // The trace may go into the --out directory, which the driver creates.
+              if (!IsDirectory(ParentOf(s)) &&
+                  !(!out.empty() && ParentOf(s) == ParentOf(out + "/x")))
+              {
+                  throw OptionError("--trace: the directory of '" + s +
+                                    "' does not exist; allowed: a file path in an existing "
+                                    "directory");
+              }
+          });
+    t.Add("pcap",
+          "NODE[.PORT][,...]: capture these ports (a node name alone: all its ports; names as "
+          "in --out's pfc.csv, e.g. h0,sw0.0.3) into --out/NODE-PORT.pcap, Ethernet with "
+          "nanosecond timestamps (of the last run with --algorithm=all); empty: none",
+          pcapText,
+          [this](const std::string& s) {
+              if (s.empty())
+              {
+                  return;
+              }
+              V::CheckText(s, "--pcap");
+              if (out.empty() || backend != "packet")
+              {
+                  throw OptionError("--pcap: '" + s +
+                                    "' needs --out=DIR (the captures go there) and "
+                                    "--backend=packet");
+              }
+          });
+    t.Add("compute",
+          "compute time (forward + backward) per iteration with its unit, e.g. 50ms",
+          computeText,
+          [this](const std::string& s) { computeS = V::Time(s, "--compute", 0); });
+    t.Add("overlap",
+          "1: a tensor's sync may start when backprop produces it (layer-wise overlap); 0: "
+          "sync starts when the whole gradient exists",
+          overlapText,
+          [this](const std::string& s) { overlap = V::Flag(s, "--overlap"); });
+    t.Add("straggler", "worker that computes slower (-1: none)", stragglerText, [this](const std::string& s) {
+        straggler = s == "-1" ? -1 : static_cast<int64_t>(V::Uint(s, "--straggler", 0, 1u << 30));
+    });
+    t.Add("straggler-factor",
+          "compute time multiplier of the straggler, 1 to 1e6",
+          stragglerFactorText,
+          [this](const std::string& s) { stragglerFactor = V::Real(s, "--straggler-factor", 1.0, 1e6); });
+    t.Add("slow-link",
+          "topology link indices that run slower, comma-separated, each once (e.g. 0,7,12; "
+          "-1: none)",
+          slowLinkText,
+          [this](const std::string& s) {
+              slowLinks = s == "-1" ? std::vector<uint32_t>{} : V::UintList(s, "--slow-link", 1u << 30);
+          });
+    t.Add("slow-link-fraction",
+          "rate fraction of the slow links and hosts, in (0, 1]",
+          slowLinkFractionText,
+          [this](const std::string& s) {
+              slowLinkFraction = V::Real(s, "--slow-link-fraction", 0.0, 1.0, true);
+          });
+    t.Add("slow-hosts",
+          "comma-separated host ranks, each once, whose every link runs at "
+          "--slow-link-fraction of its rate (network stragglers, e.g. 0,5)",
+          slowHostsText,
+          [this](const std::string& s) {
+              slowHosts = s.empty() ? std::vector<uint32_t>{} : V::UintList(s, "--slow-hosts", 1u << 24);
+          });
+    t.Add("pause-storm",
+          "HOST@START[+DURATION]: the NIC of host HOST sends PFC pause frames for every data "
+          "priority without end from START (for DURATION), as a faulty NIC does (e.g. "
+          "3@1ms+2ms)",
+          pauseStormText,
+          [this](const std::string& s) { pauseStorm = ParseHostEvent(s, "--pause-storm"); });
+    t.Add("stop-draining",
+          "HOST@START[+DURATION]: host HOST's NIC stops taking frames off the wire from START "
+          "(for DURATION): they wait in its receive buffer, which pauses the upstream above "
+          "256 KB, and are processed when it drains again",
+          stopDrainingText,
+          [this](const std::string& s) { stopDraining = ParseHostEvent(s, "--stop-draining"); });
+    t.Add("pfc-watchdog",
+          "DETECT[/RESTORE]: PFC watchdog on every switch and relaying host: an egress queue "
+          "paused with frames waiting for DETECT is stormed and its frames are dropped until "
+          "it has been unpaused for RESTORE (default DETECT), e.g. 1ms; 0: none",
+          watchdogText,
+          [this](const std::string& s) { ParseWatchdog(s); });
+    t.Add("link-down",
+          "A-B@TIME[+DURATION][,...]: the link between nodes A and B (names as in --out's "
+          "pfc.csv, e.g. h0-sw0.0) fails at TIME (and comes back after DURATION): routing "
+          "switches to shortest paths around it, queue pairs resend what it lost; hosts it "
+          "cuts off wait for the repair (a failure without one must leave every host "
+          "connected)",
+          linkDownText,
+          [this](const std::string& s) { ParseLinkDowns(s); });
+    t.Add("buffer",
+          "shared buffer per switch and relaying host with its unit (e.g. 32MB, 200KB), up "
+          "to 1TB",
+          bufferText,
+          [this](const std::string& s) {
+              // Two packets of --mtu with headers (100 B): less deadlocks any PFC hop.
+              bufferBytes = V::Bytes(s, "--buffer", 2 * (uint64_t{mtu} + 100), uint64_t{1000000000000});
+          });
+    t.Add("priority",
+          "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
+          priorityText,
+          [this](const std::string& s) { priority = static_cast<uint8_t>(V::Uint(s, "--priority", 0, 6)); });
+    t.Add("lane-scheduling",
+          "scheduling among the data lanes' priorities at every port: rr (deficit round "
+          "robin, as switches schedule lossless classes) or strict (strict priority, highest "
+          "lane first); ACK/NAK/CNP always go first",
+          laneScheduling,
+          [](const std::string& s) { V::Choice(s, "--lane-scheduling", {"rr", "strict"}); });
+    t.Add("stop",
+          "absolute simulated-time limit with its unit (e.g. 10s), up to 4.6e9s (half ns-3's "
+          "time range): a packet run not finished by then is reported as stalled (exit 3); "
+          "inputs starting at or after it are refused",
+          stopText,
+          [this](const std::string& s) {
+              // Half of ns-3's range: the run schedules checks and events past the limit.
+              stopS = V::Time(s, "--stop", kNs3TimeResolutionS, kNs3TimeMaxS / 2);
+          });
+    t.Add("rto",
+          "RoCE retransmission timeout (go-back-N from the oldest unacknowledged packet), "
+          "e.g. 4ms; auto: 1 ms, or with PFC on twice the time --buffer takes to drain at "
+          "--rate (a lossless queue may legitimately hold a packet that long, and a timeout "
+          "then only resends what is queued)",
+          rtoText,
+          [this](const std::string& s) {
+              rtoS = s == "auto" ? (pfc ? std::max(1e-3, 2.0 * static_cast<double>(bufferBytes) *
+                                                             8 / rateBps)
+                                        : 1e-3)
+                                 : V::Time(s, "--rto", kNs3TimeResolutionS);
+          });
+    t.Add("max-events",
+          "event limit of one packet-level run: a run still unfinished after that many "
+          "simulator events (a livelock, e.g. endless retransmissions) ends with exit 3; about "
+          "10 minutes of wall time at the default",
+          maxEventsText,
+          [this](const std::string& s) { maxEvents = V::Uint(s, "--max-events", 1, UINT64_MAX); });
+    t.Add("deadlock-check",
+          "interval of the PFC deadlock detector (a cycle of ports paused and silent since the "
+          "previous look ends the run with exit 3 and names the cycle); 0: off",
+          deadlockCheckText,
+          [this](const std::string& s) {
+              deadlockCheckS = s == "0" ? 0 : V::Time(s, "--deadlock-check", kNs3TimeResolutionS);
+          });
+    t.Add("in-flight-sample",
+          "interval at which the frames that exist (queued or on a link) are counted; the "
+          "peak goes to the JSON as frames_in_flight_peak (for the bench's bytes per frame in "
+          "flight); 0: off",
+          inFlightSampleText,
+          [this](const std::string& s) {
+              inFlightSampleS = s == "0" ? 0 : V::Time(s, "--in-flight-sample", kNs3TimeResolutionS);
+          });
+    t.Add("progress",
+          "progress line on stderr: auto (terminal and long run) | 0 | 1",
+          progressText,
+          [this](const std::string& s) {
+              progress = s == "auto" ? -1 : (V::Flag(s, "--progress") ? 1 : 0);
+          });
+    // --models-dir is checked where it is used: only a built-in model name reads it.
+    return t;
 }
 
 void
-DriverOptions::CheckArgumentNames(int argc, char** argv) const
+DriverOptions::ParseWatchdog(const std::string& s)
 {
-    std::set<std::string> ours;
-    for (const auto& kv : Used())
+    watchdogDetectionS = 0;
+    watchdogRestoreS = 0;
+    if (s == "0")
     {
-        ours.insert(kv.first);
+        return;
     }
-    for (int i = 1; i < argc; ++i)
-    {
-        std::string arg = argv[i];
-        if (arg.rfind("--", 0) != 0 && arg.rfind("-", 0) != 0)
-        {
-            throw OptionError("argument '" + arg +
-                              "' is not an option; allowed: --name=value (see --help)");
-        }
-        std::string name = arg.substr(arg[1] == '-' ? 2 : 1);
-        name = name.substr(0, name.find('='));
-        if (ours.count(name) || kNs3Builtins.count(name) || name.rfind("ns3::", 0) == 0)
-        {
-            continue;
-        }
-        throw OptionError("--" + name + ": unknown option; allowed: the options --help lists");
-    }
+    V::CheckText(s, "--pfc-watchdog");
+    const size_t slash = s.find('/');
+    watchdogDetectionS = V::Time(s.substr(0, slash), "--pfc-watchdog", kNs3TimeResolutionS);
+    watchdogRestoreS = slash == std::string::npos
+                           ? watchdogDetectionS
+                           : V::Time(s.substr(slash + 1), "--pfc-watchdog", kNs3TimeResolutionS);
 }
 
 void
-DriverOptions::Validate()
+DriverOptions::ParseLinkDowns(const std::string& s)
 {
-    rateBps = AsOption([&] { return ParseRate(rateText, "--rate"); });
-    if (!(rateBps > 0))
-    {
-        throw OptionError("--rate: " + rateText + " is not allowed; allowed: a rate > 0");
-    }
-    delayS = AsOption([&] { return ParseTime(delayText, "--delay"); });
-    if (!preset.empty())
-    {
-        CheckChoice(preset, "--preset", {"hpcc"});
-    }
-    hashSeedPerSwitch = false;
-    if (preset == "hpcc")
-    {
-        // HPCC's run.py: PACKET_PAYLOAD_SIZE 1000 and its DCQCN run; a --cc or --mtu other
-        // than the defaults would contradict the preset.
-        if ((cc != "none" && cc != "dcqcn-hpcc") || (mtuText != "4096" && mtuText != "1000"))
-        {
-            throw OptionError("--preset: hpcc sets --cc=dcqcn-hpcc and --mtu=1000; allowed: "
-                              "no other --cc or --mtu with it");
-        }
-        cc = "dcqcn-hpcc";
-        mtuText = "1000";
-        hashSeedPerSwitch = true;
-    }
-    mtu = static_cast<uint32_t>(ParseUint(mtuText, "--mtu", 64, 9000));
-    CheckChoice(cc, "--cc", {"none", "dcqcn", "dcqcn-hpcc"});
-    pfc = ParseFlag(pfcText, "--pfc");
-    iterations = static_cast<uint32_t>(ParseUint(iterationsText, "--iterations", 1, 100000));
-    seed = static_cast<uint32_t>(ParseUint(seedText, "--seed", 1, 4294967295ULL));
-    CheckChoice(backend, "--backend", {"packet", "fluid"});
-    CheckChoice(format, "--format", {"table", "json"});
-    computeS = AsOption([&] { return ParseTime(computeText, "--compute"); });
-    overlap = ParseFlag(overlapText, "--overlap");
-    straggler = stragglerText == "-1"
-                    ? -1
-                    : static_cast<int64_t>(ParseUint(stragglerText, "--straggler", 0, 1u << 30));
-    stragglerFactor = ParseReal(stragglerFactorText, "--straggler-factor", 1.0, 1e6);
-    slowLinks = slowLinkText == "-1" ? std::vector<uint32_t>{}
-                                     : ParseUintList(slowLinkText, "--slow-link", 1u << 30);
-    slowLinkFraction = ParseReal(slowLinkFractionText, "--slow-link-fraction", 0.0, 1.0, true);
-    pauseStorm = ParseHostEvent(pauseStormText, "--pause-storm");
-    stopDraining = ParseHostEvent(stopDrainingText, "--stop-draining");
-    slowHosts = ParseUintList(slowHostsText, "--slow-hosts", 1u << 24);
     linkDowns.clear();
-    for (size_t start = 0; start < linkDownText.size();)
+    if (s.empty())
     {
-        const size_t comma = std::min(linkDownText.find(',', start), linkDownText.size());
-        const std::string event = linkDownText.substr(start, comma - start);
+        return;
+    }
+    V::CheckText(s, "--link-down");
+    for (size_t start = 0; start <= s.size();)
+    {
+        const size_t comma = std::min(s.find(',', start), s.size());
+        const std::string event = s.substr(start, comma - start);
         start = comma + 1;
         const size_t at = event.find('@');
         const size_t dash = event.substr(0, at).find('-');
@@ -459,173 +576,322 @@ DriverOptions::Validate()
         d.a = event.substr(0, dash);
         d.b = event.substr(dash + 1, at - dash - 1);
         const size_t plus = event.find('+', at);
-        d.atS = AsOption([&] {
-            return ParseTime(
-                event.substr(at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1),
-                "--link-down");
-        });
-        d.durationS = 0;
-        if (plus != std::string::npos)
-        {
-            d.durationS = AsOption(
-                [&] { return ParseTime(event.substr(plus + 1), "--link-down"); });
-            if (!(d.durationS > 0))
-            {
-                throw OptionError("--link-down: duration in '" + event +
-                                  "' is not allowed; allowed: a time > 0");
-            }
-        }
+        d.atS = V::Time(
+            event.substr(at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1),
+            "--link-down",
+            0);
+        d.durationS = plus == std::string::npos
+                          ? 0
+                          : V::Time(event.substr(plus + 1), "--link-down", kNs3TimeResolutionS);
         linkDowns.push_back(d);
     }
-    watchdogDetectionS = 0;
-    watchdogRestoreS = 0;
-    if (watchdogText != "0")
+}
+
+void
+DriverOptions::Register(CommandLine& cmd)
+{
+    Table().Register(cmd);
+}
+
+std::vector<std::string>
+DriverOptions::Read(int argc, char** argv)
+{
+    const OptionTable table = Table();
+    std::vector<std::string> forCommandLine;
+    for (int i = 1; i < argc; ++i)
     {
-        const size_t slash = watchdogText.find('/');
-        watchdogDetectionS = AsOption(
-            [&] { return ParseTime(watchdogText.substr(0, slash), "--pfc-watchdog"); });
-        watchdogRestoreS = slash == std::string::npos ? watchdogDetectionS : AsOption([&] {
-            return ParseTime(watchdogText.substr(slash + 1), "--pfc-watchdog");
+        const std::string arg = argv[i];
+        if (arg == "-h")
+        {
+            forCommandLine.emplace_back("--help");
+            continue;
+        }
+        if (arg.rfind("--", 0) != 0 || arg.size() == 2)
+        {
+            throw OptionError("argument '" + arg +
+                              "' is not an option; allowed: --name=value (see --help)");
+        }
+        const size_t eq = arg.find('=');
+        const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
+        if (name == "version" || name == "PrintVersion")
+        {
+            versionRequested = true;
+        }
+        else if (table.Find(name))
+        {
+            if (eq == std::string::npos)
+            {
+                throw OptionError("--" + name + ": no value; allowed: --" + name + "=VALUE");
+            }
+            table.Give(name, value, m_given);
+        }
+        else if (kNs3Builtins.count(name))
+        {
+            TypeId tid; // ns-3 aborts on an unknown type
+            if (name == "PrintAttributes" && !TypeId::LookupByNameFailSafe(value, &tid))
+            {
+                throw OptionError("--PrintAttributes: '" + value +
+                                  "' is not an ns-3 type; allowed: a name --PrintTypeIds lists");
+            }
+            forCommandLine.push_back(arg);
+        }
+        else
+        {
+            SetNs3Attribute(name, value, eq != std::string::npos);
+        }
+    }
+    ApplyNs3Given();
+    return forCommandLine;
+}
+
+void
+DriverOptions::SetNs3Attribute(const std::string& name, const std::string& value, bool hasValue)
+{
+    const std::string option = "--" + name;
+    const bool isAttribute = name.rfind("ns3::", 0) == 0 && name.rfind("::") > 3;
+    StringValue global;
+    if (!isAttribute && !GlobalValue::GetValueByNameFailSafe(name, global))
+    {
+        throw OptionError(option + ": unknown option; allowed: the options --help lists, ns-3 "
+                                   "attributes --ns3::Type::Attribute=VALUE and the globals "
+                                   "--PrintGlobals lists");
+    }
+    if (!hasValue || value.empty())
+    {
+        throw OptionError(option + ": no value; allowed: " + option + "=VALUE");
+    }
+    for (const auto& given : ns3Given)
+    {
+        if (given.first == name)
+        {
+            throw OptionError(option + ": given more than once; allowed: once");
+        }
+    }
+    if (isAttribute)
+    {
+        const size_t sep = name.rfind("::");
+        const std::string typeName = name.substr(0, sep);
+        const std::string attribute = name.substr(sep + 2);
+        TypeId tid;
+        if (!TypeId::LookupByNameFailSafe(typeName, &tid))
+        {
+            throw OptionError(option + ": '" + typeName +
+                              "' is not an ns-3 type; allowed: a name --PrintTypeIds lists");
+        }
+        TypeId::AttributeInformation info;
+        if (!tid.LookupAttributeByName(attribute, &info))
+        {
+            throw OptionError(option + ": " + typeName + " has no attribute '" + attribute +
+                              "'; allowed: one --PrintAttributes=" + typeName + " lists");
+        }
+        if (!Ns3Accepts(name, value, true))
+        {
+            throw OptionError(option + ": '" + value + "' is not a valid value; allowed: " +
+                              info.checker->GetUnderlyingTypeInformation());
+        }
+    }
+    else if (!Ns3Accepts(name, value, false))
+    {
+        throw OptionError(option + ": '" + value +
+                          "' is not a valid value; allowed: see --PrintGlobals");
+    }
+    ns3Given.emplace_back(name, value);
+}
+
+bool
+DriverOptions::SameAttributeValue(const std::string& attribute,
+                                   const std::string& a,
+                                   const std::string& b) const
+{
+    const auto valueOf = [&](const std::string& text) {
+        DriverOptions scratch; // defaults, so that dependent parsers (--rto) have their inputs
+        for (const auto& m : kMappedAttributes)
+        {
+            if (attribute == m.attribute)
+            {
+                *scratch.Table().Find(m.option)->text = text;
+            }
+        }
+        scratch.Validate();
+        for (const auto& [name, value] : scratch.Ns3Defaults())
+        {
+            if (name == attribute)
+            {
+                return value;
+            }
+        }
+        return std::string();
+    };
+    try
+    {
+        return valueOf(a) == valueOf(b);
+    }
+    catch (const OptionError&)
+    {
+        return false;
+    }
+}
+
+std::vector<std::pair<std::string, std::string>>
+DriverOptions::Ns3Defaults() const
+{
+    std::vector<std::pair<std::string, std::string>> d = {
+        {"ns3::RoceNic::Mtu", std::to_string(mtu)},
+        {"ns3::RoceNic::Priority", std::to_string(priority)},
+        {"ns3::ForwardingTable::BasePriority", std::to_string(priority)},
+        {"ns3::RoceNic::RetransmitTimeout",
+         std::to_string(static_cast<int64_t>(std::llround(rtoS * 1e9))) + "ns"},
+        {"ns3::PfcSwitch::BufferSize", std::to_string(bufferBytes)},
+        {"ns3::PfcSwitch::PfcEnabled", pfc ? "true" : "false"},
+        {"ns3::PfcNetDevice::PfcEnabled", pfc ? "true" : "false"},
+        // Links take their own rate and delay (the topology's, else these).
+        {"ns3::PfcNetDevice::DataRate",
+         std::to_string(static_cast<uint64_t>(std::llround(rateBps))) + "bps"},
+        {"ns3::PfcChannel::Delay",
+         std::to_string(static_cast<int64_t>(std::llround(delayS * 1e9))) + "ns"},
+        {"RngSeed", std::to_string(seed)},
+        {"RngRun", std::to_string(rngRun)},
+    };
+    if (watchdogDetectionS > 0)
+    {
+        d.emplace_back("ns3::PfcSwitch::WatchdogDetection",
+                       std::to_string(std::llround(watchdogDetectionS * 1e9)) + "ns");
+        d.emplace_back("ns3::PfcSwitch::WatchdogRestore",
+                       std::to_string(std::llround(watchdogRestoreS * 1e9)) + "ns");
+    }
+    return d;
+}
+
+void
+DriverOptions::SetNs3Defaults() const
+{
+    for (const auto& [name, value] : Ns3Defaults())
+    {
+        const bool ok = name.rfind("ns3::", 0) == 0
+                            ? Config::SetDefaultFailSafe(name, StringValue(value))
+                            : Config::SetGlobalFailSafe(name, StringValue(value));
+        if (!ok)
+        {
+            throw OptionError("--" + name + ": ns-3 does not take the driver's value " + value);
+        }
+    }
+}
+
+void
+DriverOptions::ApplyNs3Given()
+{
+    LoadConfigStore();
+    const OptionTable table = Table();
+    std::set<std::string> fromAttributes; // options set by an attribute, each once
+    for (const auto& [name, value] : ns3Given)
+    {
+        if (name == "RngRun")
+        {
+            rngRun = std::strtoull(value.c_str(), nullptr, 10); // ns-3 took it
+        }
+        for (const auto& [attribute, setBy] : kDriverSetAttributes)
+        {
+            if (name == attribute)
+            {
+                throw OptionError("--" + name + ": paramsync sets it on every object from " +
+                                  setBy + "; allowed: " + setBy);
+            }
+        }
+        for (const auto& m : kMappedAttributes)
+        {
+            if (name != m.attribute)
+            {
+                continue;
+            }
+            const std::string option = std::string("--") + m.option;
+            const std::string text = m.toOption(value);
+            if (m_given.count(m.option) && !fromAttributes.count(m.option))
+            {
+                if (SameAttributeValue(name, *table.Find(m.option)->text, text))
+                {
+                    continue; // e.g. a loaded ns3-attributes.txt of a run with these options
+                }
+                throw OptionError("--" + name + "=" + value + ": conflicts with " + option + "=" +
+                                  *table.Find(m.option)->text + ", which sets the same; "
+                                  "allowed: one of the two");
+            }
+            if (fromAttributes.count(m.option))
+            {
+                if (*table.Find(m.option)->text != text)
+                {
+                    throw OptionError("--" + name + "=" + value + ": conflicts with another "
+                                      "attribute that sets " + option + " to " +
+                                      *table.Find(m.option)->text + "; allowed: one value");
+                }
+                continue;
+            }
+            fromAttributes.insert(m.option);
+            table.Give(m.option, text, m_given);
+            try
+            {
+                table.Find(m.option)->parse(text);
+            }
+            catch (const OptionError& e)
+            {
+                throw OptionError("--" + name + " (which sets " + option + "): " + e.what());
+            }
+        }
+    }
+}
+
+void
+DriverOptions::LoadConfigStore()
+{
+    bool load = false;
+    for (const auto& [name, value] : ns3Given)
+    {
+        load |= name == "ns3::ConfigStore::Mode" && value == "Load";
+    }
+    if (!load)
+    {
+        return;
+    }
+    // The attributes a driver option sets: what the file changes becomes given, so that it
+    // wins or conflicts like --ns3::Type::Attr= instead of being overridden silently.
+    std::vector<std::pair<std::string, std::string>> before;
+    for (const auto& m : kMappedAttributes)
+    {
+        before.emplace_back(m.attribute, CurrentNs3Value(m.attribute));
+    }
+    for (const auto& [attribute, setBy] : kDriverSetAttributes)
+    {
+        before.emplace_back(attribute, CurrentNs3Value(attribute));
+    }
+    before.emplace_back("RngRun", CurrentNs3Value("RngRun"));
+    {
+        ConfigStore store;
+        store.ConfigureDefaults();
+    }
+    for (const auto& [name, old] : before)
+    {
+        const std::string now = CurrentNs3Value(name);
+        const bool given = std::any_of(ns3Given.begin(), ns3Given.end(), [&](const auto& g) {
+            return g.first == name;
         });
-        if (!(watchdogDetectionS > 0) || !(watchdogRestoreS > 0))
+        if (now != old && !given)
         {
-            throw OptionError("--pfc-watchdog: '" + watchdogText +
-                              "' is not allowed; allowed: DETECT[/RESTORE] times > 0 (e.g. "
-                              "1ms or 1ms/5ms), or 0 for none");
+            ns3Given.emplace_back(name, now);
         }
     }
-    bufferBytes = AsOption([&] { return ParseBytes(bufferText, "--buffer"); });
-    if (bufferBytes < 2 * static_cast<uint64_t>(mtu + 100))
-    {
-        throw OptionError("--buffer: " + bufferText +
-                          " cannot hold two packets of --mtu=" + mtuText + "; allowed: at least " +
-                          std::to_string(2 * (mtu + 100)) + " bytes");
-    }
-    priority = static_cast<uint8_t>(ParseUint(priorityText, "--priority", 0, 6));
-    CheckChoice(laneScheduling, "--lane-scheduling", {"rr", "strict"});
-    stopS = AsOption([&] { return ParseTime(stopText, "--stop"); });
-    if (!(stopS > 0))
-    {
-        throw OptionError("--stop: " + stopText + " is not allowed; allowed: a time > 0");
-    }
-    if (rtoText == "auto")
-    {
-        rtoS = pfc ? std::max(1e-3, 2.0 * static_cast<double>(bufferBytes) * 8 / rateBps) : 1e-3;
-    }
-    else
-    {
-        rtoS = AsOption([&] { return ParseTime(rtoText, "--rto"); });
-        if (!(rtoS > 0))
-        {
-            throw OptionError("--rto: " + rtoText + " is not allowed; allowed: a time > 0 or auto");
-        }
-    }
-    maxEvents = ParseUint(maxEventsText, "--max-events", 1, UINT64_MAX);
-    if (deadlockCheckText == "0")
-    {
-        deadlockCheckS = 0;
-    }
-    else
-    {
-        deadlockCheckS = AsOption([&] { return ParseTime(deadlockCheckText, "--deadlock-check"); });
-        if (!(deadlockCheckS > 0))
-        {
-            throw OptionError("--deadlock-check: " + deadlockCheckText +
-                              " is not allowed; allowed: a time > 0, or 0 for off");
-        }
-    }
-    if (inFlightSampleText == "0")
-    {
-        inFlightSampleS = 0;
-    }
-    else
-    {
-        inFlightSampleS =
-            AsOption([&] { return ParseTime(inFlightSampleText, "--in-flight-sample"); });
-        if (!(inFlightSampleS > 0))
-        {
-            throw OptionError("--in-flight-sample: " + inFlightSampleText +
-                              " is not allowed; allowed: a time > 0, or 0 for off");
-        }
-    }
-    if (progressText == "auto")
-    {
-        progress = -1;
-    }
-    else
-    {
-        progress = ParseFlag(progressText, "--progress") ? 1 : 0;
-    }
-    if (!pcapText.empty() && (out.empty() || backend != "packet"))
-    {
-        throw OptionError("--pcap: '" + pcapText +
-                          "' needs --out=DIR (the captures go there) and --backend=packet");
-    }
-    if (!out.empty())
-    {
-        struct stat st;
-        if (stat(out.c_str(), &st) == 0 && !S_ISDIR(st.st_mode))
-        {
-            throw OptionError("--out: '" + out +
-                              "' exists and is not a directory; allowed: a directory path");
-        }
-        if (!IsDirectory(ParentOf(out)))
-        {
-            throw OptionError("--out: the parent of '" + out +
-                              "' does not exist; allowed: a directory whose parent exists");
-        }
-    }
-    // The trace may go into the --out directory, which the driver creates.
-    if (!trace.empty() && !IsDirectory(ParentOf(trace)) &&
-        !(!out.empty() && ParentOf(trace) == ParentOf(out + "/x")))
-    {
-        throw OptionError("--trace: the directory of '" + trace +
-                          "' does not exist; allowed: a file path in an existing directory");
-    }
-    // --models-dir is checked where it is used: only a built-in model name reads it.
+}
+
+void
+DriverOptions::Validate()
+{
+    Table().ParseAll();
 }
 
 std::vector<std::pair<std::string, std::string>>
 DriverOptions::Used() const
 {
-    return {{"topology", topology},
-            {"algorithm", algorithm},
-            {"model", model},
-            {"models-dir", modelsDir},
-            {"rate", rateText},
-            {"delay", delayText},
-            {"mtu", mtuText},
-            {"cc", cc},
-            {"pfc", pfcText},
-            {"iterations", iterationsText},
-            {"seed", seedText},
-            {"backend", backend},
-            {"flows", flows},
-            {"out", out},
-            {"format", format},
-            {"trace", trace},
-            {"compute", computeText},
-            {"overlap", overlapText},
-            {"straggler", stragglerText},
-            {"straggler-factor", stragglerFactorText},
-            {"slow-link", slowLinkText},
-            {"slow-link-fraction", slowLinkFractionText},
-            {"slow-hosts", slowHostsText},
-            {"pause-storm", pauseStormText},
-            {"stop-draining", stopDrainingText},
-            {"pfc-watchdog", watchdogText},
-            {"link-down", linkDownText},
-            {"pcap", pcapText},
-            {"preset", preset},
-            {"buffer", bufferText},
-            {"priority", priorityText},
-            {"lane-scheduling", laneScheduling},
-            {"stop", stopText},
-            {"rto", rtoText},
-            {"deadlock-check", deadlockCheckText},
-            {"in-flight-sample", inFlightSampleText},
-            {"max-events", maxEventsText},
-            {"progress", progressText}};
+    // The table only reads the text fields here.
+    return const_cast<DriverOptions*>(this)->Table().Used();
 }
 
 } // namespace ns3

@@ -1,14 +1,19 @@
 /*
- * DriverOptions: every option of the paramsync driver (DESIGN.md §6), registered on an
- * ns-3 CommandLine with help text and default, then validated into typed values. Options
- * are read as text and parsed here so that every bad value gives one line naming the option
- * and what is allowed (CommandLine's own parse errors print the whole help and exit 1).
+ * DriverOptions: every option of the paramsync driver (DESIGN.md §6), as one OptionTable
+ * (helper/option-table.h): name, help, default and parser of each in one row, from which
+ * come --help, the reading of the arguments, validation and the record of what was used.
+ * Values are taken whole and parsed strictly (helper/option-values.h), so every bad value
+ * gives one line naming the option and what is allowed (CommandLine's own parser cuts
+ * values at whitespace, and its errors print the whole help and exit 1).
  */
 #ifndef PARAMSYNC_DRIVER_OPTIONS_H
 #define PARAMSYNC_DRIVER_OPTIONS_H
 
+#include "option-table.h"
+#include "option-values.h"
+
 #include <cstdint>
-#include <stdexcept>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -16,20 +21,6 @@ namespace ns3
 {
 
 class CommandLine;
-
-/**
- * \brief Bad user input of the driver: the message is one line naming the option.
- * The driver prints it and exits 2.
- */
-class OptionError : public std::invalid_argument
-{
-  public:
-    /// \brief message must name the option ("--mtu: ...") and what is allowed.
-    explicit OptionError(const std::string& message)
-        : std::invalid_argument(message)
-    {
-    }
-};
 
 /**
  * \brief The driver's options: raw text as given, then the validated values.
@@ -40,26 +31,49 @@ class DriverOptions
     /// \brief Defaults (the values --help shows).
     DriverOptions();
 
-    /// \brief Registers every option (with help text and default) on cmd.
+    /**
+     * \brief The option table, bound to this object's fields. To add an option: one
+     * Add() row in DriverOptions::Table() (driver-options.cc) — name, help, the text field
+     * holding its default, and a parser filling the typed field — plus the two fields here.
+     */
+    OptionTable Table();
+
+    /// \brief Registers every option (with help text and default) on cmd, for --help.
     void Register(CommandLine& cmd);
 
     /**
-     * \brief Rejects arguments CommandLine would not know before it sees them (it would
-     * print the whole help and exit 1): names that are neither ours, nor ns-3's
-     * --ns3::Type::Attribute=, nor ns-3's --PrintHelp family; positional arguments.
-     * \throws OptionError naming the argument
+     * \brief Reads the command line: each of our options' value taken whole (an empty or
+     * repeated one refused); ns-3's --ns3::Type::Attribute= and globals (--RngRun=) checked
+     * and set as attribute defaults. \returns the arguments left for ns-3's CommandLine
+     * (--help and the --Print* family; "-h" becomes "--help").
+     * \throws OptionError naming the argument: unknown names, positional arguments, bad
+     * ns-3 attribute names or values
      */
-    void CheckArgumentNames(int argc, char** argv) const;
+    std::vector<std::string> Read(int argc, char** argv);
 
     /**
-     * \brief Parses and range-checks the scalar options (sizes, rates, times, choices,
+     * \brief Parses and range-checks every option (sizes, rates, times, choices, lists,
      * paths). Topology / algorithm / model names are checked by the driver, which builds
      * them. \throws OptionError naming the option and what is allowed
      */
     void Validate();
 
+    /// \brief The ns-3 attribute defaults and globals the options stand for, (name, value)
+    /// as ns-3 text (after Validate()): what ns3-attributes.txt records as run.
+    std::vector<std::pair<std::string, std::string>> Ns3Defaults() const;
+
+    /// \brief Sets Ns3Defaults() as ns-3's defaults. \throws OptionError
+    void SetNs3Defaults() const;
+
     /// \brief (name, value) of every option as used, for attributes.txt / summary.json.
     std::vector<std::pair<std::string, std::string>> Used() const;
+
+    /// \brief ns-3 attributes and globals the command line set: (name, value) as given.
+    std::vector<std::pair<std::string, std::string>> ns3Given;
+    /// \brief --version (or ns-3's --PrintVersion) was given: print the versions, run nothing.
+    bool versionRequested{false};
+    /// \brief ns-3's RNG run number: --RngRun (ns-3's global), default 1.
+    uint64_t rngRun{1};
 
     // Raw text, as given on the command line (defaults filled in).
     std::string topology;             //!< --topology spec
@@ -145,6 +159,31 @@ class DriverOptions
     uint64_t maxEvents{2000000000};  //!< event limit of one run (livelock guard)
     int progress{-1};                //!< -1 auto (terminal and long run), 0 off, 1 on
     bool hashSeedPerSwitch{false};   //!< --preset=hpcc: switch v's ECMP hash seed is v
+
+  private:
+    /// \brief --pfc-watchdog text into watchdogDetectionS / watchdogRestoreS.
+    void ParseWatchdog(const std::string& text);
+    /// \brief --link-down text into linkDowns.
+    void ParseLinkDowns(const std::string& text);
+    /// \brief Sets an ns-3 attribute default or global from --name=value. \throws OptionError
+    void SetNs3Attribute(const std::string& name, const std::string& value, bool hasValue);
+
+    /**
+     * \brief Turns the given ns-3 attributes that a driver option sets (RoceNic::Mtu,
+     * PfcSwitch::BufferSize, ...) into that option, so the explicit value is what runs;
+     * refuses one given beside its option, and attributes the driver sets otherwise.
+     * \throws OptionError
+     */
+    void ApplyNs3Given();
+    /// \brief With --ns3::ConfigStore::Mode=Load: loads the file's defaults, and records
+    /// the attributes a driver option sets that it changed as given (ns3Given).
+    void LoadConfigStore();
+    /// \brief Whether two texts of the option behind attribute give it the same value.
+    bool SameAttributeValue(const std::string& attribute,
+                            const std::string& a,
+                            const std::string& b) const;
+
+    std::set<std::string> m_given; //!< options the command line gave (each at most once)
 };
 
 } // namespace ns3

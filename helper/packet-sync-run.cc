@@ -496,7 +496,7 @@ PacketSyncRun::Run()
 {
     const DriverOptions& o = m_options;
     RngSeedManager::SetSeed(o.seed);
-    RngSeedManager::SetRun(1);
+    RngSeedManager::SetRun(o.rngRun); // --RngRun, 1 unless given
     ChooseScheduler();
 
     RunResult result;
@@ -504,7 +504,9 @@ PacketSyncRun::Run()
     if (!o.pcapText.empty())
     {
         NetworkBuilder::EnablePcap(
-            net, NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText), o.out);
+            net,
+            NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText),
+            m_captureDir.empty() ? o.out : m_captureDir);
     }
     NetworkRecorder recorder(net);
     RoceSyncTransport transport(net, o);
@@ -545,11 +547,9 @@ PacketSyncRun::Run()
     }
     std::vector<double> flowEnd(m_flows.size(), -1);
     uint64_t flowsDone = 0;
-    double lastFlowStart = 0;
     for (size_t i = 0; i < m_flows.size(); ++i)
     {
         const FlowSpec& f = m_flows[i];
-        lastFlowStart = std::max(lastFlowStart, f.startS);
         Simulator::Schedule(Seconds(f.startS), [&, i]() {
             transport.SendFlow(m_flowSrc[i], m_flowDst[i], m_flows[i].bytes, [&, i]() {
                 flowEnd[i] = Simulator::Now().GetSeconds();
@@ -672,9 +672,9 @@ PacketSyncRun::Run()
             }
             return {done, transfersPerIteration * o.iterations + m_flows.size()};
         });
-        // The run ends a grace period after everything finished, or at --stop after the
-        // last flow start: an unfinished job then is a stall (e.g. a PFC deadlock).
-        guard = std::make_unique<RunGuard>(Seconds(lastFlowStart + o.stopS),
+        // The run ends a grace period after everything finished, or at --stop, an absolute
+        // simulated time (the driver refuses inputs that start after it).
+        guard = std::make_unique<RunGuard>(Seconds(o.stopS),
                                            o.maxEvents,
                                            Seconds(2 * o.rtoS) + MilliSeconds(1),
                                            unfinished);
@@ -806,8 +806,7 @@ PacketSyncRun::Run()
     }
     else if (!result.completed && !counters.drained)
     {
-        broken.push_back("stalled: not finished " + o.stopText +
-                         " of simulated time after the start (PFC deadlock?)");
+        broken.push_back(StallMessage(result, deadlock != nullptr));
     }
     for (const std::string& b : broken)
     {
@@ -815,6 +814,45 @@ PacketSyncRun::Run()
     }
     Simulator::Destroy();
     return result;
+}
+
+std::string
+PacketSyncRun::StallMessage(const RunResult& r, bool detectorOn) const
+{
+    const DriverOptions& o = m_options;
+    // Transfers that never started have no row: count the finished ones.
+    const size_t transfersTotal = m_plan ? m_plan->transfers.size() * o.iterations : 0;
+    size_t transfersDone = 0;
+    for (const auto& t : r.transfers)
+    {
+        transfersDone += t.endS >= 0 ? 1 : 0;
+    }
+    const size_t transfersLeft = transfersTotal - std::min(transfersDone, transfersTotal);
+    size_t flowsLeft = 0;
+    for (const auto& f : r.flows)
+    {
+        flowsLeft += f.endS < 0 ? 1 : 0;
+    }
+    std::string what;
+    if (transfersTotal > 0)
+    {
+        what = std::to_string(transfersLeft) + " of " + std::to_string(transfersTotal) +
+               " transfers";
+    }
+    if (!r.flows.empty())
+    {
+        what += (what.empty() ? "" : " and ") + std::to_string(flowsLeft) + " of " +
+                std::to_string(r.flows.size()) + " flows";
+    }
+    if (what.empty())
+    {
+        what = "the job";
+    }
+    return "stalled: " + what + " not finished by --stop=" + o.stopText +
+           " of simulated time; " +
+           (detectorOn ? "the PFC deadlock detector found no cycle of paused ports (a slow "
+                         "link, a long compute time, a pause storm or too short a --stop?)"
+                       : "the PFC deadlock detector was off (--deadlock-check=0)");
 }
 
 } // namespace ns3

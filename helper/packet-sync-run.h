@@ -43,6 +43,9 @@ class PacketSyncRun
     void SetFlows(const std::vector<FlowSpec>& flows,
                   const std::vector<uint32_t>& srcRank,
                   const std::vector<uint32_t>& dstRank);
+    /// \brief Where --pcap captures go (the --out staging directory, which becomes --out
+    /// when the run's files are complete).
+    void SetCaptureDirectory(const std::string& dir) { m_captureDir = dir; }
     /**
      * \brief Builds the network once to surface configuration errors (e.g. PFC headroom
      * that does not fit --buffer) before anything runs. \throws OptionError
@@ -66,6 +69,10 @@ class PacketSyncRun
                                                      const Topology& topology);
 
   private:
+    /// \brief The end-of-run line of a run --stop ended: how many transfers (of the plan's
+    /// per iteration times --iterations) and flows did not finish, and that the deadlock
+    /// detector found no cycle (a found one is named instead of this line).
+    std::string StallMessage(const RunResult& r, bool detectorOn) const;
     /// \brief The builder configured from the options.
     static NetworkBuilder MakeBuilder(const DriverOptions& options);
     /// \brief An asynchronous job's delays, drops, bytes and makespan into result.
@@ -80,6 +87,7 @@ class PacketSyncRun
     std::optional<LapseSpec> m_lapse;      //!< Lapse system, if any
     std::vector<GradientTensor> m_tensors; //!< its model's tensors
     std::vector<FlowSpec> m_flows;         //!< flows, if any
+    std::string m_captureDir;              //!< --pcap files go here
     std::vector<uint32_t> m_flowSrc;       //!< their source ranks
     std::vector<uint32_t> m_flowDst;       //!< their destination ranks
 };

@@ -1,5 +1,6 @@
 #include "paramsync-driver.h"
 
+#include "build-info.h"
 #include "packet-sync-run.h"
 #include "results-writer.h"
 #include "trace-event-writer.h"
@@ -18,9 +19,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <fcntl.h>
+#include <new>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace ns3
@@ -33,6 +38,10 @@ namespace
 OptionError
 AsOptionError(const std::string& option, const std::exception& e)
 {
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+    {
+        throw; // out of memory is not the option's fault: Main reports it
+    }
     std::string msg = e.what();
     // One line: a multi-line message keeps its first line.
     msg = msg.substr(0, msg.find('\n'));
@@ -75,6 +84,62 @@ Ns3AttributeDefaults()
     return text.str();
 }
 
+/// Refuses a file path whose directory the run could not write into (tried by creating
+/// and removing a file there: permission bits alone do not tell, e.g. for root or /proc).
+/// \throws OptionError
+void
+CheckWritable(const std::string& path, const std::string& option)
+{
+    const size_t slash = path.rfind('/');
+    const std::string dir =
+        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    const std::string probe = dir + "/.paramsync-probe." + std::to_string(getpid());
+    const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
+    if (fd < 0)
+    {
+        throw OptionError(option + ": cannot write in '" + dir + "' (" + std::strerror(errno) +
+                          "); allowed: a file in a writable directory");
+    }
+    close(fd);
+    unlink(probe.c_str());
+}
+
+/**
+ * Refuses an input file the readers should not start on: not a regular file (/dev/zero, a
+ * FIFO, a directory), larger than kInputFileCap, or binary (a NUL byte in its first 64 KiB;
+ * a UTF-8 byte-order mark is text). The readers read whole files into memory.
+ * \throws OptionError
+ */
+void
+CheckInputFile(const std::string& path, const std::string& option)
+{
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0)
+    {
+        return; // the reader names a missing file itself
+    }
+    if (!S_ISREG(st.st_mode))
+    {
+        throw OptionError(option + ": '" + path +
+                          "' is not a regular file; allowed: a text file");
+    }
+    if (static_cast<uint64_t>(st.st_size) > ParamsyncDriver::kInputFileCap)
+    {
+        throw OptionError(option + ": '" + path + "' has " + std::to_string(st.st_size) +
+                          " bytes; allowed: at most " +
+                          std::to_string(ParamsyncDriver::kInputFileCap) + " bytes");
+    }
+    std::ifstream in(path, std::ios::binary);
+    std::string head(64 * 1024, '\0');
+    in.read(head.data(), static_cast<std::streamsize>(head.size()));
+    head.resize(static_cast<size_t>(in.gcount()));
+    if (head.find('\0') != std::string::npos)
+    {
+        throw OptionError(option + ": '" + path +
+                          "' is a binary file (it holds NUL bytes); allowed: a text file");
+    }
+}
+
 double
 WallSince(std::chrono::steady_clock::time_point t0)
 {
@@ -90,6 +155,18 @@ void
 ParamsyncDriver::Prepare()
 {
     const DriverOptions& o = m_options;
+    if (o.topology.rfind("file:", 0) == 0)
+    {
+        CheckInputFile(o.topology.substr(5), "--topology");
+    }
+    if (!o.flows.empty())
+    {
+        CheckInputFile(o.flows, "--flows");
+    }
+    if (o.model.rfind("bytes:", 0) != 0 && o.model.find('/') != std::string::npos)
+    {
+        CheckInputFile(o.model, "--model");
+    }
     try
     {
         m_topology = MakeTopology(o.topology, o.rateBps, o.delayS);
@@ -179,6 +256,7 @@ ParamsyncDriver::Prepare()
 
     if (o.backend == "packet")
     {
+        CheckStartsBeforeStop();
         PacketSyncRun::CheckConfiguration(o, *m_topology);
     }
     else
@@ -323,6 +401,43 @@ ParamsyncDriver::Prepare()
 }
 
 void
+ParamsyncDriver::CheckStartsBeforeStop() const
+{
+    const DriverOptions& o = m_options;
+    const auto refuse = [&](const std::string& option, const std::string& what, double atS) {
+        if (atS >= o.stopS)
+        {
+            std::ostringstream at;
+            at << atS;
+            throw OptionError(option + ": " + what + " starts at " + at.str() +
+                              " s, not before --stop=" + o.stopText +
+                              " (the simulated-time limit); allowed: a start before --stop, "
+                              "or a later --stop");
+        }
+    };
+    for (size_t i = 0; i < m_flows.size(); ++i)
+    {
+        refuse("--flows", "flow " + std::to_string(i), m_flows[i].startS);
+    }
+    for (const auto& d : o.linkDowns)
+    {
+        refuse("--link-down", "the failure of " + d.a + "-" + d.b, d.atS);
+    }
+    if (o.pauseStorm.host >= 0)
+    {
+        refuse("--pause-storm", "the storm", o.pauseStorm.startS);
+    }
+    if (o.stopDraining.host >= 0)
+    {
+        refuse("--stop-draining", "the stall", o.stopDraining.startS);
+    }
+    // The first synchronization starts when the slowest worker's compute ends.
+    refuse("--compute",
+           "the first synchronization",
+           o.computeS * (o.straggler >= 0 ? o.stragglerFactor : 1));
+}
+
+void
 ParamsyncDriver::PrepareAsync()
 {
     const DriverOptions& o = m_options;
@@ -410,6 +525,10 @@ ParamsyncDriver::RunAsync()
 {
     auto t0 = std::chrono::steady_clock::now();
     PacketSyncRun run(m_options, *m_topology);
+    if (m_out)
+    {
+        run.SetCaptureDirectory(m_out->Staging());
+    }
     if (m_lapse)
     {
         run.SetLapse(*m_lapse);
@@ -516,6 +635,10 @@ ParamsyncDriver::RunPacket(size_t i)
 {
     auto t0 = std::chrono::steady_clock::now();
     PacketSyncRun run(m_options, *m_topology);
+    if (m_out)
+    {
+        run.SetCaptureDirectory(m_out->Staging());
+    }
     if (i < m_plans.size())
     {
         run.SetPlan(m_plans[i], m_model->Tensors());
@@ -539,14 +662,34 @@ ParamsyncDriver::RunPacket(size_t i)
     return r;
 }
 
+RunConfig
+ParamsyncDriver::Config() const
+{
+    const DriverOptions& o = m_options;
+    RunConfig c;
+    c.rateBps = o.rateBps;
+    c.delayS = o.delayS;
+    c.mtu = o.mtu;
+    c.bufferBytes = o.bufferBytes;
+    c.cc = o.cc;
+    c.pfc = o.pfc;
+    c.seed = o.seed;
+    c.rngRun = o.rngRun;
+    c.iterations = o.iterations;
+    c.version = BuildInfo::Version();
+    c.ns3Version = BuildInfo::Ns3Version();
+    return c;
+}
+
 void
 ParamsyncDriver::Print(const std::vector<RunResult>& runs) const
 {
+    const RunConfig config = Config();
     if (m_options.format == "json")
     {
         for (const auto& r : runs)
         {
-            std::cout << ResultsWriter::JsonLine(r) << "\n";
+            std::cout << ResultsWriter::JsonLine(r, &config) << "\n";
         }
     }
     else
@@ -561,27 +704,57 @@ ParamsyncDriver::Main(int argc, char** argv)
 {
     try
     {
+        return Run(argc, argv);
+    }
+    catch (const std::bad_alloc&)
+    {
+        std::cerr << "paramsync: out of memory: the run needs more memory than this machine "
+                     "gives it (nothing written); allowed: a smaller --topology, --model, "
+                     "--iterations or flow list"
+                  << std::endl;
+        return kExitOutOfMemory;
+    }
+}
+
+int
+ParamsyncDriver::Run(int argc, char** argv)
+{
+    try
+    {
         CommandLine cmd("paramsync.cc"); // the program name in --help
         cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
-                  "Exit codes: 0 ok, 2 bad input, 3 finished but an invariant failed.");
+                  "Exit codes: 0 ok; 2 bad input (one line naming the option, nothing run or "
+                  "written); 3 finished but an invariant failed (a stall, drops with PFC on; "
+                  "results written); 4 the results could not be written; 5 out of memory.");
         m_options.Register(cmd);
-        m_options.CheckArgumentNames(argc, argv);
-        // "--name=" with nothing after '=' means "the default" (scripts build such lines);
-        // ns-3's CommandLine would reject it with its whole help and exit 1.
-        std::vector<char*> args;
-        for (int i = 0; i < argc; ++i)
+        // The option table reads every argument (values whole); ns-3's CommandLine only
+        // prints --help and the --Print* family.
+        std::vector<std::string> ns3Args = m_options.Read(argc, argv);
+        if (m_options.versionRequested)
         {
-            const std::string arg = argv[i];
-            if (i > 0 && arg.size() > 1 && arg.back() == '=' && arg.find('=') == arg.size() - 1)
-            {
-                continue;
-            }
-            args.push_back(argv[i]);
+            std::cout << "paramsync " << BuildInfo::Version() << " (ns-3 "
+                      << BuildInfo::Ns3Version() << ")" << std::endl;
+            return kExitOk;
         }
-        cmd.Parse(static_cast<int>(args.size()), args.data());
+        ns3Args.insert(ns3Args.begin(), argv[0]);
+        cmd.Parse(ns3Args);
         m_options.Validate();
+        // The options as ns-3 defaults: what ns3-attributes.txt records is what ran.
+        m_options.SetNs3Defaults();
         Prepare();
+        if (!m_options.out.empty())
+        {
+            m_out = std::make_unique<OutDirectory>(m_options.out);
+        }
+        if (!m_options.trace.empty() && !(m_out && m_out->Holds(m_options.trace)))
+        {
+            CheckWritable(m_options.trace, "--trace");
+        }
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw;
     }
     catch (const std::exception& e)
     {
@@ -650,28 +823,42 @@ ParamsyncDriver::Main(int argc, char** argv)
     }
     try
     {
-        if (!m_options.out.empty())
+        const RunConfig config = Config();
+        if (m_out)
         {
             // The network as run (slowed links included), in HPCC's topology.txt format:
             // file:DIR/topology.txt reproduces it, and HPCC's simulator reads it.
             std::ostringstream topology;
             FileTopology::WriteHpcc(m_topology->Graph(), topology);
-            ResultsWriter::WriteDirectory(m_options.out,
+            ResultsWriter::WriteDirectory(m_out->Staging(),
                                           runs,
                                           m_options.Used(),
                                           exit,
                                           {{"ns3-attributes.txt", Ns3AttributeDefaults()},
-                                           {"topology.txt", topology.str()}});
+                                           {"topology.txt", topology.str()}},
+                                          &config);
         }
         if (!m_options.trace.empty())
         {
-            TraceEventWriter::Write(m_options.trace, runs);
+            // A trace inside --out goes with the directory's other files.
+            const bool inOut = m_out && m_out->Holds(m_options.trace);
+            const std::string name = m_options.trace.substr(m_options.trace.rfind('/') + 1);
+            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace,
+                                    runs);
         }
+        if (m_out)
+        {
+            m_out->Commit();
+        }
+    }
+    catch (const std::bad_alloc&)
+    {
+        throw;
     }
     catch (const std::exception& e)
     {
-        std::cerr << "paramsync: " << e.what() << std::endl;
-        return 1;
+        std::cerr << "paramsync: results not written: " << e.what() << std::endl;
+        return kExitOutput;
     }
     return exit.code;
 }

@@ -117,7 +117,21 @@ ResultsWriter::JsonString(const std::string& s)
 }
 
 std::string
-ResultsWriter::JsonLine(const RunResult& r)
+ResultsWriter::ConfigMembers(const RunConfig& c)
+{
+    std::ostringstream os;
+    os << "\"rate_bps\":" << Number(c.rateBps) << ",\"delay_s\":" << Number(c.delayS)
+       << ",\"mtu\":" << c.mtu << ",\"buffer_bytes\":" << c.bufferBytes
+       << ",\"cc\":" << JsonString(c.cc) << ",\"pfc\":" << (c.pfc ? 1 : 0)
+       << ",\"seed\":" << c.seed << ",\"rng_run\":" << c.rngRun
+       << ",\"iterations\":" << c.iterations
+       << ",\"paramsync_version\":" << JsonString(c.version)
+       << ",\"ns3_version\":" << JsonString(c.ns3Version);
+    return os.str();
+}
+
+std::string
+ResultsWriter::JsonLine(const RunResult& r, const RunConfig* config)
 {
     const auto& cols = Columns();
     auto row = Row(r);
@@ -156,6 +170,10 @@ ResultsWriter::JsonLine(const RunResult& r)
                << r.systemMetrics[i].second;
         }
         os << "}";
+    }
+    if (config)
+    {
+        os << "," << ConfigMembers(*config);
     }
     os << "}";
     return os.str();
@@ -277,7 +295,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
                               const std::vector<RunResult>& runs,
                               const std::vector<std::pair<std::string, std::string>>& used,
                               const RunExit& exit,
-                              const std::vector<std::pair<std::string, std::string>>& extraFiles)
+                              const std::vector<std::pair<std::string, std::string>>& extraFiles,
+                              const RunConfig* config)
 {
     if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
     {
@@ -289,9 +308,14 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     summary << "{\"runs\":[\n";
     for (size_t i = 0; i < runs.size(); ++i)
     {
-        summary << "  " << JsonLine(runs[i]) << (i + 1 < runs.size() ? ",\n" : "\n");
+        summary << "  " << JsonLine(runs[i], config) << (i + 1 < runs.size() ? ",\n" : "\n");
     }
-    summary << "],\"options\":{";
+    summary << "],";
+    if (config)
+    {
+        summary << "\"config\":{" << ConfigMembers(*config) << "},";
+    }
+    summary << "\"options\":{";
     for (size_t i = 0; i < used.size(); ++i)
     {
         summary << (i ? "," : "") << JsonString(used[i].first) << ":" << JsonString(used[i].second);

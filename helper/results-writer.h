@@ -27,6 +27,26 @@ struct RunExit
 };
 
 /**
+ * \brief The configuration a row ran with, written into every JSON row and summary.json so
+ * that rows of a sweep over any of these stay distinguishable, and which build made them.
+ * The topology and algorithm specs are columns of the row itself.
+ */
+struct RunConfig
+{
+    double rateBps{0};       ///< default link rate, bit/s (--rate; a topology's rate= wins)
+    double delayS{0};        ///< default one-way link delay, s
+    uint32_t mtu{0};         ///< RoCE payload bytes per packet
+    uint64_t bufferBytes{0}; ///< shared buffer per switch / relaying host, bytes
+    std::string cc;          ///< congestion control
+    bool pfc{true};          ///< PFC on
+    uint32_t seed{1};        ///< ns-3 RNG seed
+    uint64_t rngRun{1};      ///< ns-3 RNG run number (--RngRun)
+    uint32_t iterations{1};  ///< synchronizations per run
+    std::string version;     ///< paramsync's git version at build time
+    std::string ns3Version;  ///< ns-3's release
+};
+
+/**
  * \brief Formats and writes results of one or more runs.
  */
 class ResultsWriter
@@ -38,8 +58,13 @@ class ResultsWriter
     /// \brief The values of one run, in Columns() order, as text.
     static std::vector<std::string> Row(const RunResult& run);
 
-    /// \brief One JSON object (one line, no newline) with the Columns() of a run.
-    static std::string JsonLine(const RunResult& run);
+    /// \brief One JSON object (one line, no newline) with the Columns() of a run and, when
+    /// given, its configuration (rate_bps, delay_s, mtu, buffer_bytes, cc, pfc, seed,
+    /// rng_run, iterations, paramsync_version, ns3_version).
+    static std::string JsonLine(const RunResult& run, const RunConfig* config = nullptr);
+
+    /// \brief The configuration as JSON members ("\"rate_bps\":4e+10,...", no braces).
+    static std::string ConfigMembers(const RunConfig& config);
 
     /// \brief A CSV field, quoted when it holds a comma, quote or newline (RFC 4180).
     static std::string CsvField(const std::string& s);
@@ -62,6 +87,7 @@ class ResultsWriter
      * \param exit how the run ended, recorded as summary.json's "exit" (a script reading
      *        the directory sees the reason without the process's exit status)
      * \param extraFiles further (file name, content) pairs, written before summary.json
+     * \param config the configuration, in every row and as summary.json's "config"
      * \throws std::runtime_error naming the path when a file cannot be written
      */
     static void WriteDirectory(
@@ -69,7 +95,8 @@ class ResultsWriter
         const std::vector<RunResult>& runs,
         const std::vector<std::pair<std::string, std::string>>& used,
         const RunExit& exit,
-        const std::vector<std::pair<std::string, std::string>>& extraFiles = {});
+        const std::vector<std::pair<std::string, std::string>>& extraFiles = {},
+        const RunConfig* config = nullptr);
 
     /**
      * \brief Writes content to path via path.tmp.PID + rename (atomic on one file system).

@@ -1,10 +1,14 @@
 # Files of helper/ (and its tests), listed explicitly. Paths are relative to the repository root.
 set(PARAMSYNC_HELPER_SOURCES
+    helper/build-info.cc
     helper/driver-options.cc
     helper/flow-list.cc
     helper/in-flight-sampler.cc
     helper/network-builder.cc
     helper/network-recorder.cc
+    helper/option-table.cc
+    helper/out-directory.cc
+    helper/option-values.cc
     helper/packet-sync-run.cc
     helper/paramsync-driver.cc
     helper/pause-spread.cc
@@ -16,11 +20,15 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/trace-event-writer.cc
 )
 set(PARAMSYNC_HELPER_HEADERS
+    helper/build-info.h
     helper/driver-options.h
     helper/flow-list.h
     helper/in-flight-sampler.h
     helper/network-builder.h
     helper/network-recorder.h
+    helper/option-table.h
+    helper/out-directory.h
+    helper/option-values.h
     helper/packet-sync-run.h
     helper/paramsync-driver.h
     helper/pause-spread.h

@@ -370,7 +370,7 @@ TEST(DriverPacket, AsyncPsSystemsRunFromTheDriver)
     // never needs to pause; with delay=2 no applied update is staler than 2 and the
     // straggler's stale updates are dropped instead. Every run applies every non-dropped
     // update: updates + dropped = 8 workers x 10 iterations.
-    const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms "
+    const std::string common = " --iterations=10 --compute=1ms "
                                "--straggler=0 --straggler-factor=3";
     Outcome asp = RunJson(Idle("star:n=9", "asp", "bytes:4MB") + common);
     Outcome mlf = RunJson(Idle("star:n=9", "mlfabric:delay=2", "bytes:4MB") + common);
@@ -394,7 +394,7 @@ TEST(DriverPacket, MlfabricAggregationReplicaAndNetworkSchedulerFromTheDriver)
     // The same 8 workers x 10 iterations of a 4 MB model (80 updates, none dropped without
     // a delay bound). Plain mlfabric: 80 pushes + 80 model returns of 4 MB = 640 MB on the
     // server's link.
-    const std::string common = " --model=bytes:4MB --iterations=10 --compute=1ms";
+    const std::string common = " --iterations=10 --compute=1ms";
     auto run = [&](const std::string& topology, const std::string& algorithm) {
         return RunJson(Idle(topology, algorithm, "bytes:4MB") + common);
     };
@@ -774,4 +774,146 @@ TEST(DriverPacket, LaneSchedulingIsInEveryRowAndTheSummary)
     EXPECT_NE(summary.find("\"lane-scheduling\":\"rr\""), std::string::npos) << summary;
     EXPECT_LT(Field(rr.out, "gst_s"), Field(strict.out, "gst_s"));
     EXPECT_EQ(std::system(("rm -rf " + dir).c_str()), 0);
+}
+
+TEST(DriverPacket, StopIsAnAbsoluteSimulatedTime)
+{
+    // One 1 MB flow from host 0 to host 1 of star:n=4 at 1 Gb/s, starting at 50 ms: its
+    // payload alone takes 1e6 x 8 / 1e9 = 8 ms, so it ends after 58 ms. --stop=55ms is an
+    // absolute limit: the flow cannot finish (a limit counted from the last flow start, as
+    // before, would have run to 105 ms and finished it). --stop=70ms lets it finish.
+    const std::string flows = "/tmp/paramsync-stop-flow-" + std::to_string(getpid()) + ".txt";
+    std::ofstream(flows) << "1\n0 1 3 100 1000000 0.05\n";
+    const std::string base =
+        "--topology=star:n=4 --algorithm=none --rate=1Gbps --flows=" + flows;
+    Outcome cut = RunJson(base + " --stop=55ms");
+    Outcome whole = RunJson(base + " --stop=70ms");
+    std::remove(flows.c_str());
+    EXPECT_EQ(cut.code, 3) << cut.err;
+    EXPECT_NE(cut.err.find("1 of 1 flows not finished by --stop=55ms"), std::string::npos)
+        << cut.err;
+    ASSERT_EQ(whole.code, 0) << whole.err;
+    EXPECT_GT(Field(whole.out, "sim_s"), 0.058) << whole.out;
+    EXPECT_LT(Field(whole.out, "sim_s"), 0.070) << whole.out;
+}
+
+TEST(DriverPacket, AStallNamesWhatDidNotFinishAndBlamesNoDeadlockWithoutACycle)
+{
+    // A 1 MB ring over star:n=4 at 1 Mb/s: each of the 2 (N - 1) = 6 steps sends W / N =
+    // 250 KB per host, 2 s at 1 Mb/s, so nothing finishes by --stop=100ms. The ring has
+    // 6 steps x 4 hosts = 24 transfers. Nothing is paused in a cycle: the line must say
+    // the detector found none (it used to say "PFC deadlock?"), or that it was off.
+    const std::string base = "--topology=star:n=4 --algorithm=ring --model=bytes:1MB "
+                             "--rate=1Mbps --stop=100ms";
+    Outcome on = RunJson(base);
+    Outcome off = RunJson(base + " --deadlock-check=0");
+    EXPECT_EQ(on.code, 3) << on.err;
+    EXPECT_NE(on.err.find("24 of 24 transfers not finished by --stop=100ms"), std::string::npos)
+        << on.err;
+    EXPECT_NE(on.err.find("found no cycle"), std::string::npos) << on.err;
+    EXPECT_EQ(on.err.find("deadlock?"), std::string::npos) << on.err;
+    EXPECT_EQ(off.code, 3) << off.err;
+    EXPECT_NE(off.err.find("detector was off"), std::string::npos) << off.err;
+}
+
+TEST(DriverPacket, InputsStartingAtOrAfterStopAreRefused)
+{
+    // A flow at 1e9 s with --stop=1s used to run past 1,600 s of simulated time.
+    const std::string flows = "/tmp/paramsync-late-flow-" + std::to_string(getpid()) + ".txt";
+    std::ofstream(flows) << "1\n0 1 3 100 1000 1e9\n";
+    const std::string ring = "--topology=star:n=4 --algorithm=ring --model=bytes:1MB --stop=1s ";
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"--topology=star:n=4 --algorithm=none --stop=1s --flows=" + flows,
+         "--flows: flow 0 starts at 1e+09 s, not before --stop=1s"},
+        {ring + "--compute=2s", "--compute: the first synchronization starts at 2 s"},
+        // 0.5 s of compute x 3 for the straggler = 1.5 s.
+        {ring + "--compute=500ms --straggler=0 --straggler-factor=3",
+         "--compute: the first synchronization starts at 1.5 s"},
+        {ring + "--link-down=h0-sw0@1s+1ms", "--link-down: the failure of h0-sw0 starts at 1 s"},
+        {ring + "--pause-storm=1@2s", "--pause-storm: the storm starts at 2 s"},
+    };
+    for (const auto& [args, message] : cases)
+    {
+        Outcome o = RunJson(args);
+        EXPECT_EQ(o.code, 2) << args << "\n" << o.err;
+        EXPECT_NE(o.err.find(message), std::string::npos) << args << "\n" << o.err;
+        EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    }
+    std::remove(flows.c_str());
+}
+
+TEST(DriverPacket, RngRunSelectsAnotherRandomStream)
+{
+    // ns-3's --RngRun was rejected as unknown, then overridden by the driver's SetRun(1).
+    // ECN marking draws at random between the thresholds: an 8-to-1 incast under DCQCN
+    // marks a different set of packets with another run number, and the same set with the
+    // same one (1 is the default). The row records the run number.
+    const std::string base = "--topology=star:n=9 --algorithm=ps:servers=1 --model=bytes:8MB "
+                             "--cc=dcqcn --buffer=4MB";
+    Outcome byDefault = RunJson(base);
+    Outcome one = RunJson(base + " --RngRun=1");
+    Outcome two = RunJson(base + " --RngRun=2");
+    ASSERT_EQ(byDefault.code, 0) << byDefault.err;
+    ASSERT_EQ(one.code, 0) << one.err;
+    ASSERT_EQ(two.code, 0) << two.err;
+    EXPECT_EQ(Field(byDefault.out, "gst_s"), Field(one.out, "gst_s"));
+    EXPECT_EQ(Field(byDefault.out, "ecn_marks"), Field(one.out, "ecn_marks"));
+    EXPECT_NE(Field(one.out, "gst_s"), Field(two.out, "gst_s"));
+    EXPECT_EQ(Field(two.out, "rng_run"), 2);
+}
+
+TEST(DriverPacket, ExplicitNs3AttributesWinOrConflictAndTheSavedAttributesReproduceTheRun)
+{
+    // --ns3::RoceNic::Mtu=1000 and --ns3::PfcSwitch::BufferSize=1000000 used to be
+    // overridden by the driver's own --mtu / --buffer defaults (identical results). Now the
+    // explicit attribute is the option's value: the same run as --mtu=1000 --buffer=1MB.
+    const std::string base = "--topology=star:n=4 --algorithm=ring --model=bytes:1MB";
+    Outcome attr =
+        RunJson(base + " --ns3::RoceNic::Mtu=1000 --ns3::PfcSwitch::BufferSize=1000000");
+    Outcome option = RunJson(base + " --mtu=1000 --buffer=1MB");
+    Outcome plain = RunJson(base);
+    ASSERT_EQ(attr.code, 0) << attr.err;
+    ASSERT_EQ(option.code, 0) << option.err;
+    EXPECT_EQ(Field(attr.out, "mtu"), 1000);
+    EXPECT_EQ(Field(attr.out, "buffer_bytes"), 1e6);
+    EXPECT_EQ(Field(attr.out, "gst_s"), Field(option.out, "gst_s"));
+    // 1000 B payloads carry more headers per byte than 4096 B ones: a longer GST.
+    EXPECT_GT(Field(attr.out, "gst_s"), Field(plain.out, "gst_s"));
+    // Both ways at once with different values: refused; an attribute the driver sets in
+    // a form an attribute cannot stand for: refused, naming the option.
+    Outcome both = RunJson(base + " --ns3::RoceNic::Mtu=1000 --mtu=2000");
+    EXPECT_EQ(both.code, 2);
+    EXPECT_NE(both.err.find("conflicts with --mtu=2000"), std::string::npos) << both.err;
+    Outcome cc = RunJson(base + " --ns3::RoceNic::CongestionControl=ns3::RoceCcNone");
+    EXPECT_EQ(cc.code, 2);
+    EXPECT_NE(cc.err.find("allowed: --cc"), std::string::npos) << cc.err;
+
+    // ns3-attributes.txt records what ran (it recorded ns-3's defaults: DataRate 40Gbps in
+    // a 10 Gb/s run), and ConfigStore Load of it reproduces the run exactly.
+    const std::string out = "/tmp/paramsync-attrs-" + std::to_string(getpid());
+    Outcome saved = RunJson(base + " --mtu=1000 --rate=10Gbps --buffer=2MB --out=" + out);
+    ASSERT_EQ(saved.code, 0) << saved.err;
+    const std::string attrs = Slurp(out + "/ns3-attributes.txt");
+    EXPECT_NE(attrs.find("default ns3::RoceNic::Mtu \"1000\""), std::string::npos) << attrs;
+    EXPECT_NE(attrs.find("default ns3::PfcNetDevice::DataRate \"10000000000bps\""),
+              std::string::npos)
+        << attrs;
+    EXPECT_NE(attrs.find("default ns3::PfcSwitch::BufferSize \"2000000\""), std::string::npos);
+    const std::string load = " --ns3::ConfigStore::Filename=" + out +
+                             "/ns3-attributes.txt --ns3::ConfigStore::Mode=Load "
+                             "--ns3::ConfigStore::FileFormat=RawText";
+    Outcome loaded = RunJson(base + load);
+    ASSERT_EQ(loaded.code, 0) << loaded.err;
+    EXPECT_EQ(Field(loaded.out, "gst_s"), Field(saved.out, "gst_s"));
+    EXPECT_EQ(Field(loaded.out, "rate_bps"), 1e10);
+    // The same values spelled otherwise are no conflict (2000KB = 2000000 B); others are.
+    EXPECT_EQ(RunJson(base + load + " --buffer=2000KB --mtu=1000").code, 0);
+    Outcome clash = RunJson(base + load + " --mtu=4096");
+    EXPECT_EQ(clash.code, 2);
+    EXPECT_NE(clash.err.find("--ns3::RoceNic::Mtu=1000: conflicts with --mtu=4096"),
+              std::string::npos)
+        << clash.err;
+    std::system(("rm -rf " + out + " /tmp/.paramsync-attrs-" + std::to_string(getpid()) +
+                 ".lock")
+                    .c_str());
 }

@@ -1,11 +1,15 @@
 // Pure pieces of the driver: option validation, the HPCC flow-file parser, the results
 // writer and the trace-event writer.
 #include "ns3/driver-options.h"
+#include "ns3/option-values.h"
 #include "ns3/flow-list.h"
 #include "ns3/results-writer.h"
 #include "ns3/trace-event-writer.h"
 
 #include <fstream>
+#include <algorithm>
+#include <regex>
+#include <map>
 #include <gtest/gtest.h>
 #include <sstream>
 #include <unistd.h>
@@ -84,18 +88,108 @@ TEST(DriverOptions, EachBadValueNamesItsOption)
 TEST(DriverOptions, UnknownArgumentNamesAreRejectedButNs3OnesPass)
 {
     DriverOptions o;
-    const char* good[] = {"paramsync", "--mtu=1000", "--ns3::Foo::Bar=1", "--PrintHelp"};
-    EXPECT_NO_THROW(o.CheckArgumentNames(4, const_cast<char**>(good)));
+    const char* good[] = {"paramsync", "--mtu=1000", "--RngRun=3", "--PrintHelp"};
+    std::vector<std::string> left;
+    EXPECT_NO_THROW(left = o.Read(4, const_cast<char**>(good)));
+    EXPECT_EQ(o.mtuText, "1000");
+    // Only the --Print* family is left for ns-3's CommandLine; the global went to ns-3.
+    ASSERT_EQ(left.size(), 1u);
+    EXPECT_EQ(left[0], "--PrintHelp");
+    ASSERT_EQ(o.ns3Given.size(), 1u);
+    EXPECT_EQ(o.ns3Given[0].first, "RngRun");
     const char* bad[] = {"paramsync", "--topolgy=star:n=4"};
     try
     {
-        o.CheckArgumentNames(2, const_cast<char**>(bad));
+        DriverOptions fresh;
+        fresh.Read(2, const_cast<char**>(bad));
         FAIL() << "unknown option accepted";
     }
     catch (const OptionError& e)
     {
         EXPECT_EQ(std::string(e.what()).rfind("--topolgy:", 0), 0u) << e.what();
     }
+}
+
+TEST(DriverOptions, ValuesAreTakenWholeAndAnEmptyOrRepeatedOptionIsRefused)
+{
+    // The whole text after '=' is the value, spaces included.
+    DriverOptions o;
+    const char* spaced[] = {"paramsync", "--out=dir with space/run1", "--topology=bcube: n=3, k=1"};
+    o.Read(3, const_cast<char**>(spaced));
+    EXPECT_EQ(o.out, "dir with space/run1");
+    EXPECT_EQ(o.topology, "bcube: n=3, k=1");
+    for (const auto& args : std::vector<std::vector<const char*>>{
+             {"paramsync", "--algorithm="},
+             {"paramsync", "--algorithm"},
+             {"paramsync", "--mtu=1000", "--mtu=1000"},
+             {"paramsync", "--RngRun=1", "--RngRun=2"}})
+    {
+        DriverOptions fresh;
+        EXPECT_THROW(fresh.Read(static_cast<int>(args.size()), const_cast<char**>(args.data())),
+                     OptionError)
+            << args.back();
+    }
+}
+
+TEST(OptionValues, UnitsAreRequiredAndScaleExactly)
+{
+    namespace V = OptionValues;
+    // 12.5 Gb/s = 12.5e9 bit/s; 0.5 ms = 5e-4 s; 4 KiB = 4 x 1024 = 4096 B.
+    EXPECT_DOUBLE_EQ(V::Rate("12.5Gbps", "--rate", 1e6, 1e14), 12.5e9);
+    EXPECT_DOUBLE_EQ(V::Time("0.5ms", "--t", 0), 5e-4);
+    EXPECT_DOUBLE_EQ(V::Time("1e3us", "--t", 0), 1e-3);
+    EXPECT_EQ(V::Bytes("4KiB", "--b", 1, 1u << 20), 4096u);
+    for (const std::string bad : {"10", "10 Gbps", " 10Gbps", "10Gbps ", "10Gbpsx", "Gbps",
+                                  "-1Gbps", "inf", "0x10Gbps", "10G", ""})
+    {
+        EXPECT_THROW(V::Rate(bad, "--rate", 1e6, 1e14), OptionError) << "'" << bad << "'";
+    }
+    for (const std::string bad : {"5", "1 s", "1sec", "nan", "1e", "1.5.0s"})
+    {
+        EXPECT_THROW(V::Time(bad, "--t", 0), OptionError) << "'" << bad << "'";
+    }
+    EXPECT_THROW(V::Bytes("1000", "--b", 1, 1u << 20), OptionError); // no unit
+    EXPECT_THROW(V::Bytes("1.5B", "--b", 1, 1u << 20), OptionError); // not whole
+}
+
+TEST(OptionValues, RangesIncludeNs3sTimeRange)
+{
+    namespace V = OptionValues;
+    // 1 bps is below a 1 Mb/s floor; 1e10 s exceeds ns-3's (2^63 - 1) ns = 9.22e9 s.
+    EXPECT_THROW(V::Rate("1bps", "--rate", 1e6, 1e14), OptionError);
+    EXPECT_THROW(V::Time("1e10s", "--stop", 0), OptionError);
+    EXPECT_DOUBLE_EQ(V::Time("9e9s", "--stop", 0), 9e9);
+    // 0.5 ns would round to 0 at ns-3's 1 ns resolution; 0 itself is a time.
+    EXPECT_THROW(V::Time("0.5ns", "--t", 0), OptionError);
+    EXPECT_DOUBLE_EQ(V::Time("0s", "--t", 0), 0.0);
+    EXPECT_THROW(V::Uint("70000", "--n", 1, 65535), OptionError);
+    EXPECT_THROW(V::Uint("12abc", "--n", 1, 65535), OptionError); // trailing text
+    EXPECT_THROW(V::Real("0.5x", "--f", 0, 1), OptionError);
+}
+
+TEST(OptionValues, ListsRefuseDuplicatesAndEmptyItems)
+{
+    namespace V = OptionValues;
+    EXPECT_EQ(V::UintList("3,7,12", "--l", 100), (std::vector<uint32_t>{3, 7, 12}));
+    for (const std::string bad : {"0,0,0", "1,,2", "1,", ",1"})
+    {
+        try
+        {
+            V::UintList(bad, "--slow-link", 100);
+            ADD_FAILURE() << bad << " accepted";
+        }
+        catch (const OptionError& e)
+        {
+            EXPECT_EQ(std::string(e.what()).rfind("--slow-link:", 0), 0u) << e.what();
+        }
+    }
+}
+
+TEST(OptionValues, ControlCharactersAreRefused)
+{
+    EXPECT_THROW(OptionValues::CheckText("nl\nx", "--out"), OptionError);
+    EXPECT_THROW(OptionValues::CheckText("tab\tx", "--out"), OptionError);
+    EXPECT_NO_THROW(OptionValues::CheckText("dir with space", "--out"));
 }
 
 TEST(FlowList, ParsesHpccFormatAndIgnoresTrailingLines)
@@ -225,6 +319,53 @@ TEST(TraceEventWriter, OneSpanPerTransferAndPause)
     EXPECT_NE(s.find("\"ts\":1,\"dur\":2"), std::string::npos) << s;
     EXPECT_NE(s.find("\"ts\":2,\"dur\":3"), std::string::npos) << s;
     EXPECT_NE(s.find("\"name\":\"port sw0/1\""), std::string::npos) << s;
+}
+
+TEST(TraceEventWriter, LanesNeverHoldOverlappingSpans)
+{
+    // [1,3], [2,4], [3,5], [0,10] us: [0,10] overlaps all; [1,3] and [3,5] only touch. By
+    // start: [0,10] lane 0, [1,3] lane 1, [2,4] lane 2, [3,5] lane 1 (free at 3).
+    const auto lanes = TraceEventWriter::Lanes({{1, 3}, {2, 4}, {3, 5}, {0, 10}});
+    EXPECT_EQ(lanes, (std::vector<uint32_t>{1, 2, 1, 0}));
+}
+
+TEST(TraceEventWriter, NoTwoSlicesOfAThreadOverlap)
+{
+    // Host 1 sends three transfers posted together and ending one after another (as a
+    // worker's messages on several queue pairs do): [1,3], [1,4], [2,5] us, plus one pause
+    // pair on a port. Parse every complete event back and check that per (pid, tid) the
+    // slices, sorted by start, never overlap: the format forbids non-nested overlap on one
+    // thread (4,300 such slices were on one track of the demo's trace).
+    RunResult r;
+    r.algorithm = "ring";
+    r.transfers.push_back({0, 0, 1, 2, 1000, 1e-6, 3e-6, 0, 0});
+    r.transfers.push_back({0, 1, 1, 3, 1000, 1e-6, 4e-6, 0, 0});
+    r.transfers.push_back({0, 2, 1, 0, 1000, 2e-6, 5e-6, 0, 0});
+    r.pauses.push_back({"sw0/1", 3, 2e-6, 5e-6});
+    r.pauses.push_back({"sw0/1", 4, 3e-6, 6e-6});
+    const std::string s = TraceEventWriter::Format({r});
+    std::regex slice("\\{\"ph\":\"X\",\"pid\":([0-9]+),\"tid\":([0-9]+),[^}]*\"ts\":([-0-9.e+]+),"
+                     "\"dur\":([-0-9.e+]+)");
+    std::map<std::pair<std::string, std::string>, std::vector<std::pair<double, double>>> threads;
+    size_t slices = 0;
+    for (auto it = std::sregex_iterator(s.begin(), s.end(), slice); it != std::sregex_iterator();
+         ++it)
+    {
+        const double ts = std::stod((*it)[3]);
+        threads[{(*it)[1], (*it)[2]}].emplace_back(ts, ts + std::stod((*it)[4]));
+        ++slices;
+    }
+    EXPECT_EQ(slices, 5u) << s;
+    // Transfers need 3 lanes (all three overlap at 2-3 us), pauses 2: 5 threads.
+    EXPECT_EQ(threads.size(), 5u) << s;
+    for (auto& [thread, spans] : threads)
+    {
+        std::sort(spans.begin(), spans.end());
+        for (size_t i = 1; i < spans.size(); ++i)
+        {
+            EXPECT_LE(spans[i - 1].second, spans[i].first) << thread.first << "/" << thread.second;
+        }
+    }
 }
 
 TEST(ResultsWriter, AFailedWriteNamesThePathAndLeavesNothing)

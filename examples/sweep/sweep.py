@@ -41,7 +41,9 @@ columns; a JSON column named like an option is prefixed "out_" (out_algorithm is
 algorithm spec the driver resolved, e.g. "hips:rotate=1,bidir=1,stage=auto").
 
 Exit status: 0 when every point has a stored result (failed points included; they are
-reported), 1 when some point has no result (interrupted), 2 on a bad spec or option.
+reported) and at least one of them is not a failure, 1 when some point has no result
+(interrupted), 2 on a bad spec or option, 4 when every point ran and every one failed
+(a grid with no result at all: a wrong binary, an option every run refuses).
 
 Standard library only; used as a module by examples/experiments/*.py (load_spec, Sweep).
 """
@@ -479,7 +481,11 @@ def report(sweep, rows, failed, stream=sys.stderr):
                      "with --retry-failed\n")
     if missing:
         stream.write(f"[{sweep.experiment}] {missing} point(s) have no result yet\n")
-    return 1 if missing else 0
+        return 1
+    if sweep.points and len(failed) == len(sweep.points):
+        stream.write(f"[{sweep.experiment}] every run failed: no result\n")
+        return 4
+    return 0
 
 
 def run_experiment(experiment, make_spec, plot_script, doc, fluid_only=False):

@@ -200,6 +200,15 @@ class SweepTest(unittest.TestCase):
         self.assertIn('"seed":"2002"}\' || rc=1\n        ;;\n    *)', text)
         self.assertEqual(text.count("\n        ;;"), 668)
 
+    def test_a_grid_where_every_run_fails_exits_4(self):
+        # Only the point that cannot run (hips needs host groups): stored, but no result.
+        with open(self.spec_path, "w") as f:
+            json.dump({"experiment": "tiny", "fixed": SPEC["fixed"], "grids": [SPEC["grids"][1]]},
+                      f)
+        p = self.cli()
+        self.assertEqual(p.returncode, 4, p.stderr)
+        self.assertIn("every run failed", p.stderr)
+
     def test_bad_spec_is_one_line_and_exit_2(self):
         with open(self.spec_path, "w") as f:
             json.dump({"experiment": "tiny", "grids": [{"--topology": "star:n=4"}]}, f)
