@@ -9,7 +9,7 @@ DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
 	clang libclang-rt-14-dev
 
-.PHONY: all deps build test sanitize demo bench debug fuzz clean
+.PHONY: all deps build test test-ns3-trees sanitize demo bench debug fuzz clean
 
 all: build
 
@@ -38,6 +38,12 @@ test: build sanitize
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_DIR)-sanitize && ctest --output-on-failure -j $(JOBS)
 	./test/fuzz/run-fuzzers.sh $(BUILD_DIR)-fuzz $(FUZZ_SECONDS)
+
+# paramsync inside Debian's ns-3.37 source tree (fetched once, cached in
+# $PARAMSYNC_NS3SRC_CACHE, default ~/.cache/paramsync-ns3src): ./ns3 build of the module,
+# the driver and the tutorial run as ns-3 programs, ./test.py for the paramsync TestSuites.
+test-ns3-trees: deps
+	./test/ns3-trees/run-ns3-trees.sh $(JOBS)
 
 # The ASan + UBSan build the test suite runs on in CI. -O1 rather than Debug's -O0: it
 # compiles as fast and runs the packet-level tests several times faster under the sanitizers;

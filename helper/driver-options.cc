@@ -1,6 +1,7 @@
 #include "driver-options.h"
 
 #include "ns3/command-line.h"
+#include "ns3/model-profile.h"
 #include "ns3/spec-string.h"
 
 #include <algorithm>
@@ -194,7 +195,7 @@ DriverOptions::DriverOptions()
     : topology("bcube:n=3,k=1"),
       algorithm("all"),
       model("bytes:10MB"),
-      modelsDir(PARAMSYNC_SOURCE_DIR "/workloads/models"),
+      modelsDir(ModelProfile::DefaultModelsDir()),
       rateText("40Gbps"),
       delayText("1us"),
       mtuText("4096"),

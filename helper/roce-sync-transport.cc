@@ -35,17 +35,30 @@ CcTypeName(const std::string& cc)
 RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options)
     : m_net(net)
 {
+    ObjectFactory nic("ns3::RoceNic");
+    nic.Set("Mtu", UintegerValue(options.mtu));
+    nic.Set("CongestionControl", StringValue(CcTypeName(options.cc)));
+    nic.Set("Priority", UintegerValue(options.priority));
+    nic.Set("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
+    InstallNics(nic);
+}
+
+RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const ObjectFactory& nicFactory)
+    : m_net(net)
+{
+    InstallNics(nicFactory);
+}
+
+void
+RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory)
+{
+    const PfcNetwork& net = m_net;
     const uint32_t hosts = static_cast<uint32_t>(net.hostNode.size());
     m_nics.resize(hosts);
-    const std::string ccType = CcTypeName(options.cc);
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        Ptr<RoceNic> nic = CreateObject<RoceNic>();
+        Ptr<RoceNic> nic = nicFactory.Create<RoceNic>();
         nic->SetAttribute("HostRank", UintegerValue(h));
-        nic->SetAttribute("Mtu", UintegerValue(options.mtu));
-        nic->SetAttribute("CongestionControl", StringValue(ccType));
-        nic->SetAttribute("Priority", UintegerValue(options.priority));
-        nic->SetAttribute("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
         net.Host(h)->AggregateObject(nic);
         for (const auto& dev : net.HostPorts(h))
         {

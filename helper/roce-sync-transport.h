@@ -10,6 +10,8 @@
 #include "driver-options.h"
 #include "network-builder.h"
 
+#include "ns3/object-factory.h"
+
 #include "ns3/sync-job.h"
 
 #include <functional>
@@ -32,6 +34,8 @@ class RoceSyncTransport : public SyncTransport
   public:
     /// \brief Installs a RoceNic (MTU, congestion control, priority from options) per host.
     RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options);
+    /// \brief Installs a RoceNic made by nicFactory (its attributes: Mtu, Priority, ...) per host.
+    RoceSyncTransport(const PfcNetwork& net, const ObjectFactory& nicFactory);
     ~RoceSyncTransport() override;
 
     /// \brief The job told of deliveries (may be null: flows only).
@@ -69,6 +73,8 @@ class RoceSyncTransport : public SyncTransport
   private:
     /// \brief Tag of the QPs of replayed flows (not sync QPs).
     static constexpr uint32_t kFlowTag = ~0u;
+    /// \brief Creates every host's NIC and wires it to the host's ports.
+    void InstallNics(const ObjectFactory& nicFactory);
     /// \brief A counter summed over every host's NIC.
     uint64_t SumOverNics(const std::function<uint64_t(const RoceNic&)>& count) const;
     /// \brief A message of srcHost's QP `qpNumber` arrived at dstHost.

@@ -7,6 +7,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/network-recorder.cc
     helper/packet-sync-run.cc
     helper/paramsync-driver.cc
+    helper/paramsync-helper.cc
     helper/pause-spread.cc
     helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
@@ -22,6 +23,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/network-recorder.h
     helper/packet-sync-run.h
     helper/paramsync-driver.h
+    helper/paramsync-helper.h
     helper/pause-spread.h
     helper/pfc-deadlock-detector.h
     helper/run-result.h
