@@ -44,4 +44,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/run-invariants-test.cc
     test/pause-spread-test.cc
     test/in-flight-sampler-test.cc
+    test/paramsync-helper-test.cc
 )
