@@ -78,8 +78,8 @@ main(int argc, char* argv[])
     RunResult r = helper.Run(Seconds(10));
     Simulator::Destroy();
 
-    std::cout << r.algorithm << " on " << r.topology << ", " << r.gradientBytes
-              << " B per worker, " << r.workers << " workers\n"
+    std::cout << r.algorithm << " on " << r.topology << ", " << r.gradientBytes << " B per worker, "
+              << r.workers << " workers\n"
               << "GST " << r.gstS * 1e3 << " ms, " << r.transfers.size() << " transfers, "
               << g_pauses << " PFC pause frames, " << r.drops << " drops\n";
     if (!out.empty())

@@ -6,12 +6,12 @@
 #include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/model-profile.h"
+#include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/sync-job.h"
 #include "ns3/sync-plan.h"
 #include "ns3/topology.h"
-#include "ns3/roce-nic.h"
 
 #include <algorithm>
 
@@ -133,9 +133,8 @@ ParamsyncHelper::Run(Time stop)
     NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::Run before Install");
     auto finished = [this]() {
         return (!m_job || m_job->Finished()) &&
-               std::all_of(m_flows.begin(), m_flows.end(), [](const FlowRecord& f) {
-                   return f.endS >= 0;
-               });
+               std::all_of(
+                   m_flows.begin(), m_flows.end(), [](const FlowRecord& f) { return f.endS >= 0; });
     };
     // Stop as soon as the work is done (periodic model timers, e.g. DCQCN's, would keep the
     // event list busy until `stop`): look after every delivered message, once its event ended.

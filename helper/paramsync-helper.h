@@ -111,17 +111,17 @@ class ParamsyncHelper
     static std::string MessageReceivedPath();
 
   private:
-    NetworkBuilder m_builder;                        //!< network factories
-    ObjectFactory m_nic;                             //!< RoceNic factory
-    std::unique_ptr<Topology> m_topology;            //!< from SetTopology
-    PfcNetwork m_net;                                //!< built by Install
-    bool m_installed{false};                         //!< Install done
-    std::unique_ptr<NetworkRecorder> m_recorder;     //!< PFC, drop and mark counters
-    std::unique_ptr<RoceSyncTransport> m_transport;  //!< NICs and queue pairs
-    std::unique_ptr<ModelProfile> m_model;           //!< the job's model
-    std::unique_ptr<SyncPlan> m_plan;                //!< the job's plan
-    std::unique_ptr<SyncJob> m_job;                  //!< the job
-    std::vector<FlowRecord> m_flows;                 //!< flows and their completion
+    NetworkBuilder m_builder;                       //!< network factories
+    ObjectFactory m_nic;                            //!< RoceNic factory
+    std::unique_ptr<Topology> m_topology;           //!< from SetTopology
+    PfcNetwork m_net;                               //!< built by Install
+    bool m_installed{false};                        //!< Install done
+    std::unique_ptr<NetworkRecorder> m_recorder;    //!< PFC, drop and mark counters
+    std::unique_ptr<RoceSyncTransport> m_transport; //!< NICs and queue pairs
+    std::unique_ptr<ModelProfile> m_model;          //!< the job's model
+    std::unique_ptr<SyncPlan> m_plan;               //!< the job's plan
+    std::unique_ptr<SyncJob> m_job;                 //!< the job
+    std::vector<FlowRecord> m_flows;                //!< flows and their completion
 };
 
 } // namespace ns3

@@ -33,7 +33,7 @@ class CheckReporter
     }
 
     /// \brief Reports actual == expected, naming both values; returns whether they are equal.
-    template <typename A, typename E>
+    template<typename A, typename E>
     bool
     Equal(const A& actual, const E& expected, const char* text, const char* file, int line)
     {
@@ -50,7 +50,7 @@ class CheckReporter
 /// \brief Checks a condition in a shared test body (reporter r).
 #define PS_CHECK(r, cond) (r).Check((cond), #cond, __FILE__, __LINE__)
 /// \brief Checks actual == expected in a shared test body (reporter r).
-#define PS_CHECK_EQ(r, actual, expected)                                                          \
+#define PS_CHECK_EQ(r, actual, expected)                                                           \
     (r).Equal((actual), (expected), #actual " == " #expected, __FILE__, __LINE__)
 
 #endif // PARAMSYNC_CHECK_REPORTER_H

@@ -29,11 +29,11 @@ class GTestReporter : public CheckReporter
 } // namespace ns3
 
 /// \brief A GoogleTest test Suite.Name that runs the shared body `body(CheckReporter&)`.
-#define SHARED_BODY_TEST(Suite, Name, body)                                                       \
-    TEST(Suite, Name)                                                                             \
-    {                                                                                             \
-        ::ns3::GTestReporter reporter;                                                            \
-        body(reporter);                                                                           \
+#define SHARED_BODY_TEST(Suite, Name, body)                                                        \
+    TEST(Suite, Name)                                                                              \
+    {                                                                                              \
+        ::ns3::GTestReporter reporter;                                                             \
+        body(reporter);                                                                            \
     }
 
 #endif // PARAMSYNC_GTEST_REPORTER_H

@@ -52,8 +52,9 @@ class SharedBodyTestSuite : public TestSuite
 {
   public:
     /// \brief Suite name and its (test name, body) pairs.
-    SharedBodyTestSuite(const std::string& name,
-                        std::initializer_list<std::pair<const char*, void (*)(CheckReporter&)>> cases)
+    SharedBodyTestSuite(
+        const std::string& name,
+        std::initializer_list<std::pair<const char*, void (*)(CheckReporter&)>> cases)
         : TestSuite(name, UNIT)
     {
         for (const auto& [testName, body] : cases)
@@ -73,11 +74,11 @@ SharedBodyTestSuite g_sharedBufferMmuSuite(
      {"HeadroomThatDoesNotFitIsAClearError", CheckMmuHeadroomThatDoesNotFitIsAClearError}});
 
 /// RoCEv2 / PFC frame sizes and PFC frame bytes.
-SharedBodyTestSuite g_roceHeaderSuite(
-    "paramsync-roce-header",
-    {{"DataFrameSizeWithVlan", CheckRoceDataFrameSizeWithVlan},
-     {"FrameSizesWithoutVlanAndAck", CheckRoceFrameSizesWithoutVlanAndAck},
-     {"PfcFrameBytes", CheckPfcFrameBytes}});
+SharedBodyTestSuite g_roceHeaderSuite("paramsync-roce-header",
+                                      {{"DataFrameSizeWithVlan", CheckRoceDataFrameSizeWithVlan},
+                                       {"FrameSizesWithoutVlanAndAck",
+                                        CheckRoceFrameSizesWithoutVlanAndAck},
+                                       {"PfcFrameBytes", CheckPfcFrameBytes}});
 
 } // namespace
 } // namespace ns3

@@ -112,9 +112,9 @@ CheckMmuLossyPriorityHasNoHeadroomAndNoPause(CheckReporter& r)
     m.AddPort(40e9, 1e-6);
     m.Finalize();
     if (!PS_CHECK_EQ(r, m.SharedPoolBytes(), 18000u))
-        {
-            return;
-        }
+    {
+        return;
+    }
     for (int k = 0; k < 18; ++k)
     {
         if (!PS_CHECK_EQ(r, m.Admit(0, 0, 1000), SharedBufferMmu::SHARED))
@@ -180,8 +180,10 @@ CheckMmuHeadroomThatDoesNotFitIsAClearError(CheckReporter& r)
     catch (const std::invalid_argument& e)
     {
         std::string what = e.what();
-        r.Check(what.find("208000") != std::string::npos, "names 208000: " + what, __FILE__, __LINE__);
-        r.Check(what.find("20000") != std::string::npos, "names 20000: " + what, __FILE__, __LINE__);
+        r.Check(
+            what.find("208000") != std::string::npos, "names 208000: " + what, __FILE__, __LINE__);
+        r.Check(
+            what.find("20000") != std::string::npos, "names 20000: " + what, __FILE__, __LINE__);
     }
     SharedBufferMmu m2(c);
     bool threw = false;

@@ -8,14 +8,18 @@ namespace ns3
 namespace
 {
 
-SHARED_BODY_TEST(SharedBufferMmuTest, HeadroomFormulaAndSharedPool,
+SHARED_BODY_TEST(SharedBufferMmuTest,
+                 HeadroomFormulaAndSharedPool,
                  CheckMmuHeadroomFormulaAndSharedPool)
-SHARED_BODY_TEST(SharedBufferMmuTest, SharedThenHeadroomThenDrop,
+SHARED_BODY_TEST(SharedBufferMmuTest,
+                 SharedThenHeadroomThenDrop,
                  CheckMmuSharedThenHeadroomThenDrop)
-SHARED_BODY_TEST(SharedBufferMmuTest, LossyPriorityHasNoHeadroomAndNoPause,
+SHARED_BODY_TEST(SharedBufferMmuTest,
+                 LossyPriorityHasNoHeadroomAndNoPause,
                  CheckMmuLossyPriorityHasNoHeadroomAndNoPause)
 SHARED_BODY_TEST(SharedBufferMmuTest, DynamicThreshold, CheckMmuDynamicThreshold)
-SHARED_BODY_TEST(SharedBufferMmuTest, HeadroomThatDoesNotFitIsAClearError,
+SHARED_BODY_TEST(SharedBufferMmuTest,
+                 HeadroomThatDoesNotFitIsAClearError,
                  CheckMmuHeadroomThatDoesNotFitIsAClearError)
 
 } // namespace
