@@ -1,5 +1,5 @@
 /*
- * CheckReporter: where a shared test body (test/*-checks.cc) reports its checks, so that one
+ * CheckReporter: where a shared test body (test/NAME-checks.cc) reports its checks, so that one
  * body serves both test frameworks — GoogleTest out of tree (GTestReporter, gtest-reporter.h)
  * and ns-3's TestSuite inside an ns-3 source tree (paramsync-ns3-test-suites.cc, run by
  * ./test.py -s paramsync-...). A body checks with PS_CHECK / PS_CHECK_EQ; a check whose

@@ -1,5 +1,5 @@
 /*
- * Test bodies of core model units shared by the GoogleTest suites (test/*-test.cc) and the
+ * Test bodies of core model units shared by the GoogleTest suites (test/NAME-test.cc) and the
  * ns-3 TestSuites (test/paramsync-ns3-test-suites.cc): each reports to a CheckReporter.
  */
 #ifndef PARAMSYNC_MODEL_CHECKS_H

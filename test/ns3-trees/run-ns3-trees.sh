@@ -24,15 +24,28 @@ phase() {
 tree=$("$here/fetch-ns3-source.sh" bookworm)
 phase "ns-3.37 source tree at $tree"
 
-# The module as committed plus working-tree edits, without build directories.
-rm -rf "$tree/contrib/paramsync"
-mkdir -p "$tree/contrib/paramsync"
+# The module as committed plus working-tree edits, without build directories. Only files whose
+# content differs are copied (with a fresh mtime, so ninja rebuilds exactly what changed);
+# files no longer in the module are removed.
+dest=$tree/contrib/paramsync
+mkdir -p "$dest"
+list=$(mktemp)
 if git -C "$root" rev-parse --git-dir >/dev/null 2>&1; then
-    git -C "$root" ls-files -z --cached --others --exclude-standard |
-        (cd "$root" && xargs -0 tar -cf - --no-recursion) | tar -C "$tree/contrib/paramsync" -xf -
+    git -C "$root" ls-files --cached --others --exclude-standard >"$list"
 else
-    (cd "$root" && tar -cf - --exclude='./build*' .) | tar -C "$tree/contrib/paramsync" -xf -
+    (cd "$root" && find . -path './build*' -prune -o -type f -print | sed 's|^\./||') >"$list"
 fi
+while IFS= read -r f; do
+    [ -f "$root/$f" ] || continue
+    if ! cmp -s "$root/$f" "$dest/$f"; then
+        mkdir -p "$(dirname "$dest/$f")"
+        cp "$root/$f" "$dest/$f"
+    fi
+done <"$list"
+(cd "$dest" && find . -type f | sed 's|^\./||') | while IFS= read -r f; do
+    grep -qxF "$f" "$list" || rm -f "$dest/$f"
+done
+rm -f "$list"
 
 cd "$tree"
 ./ns3 configure -d release --enable-modules=paramsync --enable-examples --enable-tests \
@@ -41,7 +54,8 @@ cd "$tree"
 grep -q 'paramsync' configure.log || { echo "test-ns3-trees: paramsync not configured" >&2; exit 1; }
 phase "configured (ns-3 modules: $(sed -n '/Modules configured to be built/,/^$/p' configure.log | tail -n +2 | tr -s ' \n' ' '))"
 
-./ns3 build -j "$jobs" >build.log 2>&1 || { tail -n 60 build.log >&2; exit 1; }
+# cmake --build directly: ./ns3 build caps its jobs at (cores - 1), one job on 2 cores.
+cmake --build cmake-cache -j "$jobs" >build.log 2>&1 || { tail -n 60 build.log >&2; exit 1; }
 phase "built library, driver, examples and tests"
 
 # The driver as an ns-3 program: a built-in model (found beside the library, no source path)
