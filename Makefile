@@ -4,10 +4,11 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 
-# Debian packages the build, the tests and the plots need.
+# Debian packages the build, the tests and the plots need (bzip2: the ns-3 source tarball of
+# make test-ns3-trees).
 DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost-graph-dev \
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev bzip2
 
 .PHONY: all deps build test test-ns3-trees sanitize demo bench debug fuzz clean
 
