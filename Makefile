@@ -4,12 +4,13 @@ BUILD_TYPE ?= Release
 JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 
-# Debian packages the build, the tests and the plots need.
+# Debian packages the build, the tests and the plots need (bzip2: the ns-3 source tarball of
+# make test-ns3-trees).
 DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost-graph-dev \
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
-	clang libclang-rt-14-dev
+	clang libclang-rt-14-dev bzip2
 
-.PHONY: all deps build test sanitize demo demo-reference bench debug fuzz clean
+.PHONY: all deps build test test-ns3-trees sanitize demo demo-reference bench debug fuzz clean
 
 all: build
 
@@ -38,6 +39,12 @@ test: build sanitize
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 	cd $(BUILD_DIR)-sanitize && ctest --output-on-failure -j $(JOBS)
 	./test/fuzz/run-fuzzers.sh $(BUILD_DIR)-fuzz $(FUZZ_SECONDS)
+
+# paramsync inside Debian's ns-3.37 source tree (fetched once, cached in
+# $PARAMSYNC_NS3SRC_CACHE, default ~/.cache/paramsync-ns3src): ./ns3 build of the module,
+# the driver and the tutorial run as ns-3 programs, ./test.py for the paramsync TestSuites.
+test-ns3-trees: deps
+	./test/ns3-trees/run-ns3-trees.sh $(JOBS)
 
 # The ASan + UBSan build the test suite runs on in CI. -O1 rather than Debug's -O0: it
 # compiles as fast and runs the packet-level tests several times faster under the sanitizers;

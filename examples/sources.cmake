@@ -2,4 +2,5 @@
 set(PARAMSYNC_EXAMPLES
   examples/paramsync.cc
   examples/pfc-incast.cc
+  examples/first-experiment.cc
 )

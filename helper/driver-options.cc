@@ -7,6 +7,8 @@
 #include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
+#include "ns3/model-profile.h"
+#include "ns3/spec-string.h"
 
 #include <algorithm>
 #include <cmath>
@@ -201,7 +203,7 @@ DriverOptions::DriverOptions()
     : topology("bcube:n=3,k=1"),
       algorithm("all"),
       model("bytes:10MB"),
-      modelsDir(PARAMSYNC_SOURCE_DIR "/workloads/models"),
+      modelsDir(ModelProfile::DefaultModelsDir()),
       rateText("40Gbps"),
       delayText("1us"),
       mtuText("4096"),

@@ -16,28 +16,46 @@ namespace ns3
 RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options)
     : m_net(net)
 {
-    const uint32_t hosts = static_cast<uint32_t>(net.hostNode.size());
-    m_nics.resize(hosts);
     const CongestionControlPreset* preset = CongestionControlPreset::Find(options.cc);
     if (!preset)
     {
         throw std::invalid_argument("--cc: '" + options.cc + "' is not one of " +
                                     CongestionControlPreset::Names());
     }
+    ObjectFactory nic("ns3::RoceNic");
+    nic.Set("Mtu", UintegerValue(options.mtu));
+    nic.Set("Priority", UintegerValue(options.priority));
+    nic.Set("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
+    InstallNics(nic, preset);
+}
+
+RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const ObjectFactory& nicFactory)
+    : m_net(net)
+{
+    InstallNics(nicFactory, nullptr);
+}
+
+void
+RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory,
+                               const CongestionControlPreset* preset)
+{
+    const PfcNetwork& net = m_net;
+    const uint32_t hosts = static_cast<uint32_t>(net.hostNode.size());
+    m_nics.resize(hosts);
     for (uint32_t h = 0; h < hosts; ++h)
     {
-        Ptr<RoceNic> nic = CreateObject<RoceNic>();
+        Ptr<RoceNic> nic = nicFactory.Create<RoceNic>();
         nic->SetAttribute("HostRank", UintegerValue(h));
-        nic->SetAttribute("Mtu", UintegerValue(options.mtu));
-        nic->SetAttribute("Priority", UintegerValue(options.priority));
-        nic->SetAttribute("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
         net.Host(h)->AggregateObject(nic);
         for (const auto& dev : net.HostPorts(h))
         {
             nic->AddPort(dev);
         }
-        // The preset's rates that scale with the NIC follow its (first) port.
-        preset->ApplyTo(nic, net.HostPorts(h).front()->GetDataRate());
+        if (preset)
+        {
+            // The preset's rates that scale with the NIC follow its (first) port.
+            preset->ApplyTo(nic, net.HostPorts(h).front()->GetDataRate());
+        }
         // Frames for this host: through the relay switch's local delivery on a multi-port
         // host, straight from the device otherwise.
         net.SetHostReceive(h, MakeCallback(&RoceNic::Receive, nic));

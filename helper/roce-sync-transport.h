@@ -10,6 +10,8 @@
 #include "driver-options.h"
 #include "network-builder.h"
 
+#include "ns3/object-factory.h"
+
 #include "ns3/sync-job.h"
 
 #include <functional>
@@ -22,6 +24,7 @@ namespace ns3
 {
 
 class RoceNic;
+class CongestionControlPreset;
 class QueuePair;
 
 /**
@@ -32,6 +35,8 @@ class RoceSyncTransport : public SyncTransport
   public:
     /// \brief Installs a RoceNic (MTU, congestion control, priority from options) per host.
     RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options);
+    /// \brief Installs a RoceNic made by nicFactory (its attributes: Mtu, Priority, ...) per host.
+    RoceSyncTransport(const PfcNetwork& net, const ObjectFactory& nicFactory);
     ~RoceSyncTransport() override;
 
     /// \brief The job told of deliveries (may be null: flows only).
@@ -72,6 +77,8 @@ class RoceSyncTransport : public SyncTransport
   private:
     /// \brief Tag of the QPs of replayed flows (not sync QPs).
     static constexpr uint32_t kFlowTag = ~0u;
+    /// \brief One NIC per host from nicFactory; a --cc preset (or nullptr) applied to each.
+    void InstallNics(const ObjectFactory& nicFactory, const CongestionControlPreset* preset);
     /// \brief A counter summed over every host's NIC.
     uint64_t SumOverNics(const std::function<uint64_t(const RoceNic&)>& count) const;
     /// \brief A message of srcHost's QP `qpNumber` arrived at dstHost.

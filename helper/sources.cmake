@@ -11,6 +11,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/option-values.cc
     helper/packet-sync-run.cc
     helper/paramsync-driver.cc
+    helper/paramsync-helper.cc
     helper/pause-spread.cc
     helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
@@ -31,6 +32,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/option-values.h
     helper/packet-sync-run.h
     helper/paramsync-driver.h
+    helper/paramsync-helper.h
     helper/pause-spread.h
     helper/pfc-deadlock-detector.h
     helper/run-result.h
@@ -52,4 +54,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/run-invariants-test.cc
     test/pause-spread-test.cc
     test/in-flight-sampler-test.cc
+    test/paramsync-helper-test.cc
 )

@@ -15,10 +15,23 @@
 
 #include "ns3/spec-string.h"
 
+#include <dlfcn.h>
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
+
+// Model CSVs relative to the directory holding the paramsync library (CMakeLists.txt
+// defines both): the install layout (e.g. ../share/paramsync/models from lib/) and the
+// build tree's copy beside the library.
+#ifndef PARAMSYNC_MODELS_INSTALL_RELDIR
+#define PARAMSYNC_MODELS_INSTALL_RELDIR "../share/paramsync/models"
+#endif
+#ifndef PARAMSYNC_MODELS_BUILD_RELDIR
+#define PARAMSYNC_MODELS_BUILD_RELDIR "share/paramsync/models"
+#endif
 
 namespace ns3
 {
@@ -162,9 +175,41 @@ ModelProfile::Parse(const std::string& text, const std::string& name, const std:
     return profile;
 }
 
-ModelProfile
-ModelProfile::Load(const std::string& name, const std::string& modelsDir)
+std::string
+ModelProfile::DefaultModelsDir()
 {
+    auto isDir = [](const std::string& path) {
+        struct stat st;
+        return !path.empty() && stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+    };
+    if (const char* env = std::getenv("PARAMSYNC_MODELS_DIR"); env && *env)
+    {
+        return env;
+    }
+    // The file this function's code was loaded from: libparamsync.so wherever it lives.
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<void*>(&ModelProfile::DefaultModelsDir), &info) == 0 ||
+        !info.dli_fname)
+    {
+        return "";
+    }
+    std::string lib(info.dli_fname);
+    std::string libDir = lib.find('/') == std::string::npos ? "." : lib.substr(0, lib.rfind('/'));
+    for (const char* rel : {PARAMSYNC_MODELS_INSTALL_RELDIR, PARAMSYNC_MODELS_BUILD_RELDIR})
+    {
+        std::string dir = libDir + "/" + rel;
+        if (isDir(dir))
+        {
+            return dir;
+        }
+    }
+    return "";
+}
+
+ModelProfile
+ModelProfile::Load(const std::string& name, const std::string& modelsDirGiven)
+{
+    const std::string modelsDir = modelsDirGiven.empty() ? DefaultModelsDir() : modelsDirGiven;
     if (name.rfind("bytes:", 0) == 0)
     {
         uint64_t bytes = ParseBytes(name.substr(6), "--model '" + name + "'");
@@ -180,6 +225,13 @@ ModelProfile::Load(const std::string& name, const std::string& modelsDir)
     {
         if (name == builtIn)
         {
+            if (modelsDir.empty())
+            {
+                throw std::invalid_argument(
+                    "--model '" + name +
+                    "': no models directory found; set PARAMSYNC_MODELS_DIR or --models-dir "
+                    "to the directory of " + name + ".csv");
+            }
             path = modelsDir + "/" + name + ".csv";
         }
     }

@@ -30,10 +30,18 @@ class ModelProfile
   public:
     /**
      * \brief "vgg16", "vgg19", "resnet50", "mnist-mlp" (from modelsDir), a path to a CSV,
-     * or "bytes:SIZE" (one synthetic tensor, SIZE like 100MB).
+     * or "bytes:SIZE" (one synthetic tensor, SIZE like 100MB). An empty modelsDir means
+     * DefaultModelsDir().
      * \throws std::invalid_argument naming the model / file and line and what is allowed
      */
     static ModelProfile Load(const std::string& name, const std::string& modelsDir);
+    /**
+     * \brief Where the built-in model CSVs are: $PARAMSYNC_MODELS_DIR when set; else the
+     * first existing of the install data directory and the build tree's copy, both found
+     * relative to the directory of the loaded paramsync library (no path of the source tree
+     * is compiled in, so an installed library finds its own data). Empty when none exists.
+     */
+    static std::string DefaultModelsDir();
     /// \brief Parses CSV text `tensor,params,bytes` (header line first); file names the source.
     static ModelProfile Parse(const std::string& text, const std::string& name,
                               const std::string& file);

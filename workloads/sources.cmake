@@ -81,3 +81,11 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/two-d-ring-algorithm-test.cc
     test/double-binary-tree-algorithm-test.cc
 )
+# Built-in model profiles (data): copied beside the library in the build tree and installed
+# to share/paramsync/models (CMakeLists.txt; ModelProfile::DefaultModelsDir finds them).
+set(PARAMSYNC_MODEL_PROFILES
+    workloads/models/mnist-mlp.csv
+    workloads/models/resnet50.csv
+    workloads/models/vgg16.csv
+    workloads/models/vgg19.csv
+)
