@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Benchmark harness of issue 6: paramsync vs stock ns-3 vs the bare event path.
+"""Benchmark harness: paramsync vs stock ns-3 vs the bare event path.
 
 Runs every scenario in one invocation, alternating the three programs (so a
 shared machine's load affects all of them alike), 1 warm-up + N runs each,
@@ -164,7 +164,7 @@ def first_flows(path, count, tmpdir):
 
 
 def memory_per_frame(build, sc, flows, tmpdir, reps):
-    """Bytes of peak RSS per frame in flight (DESIGN 7: at most 400 B plus the topology).
+    """Bytes of peak RSS per frame in flight (ARCHITECTURE.md, Performance: at most 400 B plus the topology).
 
     The same topology with half and all of the flows, alternating, `reps` runs each: peak
     RSS (wait4) and the driver's peak of frames that exist (--in-flight-sample: device and

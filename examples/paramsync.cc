@@ -2,7 +2,7 @@
  * \file
  * paramsync: replay the gradient synchronization of a data-parallel training job on a
  * simulated RoCEv2 + PFC data-center network and measure the global synchronization time
- * (GST), per algorithm, beside the ideal (fluid) GST. DESIGN.md §6 is the contract.
+ * (GST), per algorithm, beside the ideal (fluid) GST. ARCHITECTURE.md, Outputs, is the contract.
  *
  *     build/paramsync --topology=bcube:n=3,k=1 --algorithm=all --model=vgg19 --rate=40Gbps
  *     build/paramsync --topology=torus:dims=4x4 --algorithm=hips --backend=fluid

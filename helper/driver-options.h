@@ -1,5 +1,5 @@
 /*
- * DriverOptions: every option of the paramsync driver (DESIGN.md §6), as one OptionTable
+ * DriverOptions: every option of the paramsync driver (ARCHITECTURE.md, Outputs), as one OptionTable
  * (helper/option-table.h): name, help, default and parser of each in one row, from which
  * come --help, the reading of the arguments, validation and the record of what was used.
  * Values are taken whole and parsed strictly (helper/option-values.h), so every bad value

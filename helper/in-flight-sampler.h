@@ -1,5 +1,5 @@
 /*
- * InFlightSampler: how many frames exist at once in a packet-level run (issue 6: memory
+ * InFlightSampler: how many frames exist at once in a packet-level run (bench/README.md: memory
  * must grow with packets in flight, at most 400 B each, never with message size).
  *
  * A frame exists (a Packet in memory) while it waits in a device's queue or a switch's

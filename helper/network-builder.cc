@@ -222,7 +222,7 @@ NetworkBuilder::Build(const Topology& topology) const
             Ptr<PfcNetDevice> dev = m_device.Create<PfcNetDevice>();
             if (node.isHost)
             {
-                // DESIGN addressing: MAC 02:00:00 followed by the 24-bit host rank.
+                // Addressing (model/README-fabric.md): MAC 02:00:00 followed by the 24-bit host rank.
                 uint8_t mac[6] = {0x02,
                                   0x00,
                                   0x00,

@@ -1,5 +1,5 @@
 /*
- * ParamsyncDriver: the logic of the `paramsync` program (DESIGN.md §6), kept out of main():
+ * ParamsyncDriver: the logic of the `paramsync` program (ARCHITECTURE.md, Outputs), kept out of main():
  * parse and validate every option, build the topology, the model and the plans (each
  * checked by the PlanChecker), run each plan on the chosen backend, print the table or
  * JSON lines, write --out and --trace. Exit codes: 0 success; 2 bad input (one line on

@@ -1,5 +1,5 @@
 /*
- * ResultsWriter: the driver's outputs (DESIGN.md §6) — the stdout table or JSON lines, and
+ * ResultsWriter: the driver's outputs (ARCHITECTURE.md, Outputs) — the stdout table or JSON lines, and
  * the files of --out: summary.json, transfers.csv, pfc.csv, flows.csv, attributes.txt.
  * Every file is written whole to a temporary name and renamed, so a reader never sees a
  * half-written file and a failed run leaves none.
@@ -22,7 +22,7 @@ namespace ns3
  */
 struct RunExit
 {
-    int code = 0;       ///< the process's exit code (DESIGN.md §6: 0 ok, 3 invariant failed)
+    int code = 0;       ///< the process's exit code (0 ok, 3 invariant failed: README, Exit codes)
     std::string reason; ///< "ok", or every failed run's reason, "; "-separated
 };
 

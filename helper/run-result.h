@@ -1,6 +1,6 @@
 /*
  * RunResult: everything one driver run (one algorithm on one topology) measured — the
- * stdout row (DESIGN.md §6 columns) and the detail rows of transfers.csv, pfc.csv and
+ * stdout row (ARCHITECTURE.md, Outputs) and the detail rows of transfers.csv, pfc.csv and
  * flows.csv. Filled by the backends and recorders, written by ResultsWriter.
  */
 #ifndef PARAMSYNC_RUN_RESULT_H

@@ -1,5 +1,5 @@
 /*
- * CONTRACT NOTES (M1 -> M2): Lookup(dst, inLane, srcHost, udpSrcPort) returns the chosen
+ * Lookup(dst, inLane, srcHost, udpSrcPort) returns the chosen
  * ForwardingRoute {port, lane} or nullptr; a NIC sending its own traffic uses inLane 0 and
  * sends on LanePriority(route->lane) for data (BasePriority attribute, default 3).
  *

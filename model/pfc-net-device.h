@@ -1,5 +1,5 @@
 /*
- * CONTRACT NOTES (M1 -> M2), changes against the brief's sketch:
+ * The device's interface, in short:
  *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetFrameRelay, so a relaying host's NIC
  *    and switch share a port in any wiring order (frames alternate within a priority).
  *  - The control priority (ControlPriority, default 7 = RoceNic's AckPriority: ACK, NAK,
@@ -9,7 +9,7 @@
  *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB, nanosecond
  *    timestamps).
  *
- * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (DESIGN §3).
+ * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (ARCHITECTURE.md, Network model).
  *
  * Contract with its owners (switch: PfcSwitch, host: RoceNic):
  *  - Enqueue() never drops: admission is the owner's job (the switch MMU).
@@ -29,7 +29,7 @@
  *    or RoundRobin (cyclic, one frame each, starting after the last one served).
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
  *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
- *  - Parse once (DESIGN §7): whoever makes or forwards a RoCE frame may hand its parsed header
+ *  - Parse once (ARCHITECTURE.md, Performance): whoever makes or forwards a RoCE frame may hand its parsed header
  *    (RoceFrameInfo) along: EnqueueRoce(frame, p, info), or SetPulledFrameInfo from a TxPuller.
  *    The header then travels with the frame in the channel's event, and the receiving owner
  *    reads it with GetRxInfo() instead of parsing the frame's bytes again at every hop (in a

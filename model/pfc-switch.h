@@ -1,5 +1,5 @@
 /*
- * Shared-buffer PFC switch, aggregated to a plain ns3::Node (DESIGN §3). Also used by
+ * Shared-buffer PFC switch, aggregated to a plain ns3::Node (ARCHITECTURE.md, Network model). Also used by
  * relaying hosts (BCube/Torus servers) with SetLocalDelivery.
  *
  * Per frame and hop: the ingress device hands the frame (PfcFrameRelay::RelayReceive) with

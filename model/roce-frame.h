@@ -1,9 +1,8 @@
 /*
- * CONTRACT NOTES (M1 -> M2): RoceFrameInfo gained `vlan` (default true: 802.1Q tag with
- * PCP = priority). MarkRoceFrameCe / SetRoceFramePriority rewrite a frame in place.
- * CNP: opcode RoceOpcode::kCnp with payloadBytes = 16 (the reserved bytes of a CNP).
- *
- * Byte-accurate RoCEv2 frames (DESIGN §3) and their fast parsing.
+ * Byte-accurate RoCEv2 frames (ARCHITECTURE.md, Network model) and their fast parsing.
+ * RoceFrameInfo's `vlan` (default true) adds the 802.1Q tag with PCP = priority;
+ * MarkRoceFrameCe / SetRoceFramePriority rewrite a frame in place. A CNP is opcode
+ * RoceOpcode::kCnp with payloadBytes = 16 (the reserved bytes of a CNP).
  *
  * Frame layout built here (offsets in bytes, VLAN tagged):
  *   0  Ethernet II dst(6) src(6)           12 TPID 0x8100, TCI (PCP = priority)
@@ -14,7 +13,7 @@
  * inter-frame gap (12 B) are not in the Packet: PfcNetDevice counts them in the
  * serialization time (kFramingBytes).
  *
- * Fast access (DESIGN §7): ReadRoceFrame copies the first at most 62 bytes of the frame
+ * Fast access (ARCHITECTURE.md, Performance): ReadRoceFrame copies the first at most 62 bytes of the frame
  * with Packet::CopyData (no allocation, no Header objects) and decodes fixed offsets. No
  * Tag is used. A switch calls it once per hop.
  */

@@ -1,5 +1,5 @@
 /*
- * RoceNic: the RoCEv2 NIC of a host (DESIGN §3), aggregated to the host's Node. It owns the
+ * RoceNic: the RoCEv2 NIC of a host (ARCHITECTURE.md, Network model), aggregated to the host's Node. It owns the
  * host's queue pairs (requester side), answers as responder for the peers' queue pairs, and
  * feeds its PfcNetDevice ports on demand.
  *
@@ -21,7 +21,7 @@
  * CE-marked data packet triggers a CNP to its QP, at most one per CnpInterval per QP
  * (DCQCN's notification point, Zhu et al. SIGCOMM'15 §3.2: 50 us), unless CnpEnabled is off.
  *
- * Assumptions where DESIGN is silent:
+ * Assumptions where the RoCEv2 annex leaves a choice:
  *  - Opcodes: a one-packet message is SEND Only; longer ones First, Middle..., Last. The
  *    BTH A bit is set on the last packet of a message. A zero-byte message is one SEND Only
  *    packet with no payload.

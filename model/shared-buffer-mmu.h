@@ -1,6 +1,6 @@
 /*
  * Shared-buffer switch MMU with ingress accounting per (port, priority), PFC thresholds and
- * headroom (DESIGN §3). Pure C++: no simulator needed.
+ * headroom (ARCHITECTURE.md, Network model). Pure C++: no simulator needed.
  *
  * Buffer = headroom reserve (sum over ports of the per-port-priority headroom times the
  * lossless priorities) + shared pool. A frame arriving on (port, priority):

@@ -1,4 +1,4 @@
-// Packet-level runs of the paramsync binary (issue 5): GST against the fluid ideal, HiPS
+// Packet-level runs of the paramsync binary: GST against the fluid ideal, HiPS
 // against the flat algorithms, linearity in bytes, incast on a star with and without PFC,
 // and the HPCC 32-to-1 incast flow list.
 #include <algorithm>
@@ -651,8 +651,7 @@ TEST(DriverPacket, AReceiverThatStopsDrainingPausesItsUpstreamAndLosesNothing)
 
 TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
 {
-    // Golden values (issue 6: no speed-up may change results silently), measured with the
-    // code of stop 13 and pinned to 0.1 %: a model change that moves them must say why and
+    // Golden values (no speed-up may change results silently), pinned to 0.1 %: a model change that moves them must say why and
     // update them. Each sits above its closed-form ideal by framing, latency and queueing:
     //  - ring, 10 MB, BCube(3,1): 3.76310 ms; ideal 16/9 W/B = 3.5556 ms (+5.8 %). It was
     //    3.82549 ms (+7.6 %) under strict priority between lanes, the default until deficit

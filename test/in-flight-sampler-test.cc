@@ -1,4 +1,4 @@
-// InFlightSampler: frames queued in devices plus frames on the links (issue 6, memory per
+// InFlightSampler: frames queued in devices plus frames on the links (memory per
 // frame in flight).
 //
 // One link at 8 Gb/s (1 byte = 1 ns) with 1000 ns delay: a 1000 B-payload frame (1066 B +

@@ -9,7 +9,7 @@ namespace
 const std::string kModels = PARAMSYNC_SOURCE_DIR "/workloads/models";
 }
 
-// Reference totals (DESIGN.md section 5): bytes = 4 x params (fp32).
+// Reference totals (ARCHITECTURE.md, Workloads; the models' papers): bytes = 4 x params (fp32).
 TEST(ModelProfile, BuiltInTotalsMatchReference)
 {
     ModelProfile vgg16 = ModelProfile::Load("vgg16", kModels);

@@ -1,4 +1,4 @@
-// NetworkBuilder end to end (issue 3): one message between every ordered pair of hosts of
+// NetworkBuilder end to end: one message between every ordered pair of hosts of
 // BCube(3,1), a 3x3 torus, fat-tree k=4 and bigraph s=2,m=2 arrives at the right host, with
 // a latency equal to its hop count times (serialization + propagation) of one hop.
 #include "ns3/forwarding-table.h"

@@ -1,4 +1,4 @@
-// PfcNetDevice: pause timing at exact simulated times (issue 2, test 4), PFC ahead of data,
+// PfcNetDevice: pause timing at exact simulated times, PFC ahead of data,
 // scheduling, the pull interface.
 //
 // Links run at 8 Gb/s so that one byte takes exactly 1 ns (ns-3's default time resolution

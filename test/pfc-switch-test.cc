@@ -1,4 +1,4 @@
-// PfcSwitch: headroom from the formula (issue 2, test 5), pause generation and resume,
+// PfcSwitch: headroom from the formula, pause generation and resume,
 // forwarding with ECMP and lanes, ECN marking.
 #include "ns3/forwarding-table.h"
 #include "ns3/pfc-channel.h"

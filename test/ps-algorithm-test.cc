@@ -235,7 +235,7 @@ TEST(PsAlgorithm, CheckerAcceptsOnTopologyGrid)
 
 TEST(PsAlgorithm, FluidGstMatchesDedicatedClosedForm)
 {
-    // Issue 4: PS with S dedicated servers on an ideal fabric takes 2 max(W/B, NW/(SB)):
+    // PS with S dedicated servers on an ideal fabric takes 2 max(W/B, NW/(SB)):
     // the push phase is limited by a worker's uplink (W) or a server's downlink (NW/S),
     // the pull phase likewise in the other direction. Star, B = 40 Gb/s, W = 8 MB.
     const double w = 8e6, b = 40e9;

@@ -1,6 +1,6 @@
 // Header round trips and frame sizes; three bodies live in roce-header-checks.cc (shared
 // with the ns-3 TestSuite paramsync-roce-header). Sizes derived by hand from
-// DESIGN §3: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4, FCS 4, and
+// ARCHITECTURE.md, Network model: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4, FCS 4, and
 // preamble+SFD+IFG 20 on the wire.
 #include "ns3/pfc-header.h"
 #include "ns3/roce-frame.h"

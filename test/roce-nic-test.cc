@@ -1,4 +1,4 @@
-// RoceNic + QueuePair (issue 2, tests 1-3, and the NIC's ACK/NACK/CNP behaviours): networks
+// RoceNic + QueuePair (one message, an incast with and without PFC, and the NIC's ACK/NACK/CNP behaviours): networks
 // are built with NetworkBuilder on star and BCube topologies, one RoceNic per host.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
@@ -129,7 +129,7 @@ class RoceNicTest : public ::testing::Test
 
 } // namespace
 
-// Issue 2 test 1: one 10 MB message over 2 hosts + 1 switch at 40 Gb/s, 1 us links, CC none.
+// One 10 MB message over 2 hosts + 1 switch at 40 Gb/s, 1 us links, CC none.
 TEST_F(RoceNicTest, OneMessageCompletesAtWireBytesOverRatePlusPathLatency)
 {
     auto f = BuildFabric("star:n=2");
@@ -208,7 +208,7 @@ RunIncast(Fabric& f, uint64_t bytes)
 
 } // namespace
 
-// Issue 2 test 2: 8 -> 1 incast at line rate, PFC on, default buffer (32 MiB).
+// 8 -> 1 incast at line rate, PFC on, default buffer (32 MiB).
 TEST_F(RoceNicTest, IncastWithPfcIsLosslessAndKeepsTheReceiverLinkBusy)
 {
     auto f = BuildFabric("star:n=9");
@@ -232,7 +232,7 @@ TEST_F(RoceNicTest, IncastWithPfcIsLosslessAndKeepsTheReceiverLinkBusy)
               << bound / 1e9 << std::endl;
 }
 
-// Issue 2 test 3: the same incast on a lossy switch with a small buffer.
+// The same incast on a lossy switch with a small buffer.
 TEST_F(RoceNicTest, IncastWithoutPfcDropsAndGoBackNRecovers)
 {
     NetworkBuilder builder;

@@ -1,5 +1,5 @@
 /*
- * Tests of the topology families (issue 3): counts, routing hop counts against closed forms
+ * Tests of the topology families: counts, routing hop counts against closed forms
  * and a Boost.Graph BFS oracle, ECMP path counts, lanes, structure queries, spec errors.
  */
 #include "ns3/bcube-topology.h"

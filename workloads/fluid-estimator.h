@@ -1,7 +1,7 @@
 /*
  * FluidEstimator: the flow-level ("fluid") execution of a SyncPlan over a
  * topology's routes. It gives the ideal GST printed beside every packet-level
- * result (DESIGN §5, §6) and runs topologies too large for packets. Plain C++:
+ * result (ARCHITECTURE.md, Workloads and Outputs) and runs topologies too large for packets. Plain C++:
  * no ns-3 simulation objects.
  *
  * Model

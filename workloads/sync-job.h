@@ -20,8 +20,8 @@
  *  - a transfer from a worker starts once its deps completed AND the worker's own data of
  *    its range exists (the worker contributes its own gradient); dedicated servers only
  *    wait for deps;
- *  - GST = (last transfer delivered) - (last worker done with backprop), the DESIGN
- *    definition; iteration time = last transfer delivered - T; the next iteration starts
+ *  - GST = (last transfer delivered) - (last worker done with backprop), the definition
+ *    of ARCHITECTURE.md; iteration time = last transfer delivered - T; the next iteration starts
  *    when the last transfer of this one is delivered.
  */
 #ifndef PARAMSYNC_SYNC_JOB_H

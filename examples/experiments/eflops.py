@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment eflops (issue 7 §2): halving-doubling with EFLOPS rank mapping (hdrm, Dong et
+"""Experiment eflops: halving-doubling with EFLOPS rank mapping (hdrm, Dong et
 al., HPCA 2020) on BiGraph against plain halving-doubling (hd) and ring allreduce, on BiGraph
 and on a fat-tree with as many hosts.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment hips-gst (issue 7 §1): HiPS (Geng et al., NetAI'18) against ring, mesh and PS.
+"""Experiment hips-gst: HiPS (Geng et al., NetAI'18) against ring, mesh and PS.
 
     examples/experiments/hips-gst.py [--paramsync build/paramsync] [--results results]
                                      [--plots plots] [--jobs N] [--fluid-only]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment lapse (issue 9): dynamic parameter allocation (Lapse, VLDB'20) against classic
+"""Experiment lapse: dynamic parameter allocation (Lapse, VLDB'20) against classic
 static allocation, with and without fast local access, on DSGD matrix factorization with
 parameter blocking and on knowledge-graph embeddings, with a per-message host overhead.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment pfc-storm, part 3 (issue 7 §4): the other storm origin, a receiver that stops
+"""Experiment pfc-storm, part 3: the other storm origin, a receiver that stops
 draining, on the victims setup of part 2 (pfc-storm-watchdog.py), with and without a PFC
 watchdog.
 

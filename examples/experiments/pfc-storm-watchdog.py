@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment pfc-storm, part 2 (issue 7 §4): a NIC that floods PFC pause frames, how far its
+"""Experiment pfc-storm, part 2: a NIC that floods PFC pause frames, how far its
 pauses spread to flows that never touch it, and what a PFC watchdog changes.
 
     examples/experiments/pfc-storm-watchdog.py [--paramsync build/paramsync]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment pfc-storm, part 1 (issue 7 §4): PFC pause frames, paused time and pause cascade
+"""Experiment pfc-storm, part 1: PFC pause frames, paused time and pause cascade
 depth of PS incast, mesh, ring and hips on a fat-tree, BCube and a torus of 16 and of 54-64
 hosts, a per-port pause heatmap, and a PFC deadlock the driver finds.
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Experiment trees (issue 7 §3): forest packing (`trees`, Zhang, Wu, Li, INFOCOM'21) against
+"""Experiment trees: forest packing (`trees`, Zhang, Wu, Li, INFOCOM'21) against
 ring, PS and HiPS on heterogeneous bandwidth and under background flows.
 
     examples/experiments/trees.py [--paramsync build/paramsync] [--results results]
