@@ -11,7 +11,8 @@ namespace ns3
 {
 
 AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
-    : m_config(config)
+    : m_config(config),
+      m_net(config.paths)
 {
     auto positive = [](uint64_t v, const char* what) {
         if (v == 0)
@@ -49,6 +50,12 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     {
         throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.workerRateBps.size()) +
                                     " worker rates for " + std::to_string(n) + " workers");
+    }
+    const uint32_t hosts = n + config.servers * (config.replicaDivergence > 0 ? 2 : 1);
+    if (!config.paths.Empty() && config.paths.hosts < hosts)
+    {
+        throw std::invalid_argument("AsyncPsJob: paths of " + std::to_string(config.paths.hosts) +
+                                    " hosts for a job on " + std::to_string(hosts));
     }
 }
 
@@ -149,41 +156,14 @@ AsyncPsJob::Schedule(uint32_t s)
     const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
     while (!m_reserved[s])
     {
-        // Shortest job first by network-aware completion time (the shard's bytes at the
-        // pushing worker's link rate), among workers whose own link is free: a slot is
-        // reserved on both ends, so a worker never pushes to two shards at once. A
-        // combined update of k carries k updates in one slot: its time per update, 1/k of
-        // the push's, is what SJF compares (so it takes the next slot, as the deferred
-        // updates it sums were scheduled for, instead of aging past the delay bound).
-        auto cost = [&](const Request& r) {
-            const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
-            return 1.0 / (Rate(r.worker) * k);
-        };
-        auto best = batch.end();
-        for (auto it = batch.begin(); it != batch.end(); ++it)
-        {
-            if (m_workerBusy[it->worker])
-            {
-                continue;
-            }
-            if (best == batch.end())
-            {
-                best = it;
-                continue;
-            }
-            const double t = cost(*it);
-            const double tBest = cost(*best);
-            if (t < tBest || (t == tBest && it->at < best->at))
-            {
-                best = it;
-            }
-        }
+        auto best = Pick(s);
         if (best == batch.end())
         {
             return; // nothing, or only workers busy pushing elsewhere
         }
         const Request r = *best;
         batch.erase(best);
+
         if (r.group == kSingle)
         {
             const uint64_t delay = m_version[s] - r.version;
@@ -224,6 +204,96 @@ AsyncPsJob::Schedule(uint32_t s)
             Gather(s);
         }
     }
+}
+
+uint64_t
+AsyncPsJob::Oldest(const Request& r) const
+{
+    if (r.group == kSingle)
+    {
+        return r.version;
+    }
+    uint64_t oldest = std::numeric_limits<uint64_t>::max();
+    for (const Request& p : m_aggregates[r.group].parts)
+    {
+        oldest = std::min(oldest, p.version);
+    }
+    return oldest;
+}
+
+int64_t
+AsyncPsJob::Slack(uint32_t s, const Request& r) const
+{
+    return static_cast<int64_t>(m_config.delayBound) -
+           static_cast<int64_t>(m_version[s] - Oldest(r));
+}
+
+double
+AsyncPsJob::Cost(uint32_t s, const Request& r) const
+{
+    // Network-aware completion time: with paths, the push's time over the live backlog of
+    // every channel of its path (PsNetworkView); without, the shard's bytes at the pushing
+    // worker's link rate. A combined update of k carries k updates in one slot: its time
+    // per update, 1/k of the push's, is what SJF compares (so it takes the next slot, as
+    // the deferred updates it sums were scheduled for, instead of aging past the bound).
+    const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
+    if (m_net.Known())
+    {
+        return m_net.CompletionS(r.worker, ServerOf(s), ShardBytes(s)) / k;
+    }
+    return 1.0 / (Rate(r.worker) * k);
+}
+
+std::deque<AsyncPsJob::Request>::iterator
+AsyncPsJob::Pick(uint32_t s)
+{
+    // Among requests of idle workers (a slot is reserved on both ends, so a worker never
+    // pushes to two shards at once), in order of precedence:
+    //  1. with a delay bound B, a request already beyond it (dropped at once, it takes no
+    //     slot), then one with slack 0 (its delay is B now; after one more slot it would
+    //     be dropped), earliest first: the bound is held by ordering before dropping, for
+    //     a network straggler (slow push, SJF puts it last) as for a compute straggler
+    //     (stale on arrival);
+    //  2. a request whose delay reached N - 1, the delay of every update when N workers
+    //     push in turn (FIFO), earliest first: shortest-job-first alone starves a slow link
+    //     while the fast ones keep requesting (MLFabric §4.2 bounds delay for that reason),
+    //     so without a bound SJF may overtake a request only until it is as stale as FIFO
+    //     would have made it;
+    //  3. shortest job first by Cost(), ties the earliest request.
+    std::deque<Request>& batch = m_pending[s];
+    const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
+    const uint64_t fifoDelay = m_config.workers - 1;
+    auto tier = [&](const Request& r) {
+        const int64_t slack = bounded ? Slack(s, r) : 1;
+        if (slack <= 0)
+        {
+            return slack < 0 ? 0 : 1;
+        }
+        const uint64_t delay = m_version[s] - (r.group == kSingle ? r.version : Oldest(r));
+        return delay >= fifoDelay ? 2 : 3;
+    };
+    auto best = batch.end();
+    int bestTier = 4;
+    double bestCost = 0;
+    for (auto it = batch.begin(); it != batch.end(); ++it)
+    {
+        if (m_workerBusy[it->worker])
+        {
+            continue;
+        }
+        const int t = tier(*it);
+        const double c = t == 3 ? Cost(s, *it) : 0.0;
+        const bool better = t < bestTier ||
+                            (t == bestTier &&
+                             (c < bestCost || (c == bestCost && it->at < best->at)));
+        if (better)
+        {
+            best = it;
+            bestTier = t;
+            bestCost = c;
+        }
+    }
+    return best;
 }
 
 void
@@ -407,18 +477,31 @@ AsyncPsJob::Replicate(uint32_t s)
     Post(ServerOf(s), ModelHost(s), Message{Kind::FORWARD, 0, s, 0, m_version[s], kSingle});
 }
 
+uint64_t
+AsyncPsJob::MessageBytes(const Message& m) const
+{
+    switch (m.kind)
+    {
+    case Kind::PULL_REQUEST:
+    case Kind::SERVE:
+        return kPullRequestBytes;
+    case Kind::REQUEST:
+    case Kind::GRANT:
+    case Kind::GATHER_ORDER:
+    case Kind::READY:
+        return kControlBytes;
+    default:
+        return ShardBytes(m.shard);
+    }
+}
+
 void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
-    uint64_t bytes = ShardBytes(m.shard);
-    if (m.kind == Kind::PULL_REQUEST || m.kind == Kind::SERVE)
+    const uint64_t bytes = MessageBytes(m);
+    if (m.kind == Kind::REQUEST || m.kind == Kind::GRANT || m.kind == Kind::GATHER_ORDER ||
+        m.kind == Kind::READY)
     {
-        bytes = kPullRequestBytes;
-    }
-    else if (m.kind == Kind::REQUEST || m.kind == Kind::GRANT || m.kind == Kind::GATHER_ORDER ||
-             m.kind == Kind::READY)
-    {
-        bytes = kControlBytes;
         m_controlBytes += bytes;
     }
     auto isServer = [&](uint32_t h) {
@@ -432,6 +515,7 @@ AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
     {
         m_gatherBytes += bytes;
     }
+    m_net.Posted(srcHost, dstHost, bytes);
     m_mail.Post(srcHost, dstHost, m, bytes);
 }
 
@@ -476,6 +560,7 @@ void
 AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
     Message m = m_mail.Take(srcHost, dstHost, qp);
+    m_net.Delivered(srcHost, dstHost, MessageBytes(m));
     switch (m.kind)
     {
     case Kind::PULL_REQUEST:

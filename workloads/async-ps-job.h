@@ -23,16 +23,18 @@
  *  - FAIR: every push is sent at once; pushes to one server share its link (plain ASP/SSP).
  *  - MLFABRIC (after MLFabric SoCC'20 §4): a push is a request to the scheduler of its
  *    shard's server link. Requests that arrive while the link is reserved
- *    form the next batch; when the link frees, the scheduler grants the request with the
- *    shortest network-aware completion time (shard bytes / the pushing worker's link
- *    rate; ties: the earliest request) among workers not already pushing, so each push
- *    has both the worker's and the server's link to itself (a reserved, non-overlapping
- *    slot instead of fair sharing). A request whose delay would exceed the
- *    delay bound if granted now (shard version now - version computed on) is dropped: the
- *    worker sends a small pull request instead and gets the current model back.
- *    SJF can starve a worker whose link is slower than the others' while they keep
- *    requesting (measured: a half-rate worker among 10 reached delay 180); the delay bound
- *    is what caps it, by dropping such updates.
+ *    form the next batch; when the link frees, the scheduler grants among workers not
+ *    already pushing (so each push has both the worker's and the server's link to itself:
+ *    a reserved, non-overlapping slot instead of fair sharing), in this order (Pick()):
+ *    requests beyond the delay bound (dropped: the worker sends a small pull request
+ *    instead and gets the current model back), then requests at the bound (one more slot
+ *    and they would be dropped), then requests whose delay reached N - 1 (what FIFO turns
+ *    give), then the shortest network-aware completion time: with paths (PsNetworkView)
+ *    the push's time over the live backlog of every channel of its path, else the shard's
+ *    bytes at the worker's link rate; ties the earliest request. SJF alone starves a
+ *    worker whose link is slower than the others' while they keep requesting (measured:
+ *    a half-rate worker among 10 reached delay 270 with a median of 8); the two delay
+ *    tiers cap it, for network and compute stragglers alike, before any drop.
  *  - MLFABRIC, aggregate: when the scheduler grants a push, the other requests of the batch
  *    (k >= 2 of idle workers, none already beyond the delay bound) are deferred at least
  *    one slot; instead of k pushes they are summed at one of them (the aggregator: the
@@ -62,6 +64,7 @@
 #define PARAMSYNC_ASYNC_PS_JOB_H
 
 #include "message-mailbox.h"
+#include "ps-network-view.h"
 #include "sync-transport.h"
 
 #include "ns3/nstime.h"
@@ -95,8 +98,12 @@ struct AsyncPsConfig
     PushPolicy policy{PushPolicy::FAIR}; //!< push policy
     /// MLFABRIC: largest delay a granted update may have (kAsp: none).
     uint32_t delayBound{kAsp};
-    /// MLFABRIC: each worker's link rate (bit/s) for SJF; empty: all equal.
+    /// MLFABRIC: each worker's link rate (bit/s) for SJF when no paths are given; empty:
+    /// all equal.
     std::vector<double> workerRateBps;
+    /// MLFABRIC: the hosts' paths; SJF then estimates completion times from the live
+    /// backlog on them (PsNetworkView). Empty: shard bytes over workerRateBps.
+    PsPaths paths;
     /// MLFABRIC: sum the updates a grant defers at an idle worker, push them as one.
     bool aggregate{false};
     /// MLFABRIC: scheduler decisions as 64 B messages to/from the server's host.
@@ -307,6 +314,17 @@ class AsyncPsJob : public MessageSink
     void Apply(const Message& m);
     /// \brief MLFABRIC: worker w's link rate for SJF (1 when not given: all equal).
     double Rate(uint32_t w) const;
+    /// \brief MLFABRIC: the request of shard s's batch to serve next (batch.end(): none).
+    std::deque<Request>::iterator Pick(uint32_t s);
+    /// \brief The version r was computed on (a combined update: its stalest part's).
+    uint64_t Oldest(const Request& r) const;
+    /// \brief MLFABRIC: versions request r of shard s may still wait within the delay bound
+    /// (negative: beyond it already; a combined update: its stalest part).
+    int64_t Slack(uint32_t s, const Request& r) const;
+    /// \brief MLFABRIC: SJF's estimate of r's push time per update it carries.
+    double Cost(uint32_t s, const Request& r) const;
+    /// \brief The bytes a message puts on the wire.
+    uint64_t MessageBytes(const Message& m) const;
     /// \brief Sends worker w shard s's model, from the server or its replica.
     void ServeModel(uint32_t s, uint32_t w, uint32_t iteration);
     /// \brief Replica: forwards shard s's delta if the replica fell D versions behind.
@@ -363,6 +381,7 @@ class AsyncPsJob : public MessageSink
     uint64_t m_replicaSyncBytes{0};                 //!< their bytes
     uint64_t m_maxDivergence{0};                    //!< server versions not yet forwarded
     MessageMailbox<Message> m_mail;                 //!< messages in flight
+    PsNetworkView m_net;                            //!< MLFABRIC: live backlog on the paths
 };
 
 } // namespace ns3
