@@ -33,6 +33,7 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     const uint32_t n = config.workers;
     m_version.assign(config.servers, 0);
     m_seen.assign(n, std::vector<uint64_t>(config.servers, 0));
+    m_computedOn.assign(n, {});
     m_iteration.assign(n, 0);
     m_finished.assign(n, 0);
     m_repliesLeft.assign(n, 0);
@@ -117,6 +118,7 @@ void
 AsyncPsJob::Push(uint32_t w)
 {
     m_repliesLeft[w] = m_config.servers;
+    m_computedOn[w].push_back(m_seen[w]);
     for (uint32_t s = 0; s < m_config.servers; ++s)
     {
         const Message m{Kind::PUSH, w, s, m_iteration[w], m_seen[w][s], kSingle};

@@ -63,6 +63,7 @@
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
 
+#include "convergence-config.h"
 #include "message-mailbox.h"
 #include "ps-network-view.h"
 #include "sync-transport.h"
@@ -110,6 +111,10 @@ struct AsyncPsConfig
     bool networkScheduler{false};
     /// Replica per shard (hosts N+S..N+2S-1) within this many versions; 0: no replica.
     uint32_t replicaDivergence{0};
+    /// Replay the applied updates on a training problem (ConvergenceModel) after the run.
+    bool train{false};
+    /// The training problem, when train.
+    ConvergenceConfig training;
     /// \brief "No bound": ASP.
     static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
 };
@@ -151,6 +156,12 @@ class AsyncPsJob : public MessageSink
     void Start(Time at);
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
 
+    /// \brief What it runs.
+    const AsyncPsConfig&
+    Config() const
+    {
+        return m_config;
+    }
     /// \brief Whether every worker finished every iteration.
     bool
     Finished() const
@@ -168,6 +179,13 @@ class AsyncPsJob : public MessageSink
     IterationEnds() const
     {
         return m_iterationEnds;
+    }
+    /// \brief [worker][iteration][shard]: the version the worker computed that iteration on
+    /// (what its pulls returned), for every iteration it pushed.
+    const std::vector<std::vector<std::vector<uint64_t>>>&
+    ComputedOn() const
+    {
+        return m_computedOn;
     }
     /// \brief Per shard, its version (= updates applied to it).
     const std::vector<uint64_t>&
@@ -352,10 +370,11 @@ class AsyncPsJob : public MessageSink
     /// \brief The slowest worker's finished iterations.
     uint32_t SlowestFinished() const;
 
-    AsyncPsConfig m_config;                         //!< options
-    std::vector<uint64_t> m_version;                //!< per shard
-    std::vector<std::vector<uint64_t>> m_seen;      //!< [worker][shard] version last pulled
-    std::vector<uint32_t> m_iteration;              //!< per worker: current iteration
+    AsyncPsConfig m_config;                    //!< options
+    std::vector<uint64_t> m_version;           //!< per shard
+    std::vector<std::vector<uint64_t>> m_seen; //!< [worker][shard] version last pulled
+    std::vector<std::vector<std::vector<uint64_t>>> m_computedOn; //!< m_seen at each push
+    std::vector<uint32_t> m_iteration;                            //!< per worker: current iteration
     std::vector<uint32_t> m_finished;               //!< per worker: finished iterations
     std::vector<uint32_t> m_repliesLeft;            //!< per worker: pulls still due this iteration
     std::vector<bool> m_waiting;                    //!< per worker: held by the bound

@@ -73,6 +73,25 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
             canonical += ",replica=" + std::to_string(r.replica);
         }
     }
+    r.train = s.GetChoice("train", "none", {"none", "logreg"}) == "logreg";
+    if (r.train)
+    {
+        const uint32_t features = ConvergenceConfig{}.features;
+        if (r.servers > features)
+        {
+            throw std::invalid_argument(s.Where() + "train=logreg splits " +
+                                        std::to_string(features) + " parameters over " +
+                                        std::to_string(r.servers) +
+                                        " servers; allowed: train=logreg with at most " +
+                                        std::to_string(features) + " servers");
+        }
+        canonical += ",train=logreg";
+        if (s.Has("lr"))
+        {
+            r.learningRate = s.GetDouble("lr", 1.0, 1e-6, 1e3);
+            canonical += ",lr=" + s.GetString("lr", "");
+        }
+    }
     s.Finish();
     r.canonical = canonical;
     return r;
@@ -89,6 +108,8 @@ AsyncPsSpec::ApplyTo(AsyncPsConfig& config, uint32_t hosts) const
     config.delayBound = delayBound;
     config.aggregate = aggregate;
     config.networkScheduler = networkScheduler;
+    config.train = train;
+    config.training.learningRate = learningRate;
 }
 
 } // namespace ns3

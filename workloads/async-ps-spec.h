@@ -15,6 +15,11 @@
  *                                          replica=D adds a replica per server, kept
  *                                          within D versions, that serves the pulls
  *
+ * Every system also takes train=none|logreg (default none): with logreg the applied updates
+ * are replayed on a logistic regression (ConvergenceModel, its defaults in
+ * convergence-config.h) and each update's loss goes to updates.csv; lr=X (with train)
+ * sets its learning rate, the step of N fresh updates (default 1).
+ *
  * Servers are the last `servers` hosts (dedicated; with replica=D the last 2 x `servers`:
  * servers, then their replicas); the other hosts are workers.
  */
@@ -39,6 +44,8 @@ struct AsyncPsSpec
     bool aggregate{false};        //!< MLFabric: aggregate deferred updates
     bool networkScheduler{false}; //!< MLFabric: scheduler as messages over the network
     uint32_t replica{0};          //!< MLFabric: replica divergence bound D, 0 = no replica
+    bool train{false};            //!< replay the updates on ConvergenceModel
+    double learningRate{ConvergenceConfig{}.learningRate}; //!< its step of N fresh updates
 
     /// \brief Sets a job's hosts (workers: the hosts that are no server or replica) and
     /// the system's options; the model and the run's options are the caller's.
