@@ -1,15 +1,16 @@
 // AsyncPsJob (ASP / SSP against a versioned parameter server) over a fake transport that
 // delivers every message 100 us after it is posted (no bandwidth, no contention), so that
 // every time, version and delay can be derived by hand. Compute is 1 ms per iteration.
+#include "fixed-latency-transport.h"
+
 #include "ns3/async-ps-job.h"
 #include "ns3/simulator.h"
 
-#include "fixed-latency-transport.h"
-
 #include <algorithm>
+#include <gtest/gtest.h>
+#include <random>
 #include <set>
 #include <tuple>
-#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -360,6 +361,34 @@ TEST(AsyncPsJob, MlfabricAggregatesTheDeferredUpdatesAtAnIdleWorker)
     {
         EXPECT_GE(r.slots[0][i].grant, r.slots[0][i - 1].arrival) << i;
     }
+}
+
+TEST(AsyncPsJob, MlfabricCanDrawTheAggregatorAtRandomAsThePaperDoes)
+{
+    // The five-worker aggregation above, with the aggregator drawn: the deferred parts are
+    // w2, w3, w4 in request order, and the documented rule takes part (first draw of
+    // mt19937_64(seed)) mod 3. Computed here with the generator itself, for three seeds;
+    // whoever is drawn pushes the one combined update in the third slot, every update is
+    // still applied once (version 5).
+    for (uint64_t seed : {1u, 2u, 3u})
+    {
+        AsyncPsConfig c = FiveWorkersOnePush(true);
+        c.randomAggregator = true;
+        c.aggregatorSeed = seed;
+        std::mt19937_64 rng(seed);
+        const uint32_t expected = 2 + static_cast<uint32_t>(rng() % 3);
+        JobOutcome r = RunJob(c);
+        ASSERT_TRUE(r.finished);
+        EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
+        EXPECT_EQ(r.combined, 1u);
+        ASSERT_EQ(r.slots[0].size(), 3u);
+        EXPECT_EQ(r.slots[0][2].worker, expected) << "seed " << seed;
+    }
+    // With the fastest-link rule and equal rates it is the earliest request, w2, whatever
+    // the seed.
+    AsyncPsConfig c = FiveWorkersOnePush(true);
+    c.aggregatorSeed = 3;
+    EXPECT_EQ(RunJob(c).slots[0][2].worker, 2u);
 }
 
 TEST(AsyncPsJob, MlfabricGathersUpABinomialTreeNotAnIncast)

@@ -12,7 +12,8 @@ namespace ns3
 
 AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     : m_config(config),
-      m_net(config.paths)
+      m_net(config.paths),
+      m_aggregatorRng(config.aggregatorSeed)
 {
     auto positive = [](uint64_t v, const char* what) {
         if (v == 0)
@@ -354,14 +355,22 @@ AsyncPsJob::Gather(uint32_t s)
         return;
     }
     batch = rest;
-    // The aggregator pushes the combined update: the fastest link (SJF), ties the earliest.
+    // The aggregator pushes the combined update: the fastest link (SJF), ties the earliest;
+    // or, as in the paper, a constituent at random.
     const Request* agg = &parts.front();
-    for (const Request& p : parts)
+    if (m_config.randomAggregator)
     {
-        if (Rate(p.worker) > Rate(agg->worker) ||
-            (Rate(p.worker) == Rate(agg->worker) && p.at < agg->at))
+        agg = &parts[m_aggregatorRng() % parts.size()];
+    }
+    else
+    {
+        for (const Request& p : parts)
         {
-            agg = &p;
+            if (Rate(p.worker) > Rate(agg->worker) ||
+                (Rate(p.worker) == Rate(agg->worker) && p.at < agg->at))
+            {
+                agg = &p;
+            }
         }
     }
     const uint32_t id = static_cast<uint32_t>(m_aggregates.size());

@@ -38,7 +38,8 @@
  *  - MLFABRIC, aggregate: when the scheduler grants a push, the other requests of the batch
  *    (k >= 2 of idle workers, none already beyond the delay bound) are deferred at least
  *    one slot; instead of k pushes they are summed at one of them (the aggregator: the
- *    fastest link, ties the earliest request — it is idle, waiting for its grant, and holds
+ *    fastest link, ties the earliest request, or with randomAggregator one drawn at
+ *    random as the paper does — it is idle, waiting for its grant, and holds
  *    its own update already), the other k - 1 send their W/S bytes up a binomial tree to
  *    it over the workers' links (ceil(log2 k) rounds, one gather per receiver per round)
  *    while the granted push holds the server's, and the aggregator then requests one slot
@@ -73,6 +74,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <random>
 #include <vector>
 
 namespace ns3
@@ -107,6 +109,12 @@ struct AsyncPsConfig
     PsPaths paths;
     /// MLFABRIC: sum the updates a grant defers at an idle worker, push them as one.
     bool aggregate{false};
+    /// MLFABRIC, aggregate: the aggregator is a constituent drawn uniformly (the first draw
+    /// of std::mt19937_64(aggregatorSeed) for the first combined update, and so on, modulo
+    /// the constituents), as MLFabric picks it (SoCC'20 §4.3); false: the fastest link.
+    bool randomAggregator{false};
+    /// MLFABRIC, aggregate: seed of the random aggregator choice.
+    uint64_t aggregatorSeed{1};
     /// MLFABRIC: scheduler decisions as 64 B messages to/from the server's host.
     bool networkScheduler{false};
     /// Replica per shard (hosts N+S..N+2S-1) within this many versions; 0: no replica.
@@ -401,6 +409,7 @@ class AsyncPsJob : public MessageSink
     uint64_t m_maxDivergence{0};                    //!< server versions not yet forwarded
     MessageMailbox<Message> m_mail;                 //!< messages in flight
     PsNetworkView m_net;                            //!< MLFABRIC: live backlog on the paths
+    std::mt19937_64 m_aggregatorRng;                //!< MLFABRIC: random aggregator choice
 };
 
 } // namespace ns3

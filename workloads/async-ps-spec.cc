@@ -53,6 +53,18 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
         {
             canonical += ",aggregate=1";
         }
+        r.randomAggregator = s.GetChoice("aggregator", "fastest", {"fastest", "random"}) ==
+                             "random";
+        if (r.randomAggregator)
+        {
+            if (!r.aggregate)
+            {
+                throw std::invalid_argument(s.Where() + "aggregator=random chooses who sums "
+                                                        "deferred updates; allowed only with "
+                                                        "aggregate=1");
+            }
+            canonical += ",aggregator=random";
+        }
         r.networkScheduler = s.GetChoice("scheduler", "oracle", {"oracle", "net"}) == "net";
         if (r.networkScheduler)
         {
@@ -107,6 +119,7 @@ AsyncPsSpec::ApplyTo(AsyncPsConfig& config, uint32_t hosts) const
     config.policy = policy;
     config.delayBound = delayBound;
     config.aggregate = aggregate;
+    config.randomAggregator = randomAggregator;
     config.networkScheduler = networkScheduler;
     config.train = train;
     config.training.learningRate = learningRate;

@@ -5,15 +5,15 @@
  *   asp[:servers=1]                        plain asynchronous PS (no barrier, fair sharing)
  *   ssp[:servers=1,bound=3]                stale-synchronous: at most `bound` iterations
  *                                          ahead of the slowest worker
- *   mlfabric[:servers=1,delay=N,bound=B,aggregate=0,scheduler=oracle,replica=0]
+ *   mlfabric[:servers=1,delay=N,bound=B,aggregate=0,aggregator=fastest,scheduler=oracle,replica=0]
  *                                          MLFabric-style scheduled pushes (one reserved
  *                                          slot per server link, SJF), updates with delay
  *                                          > N dropped (default: none), optional SSP bound;
  *                                          aggregate=1 sums deferred updates at an idle
- *                                          worker; scheduler=net sends requests and grants
- *                                          as 64 B messages to/from the server's host;
- *                                          replica=D adds a replica per server, kept
- *                                          within D versions, that serves the pulls
+ *                                          worker (aggregator=fastest: the fastest link;
+ *                                          random: drawn, as in the paper); scheduler=net sends
+ * requests and grants as 64 B messages to/from the server's host; replica=D adds a replica per
+ * server, kept within D versions, that serves the pulls
  *
  * Every system also takes train=none|logreg (default none): with logreg the applied updates
  * are replayed on a logistic regression (ConvergenceModel, its defaults in
@@ -42,6 +42,7 @@ struct AsyncPsSpec
     uint32_t stalenessBound{AsyncPsConfig::kAsp};                      //!< SSP bound
     uint32_t delayBound{AsyncPsConfig::kAsp};                          //!< MLFabric delay bound
     bool aggregate{false};        //!< MLFabric: aggregate deferred updates
+    bool randomAggregator{false}; //!< MLFabric: the aggregator drawn at random
     bool networkScheduler{false}; //!< MLFabric: scheduler as messages over the network
     uint32_t replica{0};          //!< MLFabric: replica divergence bound D, 0 = no replica
     bool train{false};            //!< replay the updates on ConvergenceModel
