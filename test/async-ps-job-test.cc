@@ -222,6 +222,46 @@ TEST(AsyncPsJob, MlfabricGrantsTheShortestJobFirstWithinABatch)
     EXPECT_EQ(r.updates[1].applied, MicroSeconds(1200));
 }
 
+TEST(AsyncPsJob, MlfabricEstimatesCompletionFromTheLiveBacklogOnThePath)
+{
+    // Hosts w0, w1, w2 and the server (host 3); every channel 40 Gb/s, no propagation.
+    // Channel 5 is on both w1's path to the server and the server's path to w0 (as on a
+    // ring where both go the same way round). All three push at 1.0 ms: w0 is granted at
+    // once, w1 and w2 wait with equal rates. At 1.1 ms w0's push is applied and the model
+    // goes back to w0 (1000 B on channel 5) before the scheduler picks: w1's estimate is
+    // 1000 x 8 / 40e9 = 200 ns to drain channel 5 + 200 ns for its push = 400 ns, w2's
+    // 200 ns, so w2 goes first although w1 asked first: applied w0, w2, w1 at 1.1, 1.2,
+    // 1.3 ms. Without paths the tie goes to the earlier request: w0, w1, w2.
+    AsyncPsConfig c = TwoWorkers();
+    c.workers = 3;
+    c.iterations = 1;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    JobOutcome fifo = RunJob(c);
+    ASSERT_EQ(fifo.updates.size(), 3u);
+    EXPECT_EQ(fifo.updates[1].worker, 1u);
+    EXPECT_EQ(fifo.updates[2].worker, 2u);
+    PsPaths& p = c.paths;
+    p.hosts = 4;
+    p.channelRateBps.assign(7, 40e9);
+    p.channelDelayS.assign(7, 0.0);
+    p.route.assign(16, {});
+    p.route[0 * 4 + 3] = {0};    // w0 -> server
+    p.route[1 * 4 + 3] = {1, 5}; // w1 -> server, over channel 5
+    p.route[2 * 4 + 3] = {2};    // w2 -> server
+    p.route[3 * 4 + 0] = {3, 5}; // server -> w0, over channel 5
+    p.route[3 * 4 + 1] = {4};
+    p.route[3 * 4 + 2] = {6};
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    ASSERT_EQ(r.updates.size(), 3u);
+    EXPECT_EQ(r.updates[0].worker, 0u);
+    EXPECT_EQ(r.updates[1].worker, 2u);
+    EXPECT_EQ(r.updates[2].worker, 1u);
+    EXPECT_EQ(r.updates[0].applied, MicroSeconds(1100));
+    EXPECT_EQ(r.updates[1].applied, MicroSeconds(1200));
+    EXPECT_EQ(r.updates[2].applied, MicroSeconds(1300));
+}
+
 TEST(AsyncPsJob, MlfabricDropsAnUpdateBeyondTheDelayBound)
 {
     // The straggler (3 ms compute) with delay bound 1. w0's updates land at 1.1, 2.3 and
