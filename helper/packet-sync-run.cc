@@ -9,8 +9,8 @@
 #include "run-invariants.h"
 
 #include "ns3/async-ps-job.h"
-#include "ns3/convergence-model.h"
 #include "ns3/boolean.h"
+#include "ns3/convergence-model.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/nstime.h"
 #include "ns3/pfc-pause-storm.h"
@@ -427,6 +427,13 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         {"makespan_s", n(makespan)},
         {"updates_per_s", n(makespan > 0 ? static_cast<double>(delays.size()) / makespan : 0)},
         {"blocked_s", n(blocked)}};
+    if (job.Config().failAt >= Seconds(0))
+    {
+        // Updates lost with shard 0's server, and of those the acknowledged ones (0).
+        result.systemMetrics.push_back({"failover_lost", std::to_string(job.Lost())});
+        result.systemMetrics.push_back(
+            {"failover_lost_acknowledged", std::to_string(job.LostAcknowledged())});
+    }
     if (job.Config().train)
     {
         // The training problem replayed at the versions the schedule applied its updates

@@ -4,6 +4,7 @@
 #include "fixed-latency-transport.h"
 
 #include "ns3/async-ps-job.h"
+#include "ns3/async-ps-spec.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
@@ -619,4 +620,71 @@ TEST(AsyncPsJob, ReplicaForwardsFloorOfUOverDForAnyD)
         EXPECT_LE(r.maxDivergence, d) << d;
         EXPECT_EQ(r.maxDivergence, std::min(d, 12u)) << d;
     }
+}
+
+TEST(AsyncPsJob, FailoverToTheReplicaLosesNoAcknowledgedUpdate)
+{
+    // Two workers, one server (host 2), its replica (host 3) forwarding every D = 2
+    // versions; 100 us a message, 1 ms compute, 4 iterations. Timeline (ms):
+    //  1.0 w0 granted, w1 waits;  1.1 w0 applied (v 0 -> 1, no forward), order to serve w0,
+    //  w1 granted;  1.2 the replica answers w0 with v0; w1 applied (v 1 -> 2): forward v2,
+    //  order to serve w1;  1.3 w0 has v0, the replica holds v2 and answers w1 with v2;
+    //  1.4 w1 has v2 (acknowledged: versions 1 and 2 reached a worker);  2.3 w0 granted;
+    //  2.4 w1 requests (its compute ended, scheduled earlier), w0 applied (v 2 -> 3, no
+    //  forward: divergence 1), order to serve w0, w1 granted.
+    // The server dies at 2.45 ms: the replica holds v2, so w0's update of iteration 1
+    // (version 3) is lost; no acknowledged update is (a worker has seen at most v2). w0's
+    // serve order and w1's push die on the way: the replica, now the server, sends w0 its
+    // v2 model (arrives 2.55) and w1's request is granted again: applied at 2.55 ms on
+    // v2, delay 0. From then on nothing is lost: 8 updates - 1 lost = 7 applied, the
+    // promoted server at version 7.
+    AsyncPsConfig c = TwoWorkers();
+    c.iterations = 4;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.replicaDivergence = 2;
+    c.failAt = MicroSeconds(2450);
+    AsyncPsJob job(c);
+    FixedLatencyTransport transport(&job);
+    job.SetTransport(&transport);
+    job.Start(Seconds(0));
+    Simulator::Run();
+    EXPECT_TRUE(job.Finished());
+    EXPECT_EQ(job.Lost(), 1u);
+    EXPECT_EQ(job.LostAcknowledged(), 0u);
+    EXPECT_EQ(job.Updates().size(), 7u);
+    EXPECT_EQ(job.ShardVersions(), (std::vector<uint64_t>{7}));
+    // w0's iteration-1 update is gone; w1's iteration 1 was pushed again.
+    bool w0It1 = false;
+    for (const AppliedUpdate& u : job.Updates())
+    {
+        w0It1 = w0It1 || (u.worker == 0 && u.iteration == 1);
+        if (u.worker == 1 && u.iteration == 1)
+        {
+            EXPECT_EQ(u.applied, MicroSeconds(2550));
+            EXPECT_EQ(u.delay, 0u);
+        }
+    }
+    EXPECT_FALSE(w0It1);
+    // Divergence never exceeded D = 2 before the failure (and there is no replica after).
+    EXPECT_LE(job.MaxDivergence(), 2u);
+    Simulator::Destroy();
+}
+
+TEST(AsyncPsJob, FailIsAnMlfabricOptionThatNeedsAReplica)
+{
+    const AsyncPsSpec s = AsyncPsSpec::Parse("mlfabric:replica=4,fail=100ms", 12);
+    EXPECT_EQ(s.canonical, "mlfabric:servers=1,replica=4,fail=100ms");
+    AsyncPsConfig c;
+    s.ApplyTo(c, 12);
+    EXPECT_EQ(c.failAt, MilliSeconds(100));
+    EXPECT_EQ(c.workers, 10u); // 12 hosts - server - replica
+    // No replica to take over, or a mode the failover does not model: refused.
+    EXPECT_THROW(AsyncPsSpec::Parse("mlfabric:fail=100ms", 12), std::invalid_argument);
+    EXPECT_THROW(AsyncPsSpec::Parse("mlfabric:replica=4,aggregate=1,fail=1ms", 12),
+                 std::invalid_argument);
+    EXPECT_THROW(AsyncPsSpec::Parse("asp:fail=1ms", 12), std::invalid_argument);
+    // Without a failure time the job needs nothing more.
+    AsyncPsConfig d = TwoWorkers();
+    d.failAt = MilliSeconds(1);
+    EXPECT_THROW(AsyncPsJob{d}, std::invalid_argument); // FAIR, no replica
 }

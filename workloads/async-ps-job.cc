@@ -35,6 +35,17 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     m_version.assign(config.servers, 0);
     m_seen.assign(n, std::vector<uint64_t>(config.servers, 0));
     m_computedOn.assign(n, {});
+    m_pushInFlight.assign(n, false);
+    m_appliedThisRound.assign(n, false);
+    m_replyPosted.assign(n, false);
+    m_gotReply.assign(n, false);
+    if (config.failAt >= Seconds(0) &&
+        (config.replicaDivergence == 0 || config.policy != AsyncPsConfig::PushPolicy::MLFABRIC ||
+         config.aggregate || config.networkScheduler))
+    {
+        throw std::invalid_argument("AsyncPsJob: a server failure needs MLFABRIC with a "
+                                    "replica, the oracle scheduler and no aggregation");
+    }
     m_iteration.assign(n, 0);
     m_finished.assign(n, 0);
     m_repliesLeft.assign(n, 0);
@@ -81,6 +92,55 @@ AsyncPsJob::Start(Time at)
     {
         Simulator::Schedule(at, &AsyncPsJob::TryStart, this, w);
     }
+    if (m_config.failAt >= Seconds(0))
+    {
+        Simulator::Schedule(at + m_config.failAt, &AsyncPsJob::Fail, this);
+    }
+}
+
+void
+AsyncPsJob::Fail()
+{
+    const uint64_t durable = m_replicaVersion[0];
+    m_failed = true;
+    m_lost = m_version[0] - durable;
+    m_lostAcknowledged = m_ackedVersion > durable ? m_ackedVersion - durable : 0;
+    // The lost updates: shard 0's, applied at version durable or later (version before
+    // apply = version computed on + delay).
+    std::vector<AppliedUpdate> kept;
+    for (const AppliedUpdate& u : m_updates)
+    {
+        if (u.shard != 0 || m_computedOn[u.worker][u.iteration][0] + u.delay < durable)
+        {
+            kept.push_back(u);
+        }
+    }
+    m_updates = kept;
+    m_version[0] = durable;
+    m_forwarded[0] = durable;
+    // The slot's push, if any, died on the way: the link is free again.
+    m_reserved[0] = false;
+    for (uint32_t w = 0; w < m_config.workers; ++w)
+    {
+        if (m_gotReply[w] || m_repliesLeft[w] == 0)
+        {
+            continue; // not waiting for shard 0
+        }
+        if (m_pushInFlight[w])
+        {
+            m_pushInFlight[w] = false;
+            m_workerBusy[w] = false;
+            m_pending[0].push_back(
+                {w, m_iteration[w], m_computedOn[w][m_iteration[w]][0], Simulator::Now(), kSingle});
+        }
+        else if (m_appliedThisRound[w] && !m_replyPosted[w])
+        {
+            ServeModel(0, w, m_iteration[w]);
+        }
+        // Otherwise its request waits in the batch, or its model (or a dropped update's
+        // pull request) is on its way from or to the replica host, which lives on.
+    }
+    ScheduleAll();
 }
 
 uint32_t
@@ -120,6 +180,9 @@ AsyncPsJob::Push(uint32_t w)
 {
     m_repliesLeft[w] = m_config.servers;
     m_computedOn[w].push_back(m_seen[w]);
+    m_appliedThisRound[w] = false;
+    m_replyPosted[w] = false;
+    m_gotReply[w] = false;
     for (uint32_t s = 0; s < m_config.servers; ++s)
     {
         const Message m{Kind::PUSH, w, s, m_iteration[w], m_seen[w][s], kSingle};
@@ -305,6 +368,10 @@ AsyncPsJob::Grant(uint32_t s, uint32_t w, const Message& push)
     m_reserved[s] = true;
     m_workerBusy[w] = true;
     m_slots[s].push_back({w, Simulator::Now(), Seconds(-1)});
+    if (s == 0)
+    {
+        m_pushInFlight[w] = true;
+    }
     if (m_config.networkScheduler)
     {
         Message grant = push;
@@ -456,7 +523,7 @@ AsyncPsJob::GatherStep(uint32_t id, uint32_t i)
 void
 AsyncPsJob::ServeModel(uint32_t s, uint32_t w, uint32_t iteration)
 {
-    if (m_config.replicaDivergence == 0)
+    if (m_config.replicaDivergence == 0 || Promoted(s))
     {
         Post(ServerOf(s), w, Message{Kind::REPLY, w, s, iteration, m_version[s], kSingle});
         return;
@@ -470,7 +537,7 @@ AsyncPsJob::ServeModel(uint32_t s, uint32_t w, uint32_t iteration)
 void
 AsyncPsJob::Replicate(uint32_t s)
 {
-    if (m_config.replicaDivergence == 0)
+    if (m_config.replicaDivergence == 0 || Promoted(s))
     {
         return;
     }
@@ -526,6 +593,10 @@ AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
     {
         m_gatherBytes += bytes;
     }
+    if (m.kind == Kind::REPLY && m.shard == 0)
+    {
+        m_replyPosted[m.worker] = true;
+    }
     m_net.Posted(srcHost, dstHost, bytes);
     m_mail.Post(srcHost, dstHost, m, bytes);
 }
@@ -536,6 +607,11 @@ AsyncPsJob::Apply(const Message& m)
     // The server applies the update now: its staleness is the number of updates the shard
     // took since the version the worker computed on.
     uint64_t& version = m_version[m.shard];
+    if (m.shard == 0)
+    {
+        m_pushInFlight[m.worker] = false;
+        m_appliedThisRound[m.worker] = true;
+    }
     if (m.group == kSingle)
     {
         m_updates.push_back(
@@ -572,6 +648,11 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
     Message m = m_mail.Take(srcHost, dstHost, qp);
     m_net.Delivered(srcHost, dstHost, MessageBytes(m));
+    const uint32_t dead = m_config.workers; // shard 0's first server host
+    if (m_failed && (srcHost == dead || dstHost == dead))
+    {
+        return; // died with the host (Fail() resumed whoever waited for it)
+    }
     switch (m.kind)
     {
     case Kind::PULL_REQUEST:
@@ -579,8 +660,8 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     {
         // The host holding the model answers with its copy: the server's version, or the
         // replica's, which lags by the updates not forwarded yet.
-        const uint64_t v = m_config.replicaDivergence > 0 ? m_replicaVersion[m.shard]
-                                                          : m_version[m.shard];
+        const uint64_t v = ModelHost(m.shard) != ServerOf(m.shard) ? m_replicaVersion[m.shard]
+                                                                   : m_version[m.shard];
         Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, v, kSingle});
         return;
     }
@@ -622,6 +703,11 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     }
     const uint32_t w = m.worker;
     m_seen[w][m.shard] = m.version;
+    if (m.shard == 0)
+    {
+        m_gotReply[w] = true;
+        m_ackedVersion = std::max(m_ackedVersion, m.version);
+    }
     if (--m_repliesLeft[w] > 0)
     {
         return;

@@ -119,6 +119,9 @@ struct AsyncPsConfig
     bool networkScheduler{false};
     /// Replica per shard (hosts N+S..N+2S-1) within this many versions; 0: no replica.
     uint32_t replicaDivergence{0};
+    /// Replica: shard 0's server fails at this time and its replica takes over (see
+    /// Fail()); negative: never. MLFABRIC with the oracle scheduler, no aggregation.
+    Time failAt{Seconds(-1)};
     /// Replay the applied updates on a training problem (ConvergenceModel) after the run.
     bool train{false};
     /// The training problem, when train.
@@ -244,6 +247,20 @@ class AsyncPsJob : public MessageSink
     {
         return m_maxDivergence;
     }
+    /// \brief Failover: updates shard 0's server applied that its replica never received,
+    /// lost with it (removed from Updates()).
+    uint64_t
+    Lost() const
+    {
+        return m_lost;
+    }
+    /// \brief Failover: lost updates that were acknowledged — included in a model version
+    /// some worker had received (must be 0: replies come from the replica).
+    uint64_t
+    LostAcknowledged() const
+    {
+        return m_lostAcknowledged;
+    }
     /// \brief MLFABRIC, aggregate: combined updates applied.
     uint64_t
     CombinedPushes() const
@@ -355,18 +372,35 @@ class AsyncPsJob : public MessageSink
     void ServeModel(uint32_t s, uint32_t w, uint32_t iteration);
     /// \brief Replica: forwards shard s's delta if the replica fell D versions behind.
     void Replicate(uint32_t s);
+    /**
+     * \brief Failover: shard 0's server host dies now. Its replica becomes shard 0's server
+     * (and serves its own pulls; no replica is left) with the state it holds: the version
+     * last forwarded. The updates the dead server applied since are lost (counted, removed
+     * from Updates()); so are the messages to and from the dead host still in flight (a
+     * forward among them). Workers it cut off resume with the new server: a push in flight
+     * is requested again (the worker still holds its gradient), an applied update whose
+     * model was not sent yet gets the model from the new server.
+     */
+    void Fail();
+    /// \brief Whether shard s's server failed (replica promoted).
+    bool
+    Promoted(uint32_t s) const
+    {
+        return m_failed && s == 0;
+    }
     /// \brief The host that serves shard s's model: its replica, or else its server.
     uint32_t
     ModelHost(uint32_t s) const
     {
-        return m_config.replicaDivergence > 0 ? m_config.workers + m_config.servers + s
-                                              : ServerOf(s);
+        return m_config.replicaDivergence > 0 && !Promoted(s)
+                   ? m_config.workers + m_config.servers + s
+                   : ServerOf(s);
     }
-    /// \brief Server host of shard s.
+    /// \brief Server host of shard s (after a failover of shard 0: its replica's host).
     uint32_t
     ServerOf(uint32_t s) const
     {
-        return m_config.workers + s;
+        return Promoted(s) ? m_config.workers + m_config.servers : m_config.workers + s;
     }
 
     /// \brief Worker w wants to start its next iteration (may be held by the bound).
@@ -382,7 +416,15 @@ class AsyncPsJob : public MessageSink
     std::vector<uint64_t> m_version;           //!< per shard
     std::vector<std::vector<uint64_t>> m_seen; //!< [worker][shard] version last pulled
     std::vector<std::vector<std::vector<uint64_t>>> m_computedOn; //!< m_seen at each push
-    std::vector<uint32_t> m_iteration;                            //!< per worker: current iteration
+    bool m_failed{false};                           //!< failover: shard 0's server died
+    uint64_t m_lost{0};                             //!< failover: updates lost with it
+    uint64_t m_lostAcknowledged{0};                 //!< failover: of those, acknowledged ones
+    uint64_t m_ackedVersion{0};                     //!< shard 0: newest version a worker received
+    std::vector<bool> m_pushInFlight;               //!< per worker: its push to shard 0 is granted
+    std::vector<bool> m_appliedThisRound;           //!< per worker: its shard-0 update was applied
+    std::vector<bool> m_replyPosted;                //!< per worker: shard 0's model is on its way
+    std::vector<bool> m_gotReply;                   //!< per worker: shard 0's model arrived
+    std::vector<uint32_t> m_iteration;              //!< per worker: current iteration
     std::vector<uint32_t> m_finished;               //!< per worker: finished iterations
     std::vector<uint32_t> m_repliesLeft;            //!< per worker: pulls still due this iteration
     std::vector<bool> m_waiting;                    //!< per worker: held by the bound

@@ -84,6 +84,19 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
             }
             canonical += ",replica=" + std::to_string(r.replica);
         }
+        if (s.Has("fail"))
+        {
+            const std::string text = s.GetString("fail", "");
+            r.failAtS = s.GetTime("fail", 0);
+            if (r.replica == 0 || r.aggregate || r.networkScheduler)
+            {
+                throw std::invalid_argument(
+                    s.Where() + "fail=" + text +
+                    " fails shard 0's server for its replica to take over; allowed only with "
+                    "replica=D > 0, aggregate=0 and scheduler=oracle");
+            }
+            canonical += ",fail=" + text;
+        }
     }
     r.train = s.GetChoice("train", "none", {"none", "logreg"}) == "logreg";
     if (r.train)
@@ -115,6 +128,7 @@ AsyncPsSpec::ApplyTo(AsyncPsConfig& config, uint32_t hosts) const
     config.servers = servers;
     config.workers = hosts - servers * (replica > 0 ? 2 : 1);
     config.replicaDivergence = replica;
+    config.failAt = Seconds(failAtS);
     config.stalenessBound = stalenessBound;
     config.policy = policy;
     config.delayBound = delayBound;
