@@ -67,7 +67,7 @@ TEST(MlfabricStraggler, ScheduledPushesFinishBeforePlainAspWithANetworkStraggler
 {
     // ASP pushes all 10 at once into the server's port (a 10:1 incast that PFC pauses, and
     // host 1 shares it at half rate); MLFabric gives each push the link to itself and no
-    // longer starves host 1, so its makespan is shorter (the paper's claim, MLFabric §6).
+    // longer starves host 1, so its makespan is shorter (the paper's claim).
     Outcome asp = RunStar("asp", kNetwork);
     Outcome mlf = RunStar("mlfabric", kNetwork);
     ASSERT_EQ(asp.code, 0) << asp.err;

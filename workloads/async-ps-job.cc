@@ -322,7 +322,7 @@ AsyncPsJob::Pick(uint32_t s)
     //     (stale on arrival);
     //  2. a request whose delay reached N - 1, the delay of every update when N workers
     //     push in turn (FIFO), earliest first: shortest-job-first alone starves a slow link
-    //     while the fast ones keep requesting (MLFabric §4.2 bounds delay for that reason),
+    //     while the fast ones keep requesting (MLFabric bounds delay for that reason),
     //     so without a bound SJF may overtake a request only until it is as stale as FIFO
     //     would have made it;
     //  3. shortest job first by Cost(), ties the earliest request.

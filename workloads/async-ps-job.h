@@ -111,7 +111,7 @@ struct AsyncPsConfig
     bool aggregate{false};
     /// MLFABRIC, aggregate: the aggregator is a constituent drawn uniformly (the first draw
     /// of std::mt19937_64(aggregatorSeed) for the first combined update, and so on, modulo
-    /// the constituents), as MLFabric picks it (SoCC'20 §4.3); false: the fastest link.
+    /// the constituents), as MLFabric picks it; false: the fastest link.
     bool randomAggregator{false};
     /// MLFABRIC, aggregate: seed of the random aggregator choice.
     uint64_t aggregatorSeed{1};

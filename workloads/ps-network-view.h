@@ -1,7 +1,8 @@
 /*
  * PsNetworkView: what MLFabric's scheduler knows of the network when it estimates a
- * push's completion time (Mai et al., "MLFabric", SoCC'20, §4.2: the scheduler orders
- * updates by their completion time given the bandwidth the network can give them now).
+ * push's completion time ("Network-accelerated Distributed Machine Learning Using
+ * MLFabric", arXiv:1907.00434: the scheduler orders updates by their completion time
+ * given the bandwidth the network can give them now).
  *
  * The static part, PsPaths, is the path of every host pair as a list of directed channels
  * (one per direction of a link) with their rates and propagation delays. The live part is
