@@ -11,6 +11,7 @@
 
 #include "ns3/async-ps-job.h"
 #include "ns3/boolean.h"
+#include "ns3/convergence-model.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/nstime.h"
@@ -451,6 +452,28 @@ PacketSyncRun::FillAsyncMetrics(const AsyncPsJob& job, RunResult& result)
         {"makespan_s", n(makespan)},
         {"updates_per_s", n(makespan > 0 ? static_cast<double>(delays.size()) / makespan : 0)},
         {"blocked_s", n(blocked)}};
+    if (job.Config().failAt >= Seconds(0))
+    {
+        // Updates lost with shard 0's server, and of those the acknowledged ones (0).
+        result.systemMetrics.push_back({"failover_lost", std::to_string(job.Lost())});
+        result.systemMetrics.push_back(
+            {"failover_lost_acknowledged", std::to_string(job.LostAcknowledged())});
+    }
+    if (job.Config().train)
+    {
+        // The training problem replayed at the versions the schedule applied its updates
+        // at (ConvergenceModel): the loss after each update, and where it ended.
+        ConvergenceModel model(job.Config().training, job.Config().workers, job.Config().servers);
+        const std::vector<double> losses = model.Replay(job.Updates(), job.ComputedOn());
+        const size_t first = result.updates.size() - losses.size();
+        for (size_t i = 0; i < losses.size(); ++i)
+        {
+            result.updates[first + i].loss = losses[i];
+        }
+        const double initial = model.Loss(Eigen::VectorXd::Zero(job.Config().training.features));
+        result.systemMetrics.push_back({"loss_initial", n(initial)});
+        result.systemMetrics.push_back({"loss_final", n(losses.empty() ? initial : losses.back())});
+    }
 }
 
 void

@@ -496,6 +496,8 @@ ParamsyncDriver::PrepareAsync()
         }
         c.workerRateBps.push_back(rate);
     }
+    // MLFabric's SJF estimates completion times over the live backlog of each push's path.
+    c.paths = PsPaths::FromTopology(*m_topology);
     m_asyncSpec = spec.canonical;
 }
 

@@ -390,13 +390,18 @@ ResultsWriter::WriteDirectory(const std::string& dir,
             runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
     {
         std::ostringstream updates;
-        updates << "algorithm,worker,iteration,shard,delay,applied_s\n" << std::setprecision(12);
+        updates << "algorithm,worker,iteration,shard,delay,applied_s,loss\n" << std::setprecision(12);
         for (const auto& r : runs)
         {
             for (const auto& u : r.updates)
             {
                 updates << CsvField(r.algorithm) << "," << u.worker << "," << u.iteration << ","
-                        << u.shard << "," << u.delay << "," << u.appliedS << "\n";
+                        << u.shard << "," << u.delay << "," << u.appliedS << ",";
+                if (u.loss >= 0)
+                {
+                    updates << u.loss;
+                }
+                updates << "\n";
             }
         }
         WriteFileAtomically(dir + "/updates.csv", updates.str());

@@ -68,6 +68,7 @@ struct UpdateRecord
     uint32_t shard;     //!< server shard
     uint64_t delay;     //!< staleness when applied
     double appliedS;    //!< when
+    double loss{-1};    //!< training loss after it (ConvergenceModel); < 0: not trained
 };
 
 /// \brief What one direction of a link carried in a fluid run (a row of links.csv).

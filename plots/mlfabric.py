@@ -9,6 +9,9 @@ Writes
                                algorithm, for each straggler case, star and fat-tree, 8 MB
   plots/mlfabric-metrics.png   makespan, applied updates per second, bytes through the
                                server's link and dropped updates
+  plots/mlfabric-loss.png      training loss (logistic regression replayed on each run's
+                               schedule, workloads/convergence-model.h) against simulated
+                               time, per algorithm, for each straggler case, 8 MB
   results/mlfabric/delays.csv  per run and worker: updates applied, delay histogram
 and prints the README tables in Markdown. Reads each run's updates.csv from the directory its
 `out` option names (results/mlfabric/out/<hash>/).
@@ -40,7 +43,8 @@ COLOURS = {"asp": "#7f7f7f", "ssp:bound=3": "#2ca02c", "mlfabric": "#1f77b4",
 def alg_key(spec):
     """The algorithm without its servers= option (servers are a property of the setup)."""
     name, _, opts = spec.partition(":")
-    opts = [o for o in opts.split(",") if o and not o.startswith("servers=")]
+    opts = [o for o in opts.split(",")
+            if o and not o.startswith(("servers=", "train=", "lr="))]
     return name + (":" + ",".join(opts) if opts else "")
 
 
@@ -62,9 +66,12 @@ def load(csv_path):
         path = os.path.join(os.path.dirname(os.path.abspath(csv_path)), "out", r["run"],
                             "updates.csv")
         r["updates_by_worker"] = defaultdict(Counter)
+        r["loss_curve"] = []
         if os.path.exists(path):
             for u in csv.DictReader(open(path, newline="")):
                 r["updates_by_worker"][int(u["worker"])][int(u["delay"])] += 1
+                if u.get("loss"):
+                    r["loss_curve"].append((float(u["applied_s"]), float(u["loss"])))
         rows.append(r)
     return rows
 
@@ -147,12 +154,49 @@ def plot_metrics(rows, path):
     plt.close(fig)
 
 
+def loss_at(curve, t):
+    """The loss of the last update applied by time t (None before the first)."""
+    last = None
+    for when, loss in curve:
+        if when > t:
+            break
+        last = loss
+    return last
+
+
+def plot_loss(rows, path):
+    fig, axes = plt.subplots(len(TOPOLOGIES), len(CASES), figsize=(16, 10.5), sharey=True)
+    for i, topo in enumerate(TOPOLOGIES):
+        for j, case in enumerate(CASES):
+            ax = axes[i][j]
+            for alg in ALGS:
+                r = pick(rows, topo, case, alg)
+                if r is None or not r["loss_curve"]:
+                    continue
+                xs = [t * 1e3 for t, _ in r["loss_curve"]]
+                ys = [v for _, v in r["loss_curve"]]
+                ax.plot(xs, ys, color=COLOURS[alg], lw=1,
+                        label=f"{alg} (final {ys[-1]:.3f} at {xs[-1]:.0f} ms)")
+            ax.set_title(f"{TITLES[topo]}: {CASE_LABELS[case]}", fontsize=9)
+            ax.set_xlabel("simulated time (ms)")
+            ax.grid(True, alpha=0.3)
+            ax.legend(fontsize=7, loc="upper right")
+        axes[i][0].set_ylabel("training loss (logistic, all samples)")
+    fig.suptitle("Logistic regression (n=4096, d=32, batch 64/worker, lr=8) trained at the "
+                 "versions each schedule applied its updates at: 30 iterations, 2 ms compute, "
+                 "8 MB model, 40 Gb/s")
+    fig.tight_layout(rect=(0, 0, 1, 0.96))
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+
+
 def main():
     csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/mlfabric/mlfabric.csv"
     out = sys.argv[2] if len(sys.argv) > 2 else "plots"
     rows = load(csv_path)
     plot_delay(rows, os.path.join(out, "mlfabric-delay.png"))
     plot_metrics(rows, os.path.join(out, "mlfabric-metrics.png"))
+    plot_loss(rows, os.path.join(out, "mlfabric-loss.png"))
 
     with open(os.path.join(os.path.dirname(csv_path), "delays.csv"), "w", newline="") as f:
         w = csv.writer(f)
@@ -191,6 +235,24 @@ def main():
                           f"{float(r['server_bytes']) * 1e-9:.2f} | "
                           f"{float(r['makespan_s']) * 1e3:.1f} | "
                           f"{float(r['updates_per_s']):.0f} | {r['pfc_pause_frames']} |")
+
+    # Loss table: final loss, and the loss every algorithm of a case has reached by the
+    # time the fastest of them finished (equal wall-clock budget).
+    print()
+    print("| network | case | algorithm | makespan (ms) | final loss | loss at the earliest "
+          "finish |")
+    print("|---|---|---|---|---|---|")
+    for topo in TOPOLOGIES:
+        for case in CASES:
+            found = [(alg, pick(rows, topo, case, alg)) for alg in ALGS]
+            found = [(a, r) for a, r in found if r is not None and r["loss_curve"]]
+            if not found:
+                continue
+            budget = min(r["loss_curve"][-1][0] for _, r in found)
+            for alg, r in found:
+                print(f"| {topo} | {case} | {alg} | {float(r['makespan_s']) * 1e3:.1f} | "
+                      f"{r['loss_curve'][-1][1]:.4f} | "
+                      f"{loss_at(r['loss_curve'], budget):.4f} |")
 
 
 if __name__ == "__main__":

@@ -1,15 +1,17 @@
 // AsyncPsJob (ASP / SSP against a versioned parameter server) over a fake transport that
 // delivers every message 100 us after it is posted (no bandwidth, no contention), so that
 // every time, version and delay can be derived by hand. Compute is 1 ms per iteration.
-#include "ns3/async-ps-job.h"
-#include "ns3/simulator.h"
-
 #include "fixed-latency-transport.h"
 
+#include "ns3/async-ps-job.h"
+#include "ns3/async-ps-spec.h"
+#include "ns3/simulator.h"
+
 #include <algorithm>
+#include <gtest/gtest.h>
+#include <random>
 #include <set>
 #include <tuple>
-#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -221,6 +223,46 @@ TEST(AsyncPsJob, MlfabricGrantsTheShortestJobFirstWithinABatch)
     EXPECT_EQ(r.updates[1].applied, MicroSeconds(1200));
 }
 
+TEST(AsyncPsJob, MlfabricEstimatesCompletionFromTheLiveBacklogOnThePath)
+{
+    // Hosts w0, w1, w2 and the server (host 3); every channel 40 Gb/s, no propagation.
+    // Channel 5 is on both w1's path to the server and the server's path to w0 (as on a
+    // ring where both go the same way round). All three push at 1.0 ms: w0 is granted at
+    // once, w1 and w2 wait with equal rates. At 1.1 ms w0's push is applied and the model
+    // goes back to w0 (1000 B on channel 5) before the scheduler picks: w1's estimate is
+    // 1000 x 8 / 40e9 = 200 ns to drain channel 5 + 200 ns for its push = 400 ns, w2's
+    // 200 ns, so w2 goes first although w1 asked first: applied w0, w2, w1 at 1.1, 1.2,
+    // 1.3 ms. Without paths the tie goes to the earlier request: w0, w1, w2.
+    AsyncPsConfig c = TwoWorkers();
+    c.workers = 3;
+    c.iterations = 1;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    JobOutcome fifo = RunJob(c);
+    ASSERT_EQ(fifo.updates.size(), 3u);
+    EXPECT_EQ(fifo.updates[1].worker, 1u);
+    EXPECT_EQ(fifo.updates[2].worker, 2u);
+    PsPaths& p = c.paths;
+    p.hosts = 4;
+    p.channelRateBps.assign(7, 40e9);
+    p.channelDelayS.assign(7, 0.0);
+    p.route.assign(16, {});
+    p.route[0 * 4 + 3] = {0};    // w0 -> server
+    p.route[1 * 4 + 3] = {1, 5}; // w1 -> server, over channel 5
+    p.route[2 * 4 + 3] = {2};    // w2 -> server
+    p.route[3 * 4 + 0] = {3, 5}; // server -> w0, over channel 5
+    p.route[3 * 4 + 1] = {4};
+    p.route[3 * 4 + 2] = {6};
+    JobOutcome r = RunJob(c);
+    ASSERT_TRUE(r.finished);
+    ASSERT_EQ(r.updates.size(), 3u);
+    EXPECT_EQ(r.updates[0].worker, 0u);
+    EXPECT_EQ(r.updates[1].worker, 2u);
+    EXPECT_EQ(r.updates[2].worker, 1u);
+    EXPECT_EQ(r.updates[0].applied, MicroSeconds(1100));
+    EXPECT_EQ(r.updates[1].applied, MicroSeconds(1200));
+    EXPECT_EQ(r.updates[2].applied, MicroSeconds(1300));
+}
+
 TEST(AsyncPsJob, MlfabricDropsAnUpdateBeyondTheDelayBound)
 {
     // The straggler (3 ms compute) with delay bound 1. w0's updates land at 1.1, 2.3 and
@@ -360,6 +402,34 @@ TEST(AsyncPsJob, MlfabricAggregatesTheDeferredUpdatesAtAnIdleWorker)
     {
         EXPECT_GE(r.slots[0][i].grant, r.slots[0][i - 1].arrival) << i;
     }
+}
+
+TEST(AsyncPsJob, MlfabricCanDrawTheAggregatorAtRandomAsThePaperDoes)
+{
+    // The five-worker aggregation above, with the aggregator drawn: the deferred parts are
+    // w2, w3, w4 in request order, and the documented rule takes part (first draw of
+    // mt19937_64(seed)) mod 3. Computed here with the generator itself, for three seeds;
+    // whoever is drawn pushes the one combined update in the third slot, every update is
+    // still applied once (version 5).
+    for (uint64_t seed : {1u, 2u, 3u})
+    {
+        AsyncPsConfig c = FiveWorkersOnePush(true);
+        c.randomAggregator = true;
+        c.aggregatorSeed = seed;
+        std::mt19937_64 rng(seed);
+        const uint32_t expected = 2 + static_cast<uint32_t>(rng() % 3);
+        JobOutcome r = RunJob(c);
+        ASSERT_TRUE(r.finished);
+        EXPECT_EQ(r.versions, (std::vector<uint64_t>{5}));
+        EXPECT_EQ(r.combined, 1u);
+        ASSERT_EQ(r.slots[0].size(), 3u);
+        EXPECT_EQ(r.slots[0][2].worker, expected) << "seed " << seed;
+    }
+    // With the fastest-link rule and equal rates it is the earliest request, w2, whatever
+    // the seed.
+    AsyncPsConfig c = FiveWorkersOnePush(true);
+    c.aggregatorSeed = 3;
+    EXPECT_EQ(RunJob(c).slots[0][2].worker, 2u);
 }
 
 TEST(AsyncPsJob, MlfabricGathersUpABinomialTreeNotAnIncast)
@@ -550,4 +620,71 @@ TEST(AsyncPsJob, ReplicaForwardsFloorOfUOverDForAnyD)
         EXPECT_LE(r.maxDivergence, d) << d;
         EXPECT_EQ(r.maxDivergence, std::min(d, 12u)) << d;
     }
+}
+
+TEST(AsyncPsJob, FailoverToTheReplicaLosesNoAcknowledgedUpdate)
+{
+    // Two workers, one server (host 2), its replica (host 3) forwarding every D = 2
+    // versions; 100 us a message, 1 ms compute, 4 iterations. Timeline (ms):
+    //  1.0 w0 granted, w1 waits;  1.1 w0 applied (v 0 -> 1, no forward), order to serve w0,
+    //  w1 granted;  1.2 the replica answers w0 with v0; w1 applied (v 1 -> 2): forward v2,
+    //  order to serve w1;  1.3 w0 has v0, the replica holds v2 and answers w1 with v2;
+    //  1.4 w1 has v2 (acknowledged: versions 1 and 2 reached a worker);  2.3 w0 granted;
+    //  2.4 w1 requests (its compute ended, scheduled earlier), w0 applied (v 2 -> 3, no
+    //  forward: divergence 1), order to serve w0, w1 granted.
+    // The server dies at 2.45 ms: the replica holds v2, so w0's update of iteration 1
+    // (version 3) is lost; no acknowledged update is (a worker has seen at most v2). w0's
+    // serve order and w1's push die on the way: the replica, now the server, sends w0 its
+    // v2 model (arrives 2.55) and w1's request is granted again: applied at 2.55 ms on
+    // v2, delay 0. From then on nothing is lost: 8 updates - 1 lost = 7 applied, the
+    // promoted server at version 7.
+    AsyncPsConfig c = TwoWorkers();
+    c.iterations = 4;
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.replicaDivergence = 2;
+    c.failAt = MicroSeconds(2450);
+    AsyncPsJob job(c);
+    FixedLatencyTransport transport(&job);
+    job.SetTransport(&transport);
+    job.Start(Seconds(0));
+    Simulator::Run();
+    EXPECT_TRUE(job.Finished());
+    EXPECT_EQ(job.Lost(), 1u);
+    EXPECT_EQ(job.LostAcknowledged(), 0u);
+    EXPECT_EQ(job.Updates().size(), 7u);
+    EXPECT_EQ(job.ShardVersions(), (std::vector<uint64_t>{7}));
+    // w0's iteration-1 update is gone; w1's iteration 1 was pushed again.
+    bool w0It1 = false;
+    for (const AppliedUpdate& u : job.Updates())
+    {
+        w0It1 = w0It1 || (u.worker == 0 && u.iteration == 1);
+        if (u.worker == 1 && u.iteration == 1)
+        {
+            EXPECT_EQ(u.applied, MicroSeconds(2550));
+            EXPECT_EQ(u.delay, 0u);
+        }
+    }
+    EXPECT_FALSE(w0It1);
+    // Divergence never exceeded D = 2 before the failure (and there is no replica after).
+    EXPECT_LE(job.MaxDivergence(), 2u);
+    Simulator::Destroy();
+}
+
+TEST(AsyncPsJob, FailIsAnMlfabricOptionThatNeedsAReplica)
+{
+    const AsyncPsSpec s = AsyncPsSpec::Parse("mlfabric:replica=4,fail=100ms", 12);
+    EXPECT_EQ(s.canonical, "mlfabric:servers=1,replica=4,fail=100ms");
+    AsyncPsConfig c;
+    s.ApplyTo(c, 12);
+    EXPECT_EQ(c.failAt, MilliSeconds(100));
+    EXPECT_EQ(c.workers, 10u); // 12 hosts - server - replica
+    // No replica to take over, or a mode the failover does not model: refused.
+    EXPECT_THROW(AsyncPsSpec::Parse("mlfabric:fail=100ms", 12), std::invalid_argument);
+    EXPECT_THROW(AsyncPsSpec::Parse("mlfabric:replica=4,aggregate=1,fail=1ms", 12),
+                 std::invalid_argument);
+    EXPECT_THROW(AsyncPsSpec::Parse("asp:fail=1ms", 12), std::invalid_argument);
+    // Without a failure time the job needs nothing more.
+    AsyncPsConfig d = TwoWorkers();
+    d.failAt = MilliSeconds(1);
+    EXPECT_THROW(AsyncPsJob{d}, std::invalid_argument); // FAIR, no replica
 }

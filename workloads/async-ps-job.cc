@@ -11,7 +11,9 @@ namespace ns3
 {
 
 AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
-    : m_config(config)
+    : m_config(config),
+      m_net(config.paths),
+      m_aggregatorRng(config.aggregatorSeed)
 {
     auto positive = [](uint64_t v, const char* what) {
         if (v == 0)
@@ -32,6 +34,18 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     const uint32_t n = config.workers;
     m_version.assign(config.servers, 0);
     m_seen.assign(n, std::vector<uint64_t>(config.servers, 0));
+    m_computedOn.assign(n, {});
+    m_pushInFlight.assign(n, false);
+    m_appliedThisRound.assign(n, false);
+    m_replyPosted.assign(n, false);
+    m_gotReply.assign(n, false);
+    if (config.failAt >= Seconds(0) &&
+        (config.replicaDivergence == 0 || config.policy != AsyncPsConfig::PushPolicy::MLFABRIC ||
+         config.aggregate || config.networkScheduler))
+    {
+        throw std::invalid_argument("AsyncPsJob: a server failure needs MLFABRIC with a "
+                                    "replica, the oracle scheduler and no aggregation");
+    }
     m_iteration.assign(n, 0);
     m_finished.assign(n, 0);
     m_repliesLeft.assign(n, 0);
@@ -49,6 +63,12 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
     {
         throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.workerRateBps.size()) +
                                     " worker rates for " + std::to_string(n) + " workers");
+    }
+    const uint32_t hosts = n + config.servers * (config.replicaDivergence > 0 ? 2 : 1);
+    if (!config.paths.Empty() && config.paths.hosts < hosts)
+    {
+        throw std::invalid_argument("AsyncPsJob: paths of " + std::to_string(config.paths.hosts) +
+                                    " hosts for a job on " + std::to_string(hosts));
     }
 }
 
@@ -72,6 +92,55 @@ AsyncPsJob::Start(Time at)
     {
         Simulator::Schedule(at, &AsyncPsJob::TryStart, this, w);
     }
+    if (m_config.failAt >= Seconds(0))
+    {
+        Simulator::Schedule(at + m_config.failAt, &AsyncPsJob::Fail, this);
+    }
+}
+
+void
+AsyncPsJob::Fail()
+{
+    const uint64_t durable = m_replicaVersion[0];
+    m_failed = true;
+    m_lost = m_version[0] - durable;
+    m_lostAcknowledged = m_ackedVersion > durable ? m_ackedVersion - durable : 0;
+    // The lost updates: shard 0's, applied at version durable or later (version before
+    // apply = version computed on + delay).
+    std::vector<AppliedUpdate> kept;
+    for (const AppliedUpdate& u : m_updates)
+    {
+        if (u.shard != 0 || m_computedOn[u.worker][u.iteration][0] + u.delay < durable)
+        {
+            kept.push_back(u);
+        }
+    }
+    m_updates = kept;
+    m_version[0] = durable;
+    m_forwarded[0] = durable;
+    // The slot's push, if any, died on the way: the link is free again.
+    m_reserved[0] = false;
+    for (uint32_t w = 0; w < m_config.workers; ++w)
+    {
+        if (m_gotReply[w] || m_repliesLeft[w] == 0)
+        {
+            continue; // not waiting for shard 0
+        }
+        if (m_pushInFlight[w])
+        {
+            m_pushInFlight[w] = false;
+            m_workerBusy[w] = false;
+            m_pending[0].push_back(
+                {w, m_iteration[w], m_computedOn[w][m_iteration[w]][0], Simulator::Now(), kSingle});
+        }
+        else if (m_appliedThisRound[w] && !m_replyPosted[w])
+        {
+            ServeModel(0, w, m_iteration[w]);
+        }
+        // Otherwise its request waits in the batch, or its model (or a dropped update's
+        // pull request) is on its way from or to the replica host, which lives on.
+    }
+    ScheduleAll();
 }
 
 uint32_t
@@ -110,6 +179,10 @@ void
 AsyncPsJob::Push(uint32_t w)
 {
     m_repliesLeft[w] = m_config.servers;
+    m_computedOn[w].push_back(m_seen[w]);
+    m_appliedThisRound[w] = false;
+    m_replyPosted[w] = false;
+    m_gotReply[w] = false;
     for (uint32_t s = 0; s < m_config.servers; ++s)
     {
         const Message m{Kind::PUSH, w, s, m_iteration[w], m_seen[w][s], kSingle};
@@ -149,41 +222,14 @@ AsyncPsJob::Schedule(uint32_t s)
     const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
     while (!m_reserved[s])
     {
-        // Shortest job first by network-aware completion time (the shard's bytes at the
-        // pushing worker's link rate), among workers whose own link is free: a slot is
-        // reserved on both ends, so a worker never pushes to two shards at once. A
-        // combined update of k carries k updates in one slot: its time per update, 1/k of
-        // the push's, is what SJF compares (so it takes the next slot, as the deferred
-        // updates it sums were scheduled for, instead of aging past the delay bound).
-        auto cost = [&](const Request& r) {
-            const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
-            return 1.0 / (Rate(r.worker) * k);
-        };
-        auto best = batch.end();
-        for (auto it = batch.begin(); it != batch.end(); ++it)
-        {
-            if (m_workerBusy[it->worker])
-            {
-                continue;
-            }
-            if (best == batch.end())
-            {
-                best = it;
-                continue;
-            }
-            const double t = cost(*it);
-            const double tBest = cost(*best);
-            if (t < tBest || (t == tBest && it->at < best->at))
-            {
-                best = it;
-            }
-        }
+        auto best = Pick(s);
         if (best == batch.end())
         {
             return; // nothing, or only workers busy pushing elsewhere
         }
         const Request r = *best;
         batch.erase(best);
+
         if (r.group == kSingle)
         {
             const uint64_t delay = m_version[s] - r.version;
@@ -226,12 +272,106 @@ AsyncPsJob::Schedule(uint32_t s)
     }
 }
 
+uint64_t
+AsyncPsJob::Oldest(const Request& r) const
+{
+    if (r.group == kSingle)
+    {
+        return r.version;
+    }
+    uint64_t oldest = std::numeric_limits<uint64_t>::max();
+    for (const Request& p : m_aggregates[r.group].parts)
+    {
+        oldest = std::min(oldest, p.version);
+    }
+    return oldest;
+}
+
+int64_t
+AsyncPsJob::Slack(uint32_t s, const Request& r) const
+{
+    return static_cast<int64_t>(m_config.delayBound) -
+           static_cast<int64_t>(m_version[s] - Oldest(r));
+}
+
+double
+AsyncPsJob::Cost(uint32_t s, const Request& r) const
+{
+    // Network-aware completion time: with paths, the push's time over the live backlog of
+    // every channel of its path (PsNetworkView); without, the shard's bytes at the pushing
+    // worker's link rate. A combined update of k carries k updates in one slot: its time
+    // per update, 1/k of the push's, is what SJF compares (so it takes the next slot, as
+    // the deferred updates it sums were scheduled for, instead of aging past the bound).
+    const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
+    if (m_net.Known())
+    {
+        return m_net.CompletionS(r.worker, ServerOf(s), ShardBytes(s)) / k;
+    }
+    return 1.0 / (Rate(r.worker) * k);
+}
+
+std::deque<AsyncPsJob::Request>::iterator
+AsyncPsJob::Pick(uint32_t s)
+{
+    // Among requests of idle workers (a slot is reserved on both ends, so a worker never
+    // pushes to two shards at once), in order of precedence:
+    //  1. with a delay bound B, a request already beyond it (dropped at once, it takes no
+    //     slot), then one with slack 0 (its delay is B now; after one more slot it would
+    //     be dropped), earliest first: the bound is held by ordering before dropping, for
+    //     a network straggler (slow push, SJF puts it last) as for a compute straggler
+    //     (stale on arrival);
+    //  2. a request whose delay reached N - 1, the delay of every update when N workers
+    //     push in turn (FIFO), earliest first: shortest-job-first alone starves a slow link
+    //     while the fast ones keep requesting (MLFabric bounds delay for that reason),
+    //     so without a bound SJF may overtake a request only until it is as stale as FIFO
+    //     would have made it;
+    //  3. shortest job first by Cost(), ties the earliest request.
+    std::deque<Request>& batch = m_pending[s];
+    const bool bounded = m_config.delayBound != AsyncPsConfig::kAsp;
+    const uint64_t fifoDelay = m_config.workers - 1;
+    auto tier = [&](const Request& r) {
+        const int64_t slack = bounded ? Slack(s, r) : 1;
+        if (slack <= 0)
+        {
+            return slack < 0 ? 0 : 1;
+        }
+        const uint64_t delay = m_version[s] - (r.group == kSingle ? r.version : Oldest(r));
+        return delay >= fifoDelay ? 2 : 3;
+    };
+    auto best = batch.end();
+    int bestTier = 4;
+    double bestCost = 0;
+    for (auto it = batch.begin(); it != batch.end(); ++it)
+    {
+        if (m_workerBusy[it->worker])
+        {
+            continue;
+        }
+        const int t = tier(*it);
+        const double c = t == 3 ? Cost(s, *it) : 0.0;
+        const bool better = t < bestTier ||
+                            (t == bestTier &&
+                             (c < bestCost || (c == bestCost && it->at < best->at)));
+        if (better)
+        {
+            best = it;
+            bestTier = t;
+            bestCost = c;
+        }
+    }
+    return best;
+}
+
 void
 AsyncPsJob::Grant(uint32_t s, uint32_t w, const Message& push)
 {
     m_reserved[s] = true;
     m_workerBusy[w] = true;
     m_slots[s].push_back({w, Simulator::Now(), Seconds(-1)});
+    if (s == 0)
+    {
+        m_pushInFlight[w] = true;
+    }
     if (m_config.networkScheduler)
     {
         Message grant = push;
@@ -282,14 +422,22 @@ AsyncPsJob::Gather(uint32_t s)
         return;
     }
     batch = rest;
-    // The aggregator pushes the combined update: the fastest link (SJF), ties the earliest.
+    // The aggregator pushes the combined update: the fastest link (SJF), ties the earliest;
+    // or, as in the paper, a constituent at random.
     const Request* agg = &parts.front();
-    for (const Request& p : parts)
+    if (m_config.randomAggregator)
     {
-        if (Rate(p.worker) > Rate(agg->worker) ||
-            (Rate(p.worker) == Rate(agg->worker) && p.at < agg->at))
+        agg = &parts[m_aggregatorRng() % parts.size()];
+    }
+    else
+    {
+        for (const Request& p : parts)
         {
-            agg = &p;
+            if (Rate(p.worker) > Rate(agg->worker) ||
+                (Rate(p.worker) == Rate(agg->worker) && p.at < agg->at))
+            {
+                agg = &p;
+            }
         }
     }
     const uint32_t id = static_cast<uint32_t>(m_aggregates.size());
@@ -375,7 +523,7 @@ AsyncPsJob::GatherStep(uint32_t id, uint32_t i)
 void
 AsyncPsJob::ServeModel(uint32_t s, uint32_t w, uint32_t iteration)
 {
-    if (m_config.replicaDivergence == 0)
+    if (m_config.replicaDivergence == 0 || Promoted(s))
     {
         Post(ServerOf(s), w, Message{Kind::REPLY, w, s, iteration, m_version[s], kSingle});
         return;
@@ -389,7 +537,7 @@ AsyncPsJob::ServeModel(uint32_t s, uint32_t w, uint32_t iteration)
 void
 AsyncPsJob::Replicate(uint32_t s)
 {
-    if (m_config.replicaDivergence == 0)
+    if (m_config.replicaDivergence == 0 || Promoted(s))
     {
         return;
     }
@@ -407,18 +555,31 @@ AsyncPsJob::Replicate(uint32_t s)
     Post(ServerOf(s), ModelHost(s), Message{Kind::FORWARD, 0, s, 0, m_version[s], kSingle});
 }
 
+uint64_t
+AsyncPsJob::MessageBytes(const Message& m) const
+{
+    switch (m.kind)
+    {
+    case Kind::PULL_REQUEST:
+    case Kind::SERVE:
+        return kPullRequestBytes;
+    case Kind::REQUEST:
+    case Kind::GRANT:
+    case Kind::GATHER_ORDER:
+    case Kind::READY:
+        return kControlBytes;
+    default:
+        return ShardBytes(m.shard);
+    }
+}
+
 void
 AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
 {
-    uint64_t bytes = ShardBytes(m.shard);
-    if (m.kind == Kind::PULL_REQUEST || m.kind == Kind::SERVE)
+    const uint64_t bytes = MessageBytes(m);
+    if (m.kind == Kind::REQUEST || m.kind == Kind::GRANT || m.kind == Kind::GATHER_ORDER ||
+        m.kind == Kind::READY)
     {
-        bytes = kPullRequestBytes;
-    }
-    else if (m.kind == Kind::REQUEST || m.kind == Kind::GRANT || m.kind == Kind::GATHER_ORDER ||
-             m.kind == Kind::READY)
-    {
-        bytes = kControlBytes;
         m_controlBytes += bytes;
     }
     auto isServer = [&](uint32_t h) {
@@ -432,6 +593,11 @@ AsyncPsJob::Post(uint32_t srcHost, uint32_t dstHost, const Message& m)
     {
         m_gatherBytes += bytes;
     }
+    if (m.kind == Kind::REPLY && m.shard == 0)
+    {
+        m_replyPosted[m.worker] = true;
+    }
+    m_net.Posted(srcHost, dstHost, bytes);
     m_mail.Post(srcHost, dstHost, m, bytes);
 }
 
@@ -441,6 +607,11 @@ AsyncPsJob::Apply(const Message& m)
     // The server applies the update now: its staleness is the number of updates the shard
     // took since the version the worker computed on.
     uint64_t& version = m_version[m.shard];
+    if (m.shard == 0)
+    {
+        m_pushInFlight[m.worker] = false;
+        m_appliedThisRound[m.worker] = true;
+    }
     if (m.group == kSingle)
     {
         m_updates.push_back(
@@ -476,6 +647,12 @@ void
 AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
     Message m = m_mail.Take(srcHost, dstHost, qp);
+    m_net.Delivered(srcHost, dstHost, MessageBytes(m));
+    const uint32_t dead = m_config.workers; // shard 0's first server host
+    if (m_failed && (srcHost == dead || dstHost == dead))
+    {
+        return; // died with the host (Fail() resumed whoever waited for it)
+    }
     switch (m.kind)
     {
     case Kind::PULL_REQUEST:
@@ -483,8 +660,8 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     {
         // The host holding the model answers with its copy: the server's version, or the
         // replica's, which lags by the updates not forwarded yet.
-        const uint64_t v = m_config.replicaDivergence > 0 ? m_replicaVersion[m.shard]
-                                                          : m_version[m.shard];
+        const uint64_t v = ModelHost(m.shard) != ServerOf(m.shard) ? m_replicaVersion[m.shard]
+                                                                   : m_version[m.shard];
         Post(dstHost, m.worker, Message{Kind::REPLY, m.worker, m.shard, m.iteration, v, kSingle});
         return;
     }
@@ -526,6 +703,11 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     }
     const uint32_t w = m.worker;
     m_seen[w][m.shard] = m.version;
+    if (m.shard == 0)
+    {
+        m_gotReply[w] = true;
+        m_ackedVersion = std::max(m_ackedVersion, m.version);
+    }
     if (--m_repliesLeft[w] > 0)
     {
         return;

@@ -1,8 +1,8 @@
 /*
  * AsyncPsJob: asynchronous data-parallel training against a versioned parameter server —
- * ASP (no barrier) and SSP (a staleness bound), the baselines that MLFabric (Mai et al.,
- * "MLFabric: network-accelerated distributed machine learning", SoCC'20 — the seed of
- * issue 9) is measured against. Bytes move over any SyncTransport, as for SyncJob.
+ * ASP (no barrier) and SSP (a staleness bound), the baselines that MLFabric ("MLFabric:
+ * network-accelerated distributed machine learning", SoCC'20, arXiv:1907.00434) is measured
+ * against. Bytes move over any SyncTransport, as for SyncJob.
  *
  * Model of one worker w (Li et al., OSDI'14 parameter server; Ho et al., NIPS'13 SSP):
  *  - loop: compute (--compute, times the straggler factor for the straggler), then push
@@ -23,20 +23,23 @@
  *  - FAIR: every push is sent at once; pushes to one server share its link (plain ASP/SSP).
  *  - MLFABRIC (after MLFabric SoCC'20 §4): a push is a request to the scheduler of its
  *    shard's server link. Requests that arrive while the link is reserved
- *    form the next batch; when the link frees, the scheduler grants the request with the
- *    shortest network-aware completion time (shard bytes / the pushing worker's link
- *    rate; ties: the earliest request) among workers not already pushing, so each push
- *    has both the worker's and the server's link to itself (a reserved, non-overlapping
- *    slot instead of fair sharing). A request whose delay would exceed the
- *    delay bound if granted now (shard version now - version computed on) is dropped: the
- *    worker sends a small pull request instead and gets the current model back.
- *    SJF can starve a worker whose link is slower than the others' while they keep
- *    requesting (measured: a half-rate worker among 10 reached delay 180); the delay bound
- *    is what caps it, by dropping such updates.
+ *    form the next batch; when the link frees, the scheduler grants among workers not
+ *    already pushing (so each push has both the worker's and the server's link to itself:
+ *    a reserved, non-overlapping slot instead of fair sharing), in this order (Pick()):
+ *    requests beyond the delay bound (dropped: the worker sends a small pull request
+ *    instead and gets the current model back), then requests at the bound (one more slot
+ *    and they would be dropped), then requests whose delay reached N - 1 (what FIFO turns
+ *    give), then the shortest network-aware completion time: with paths (PsNetworkView)
+ *    the push's time over the live backlog of every channel of its path, else the shard's
+ *    bytes at the worker's link rate; ties the earliest request. SJF alone starves a
+ *    worker whose link is slower than the others' while they keep requesting (measured:
+ *    a half-rate worker among 10 reached delay 270 with a median of 8); the two delay
+ *    tiers cap it, for network and compute stragglers alike, before any drop.
  *  - MLFABRIC, aggregate: when the scheduler grants a push, the other requests of the batch
  *    (k >= 2 of idle workers, none already beyond the delay bound) are deferred at least
  *    one slot; instead of k pushes they are summed at one of them (the aggregator: the
- *    fastest link, ties the earliest request — it is idle, waiting for its grant, and holds
+ *    fastest link, ties the earliest request, or with randomAggregator one drawn at
+ *    random as the paper does — it is idle, waiting for its grant, and holds
  *    its own update already), the other k - 1 send their W/S bytes up a binomial tree to
  *    it over the workers' links (ceil(log2 k) rounds, one gather per receiver per round)
  *    while the granted push holds the server's, and the aggregator then requests one slot
@@ -61,7 +64,9 @@
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
 
+#include "convergence-config.h"
 #include "message-mailbox.h"
+#include "ps-network-view.h"
 #include "sync-transport.h"
 
 #include "ns3/nstime.h"
@@ -69,6 +74,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <random>
 #include <vector>
 
 namespace ns3
@@ -95,14 +101,31 @@ struct AsyncPsConfig
     PushPolicy policy{PushPolicy::FAIR}; //!< push policy
     /// MLFABRIC: largest delay a granted update may have (kAsp: none).
     uint32_t delayBound{kAsp};
-    /// MLFABRIC: each worker's link rate (bit/s) for SJF; empty: all equal.
+    /// MLFABRIC: each worker's link rate (bit/s) for SJF when no paths are given; empty:
+    /// all equal.
     std::vector<double> workerRateBps;
+    /// MLFABRIC: the hosts' paths; SJF then estimates completion times from the live
+    /// backlog on them (PsNetworkView). Empty: shard bytes over workerRateBps.
+    PsPaths paths;
     /// MLFABRIC: sum the updates a grant defers at an idle worker, push them as one.
     bool aggregate{false};
+    /// MLFABRIC, aggregate: the aggregator is a constituent drawn uniformly (the first draw
+    /// of std::mt19937_64(aggregatorSeed) for the first combined update, and so on, modulo
+    /// the constituents), as MLFabric picks it; false: the fastest link.
+    bool randomAggregator{false};
+    /// MLFABRIC, aggregate: seed of the random aggregator choice.
+    uint64_t aggregatorSeed{1};
     /// MLFABRIC: scheduler decisions as 64 B messages to/from the server's host.
     bool networkScheduler{false};
     /// Replica per shard (hosts N+S..N+2S-1) within this many versions; 0: no replica.
     uint32_t replicaDivergence{0};
+    /// Replica: shard 0's server fails at this time and its replica takes over (see
+    /// Fail()); negative: never. MLFABRIC with the oracle scheduler, no aggregation.
+    Time failAt{Seconds(-1)};
+    /// Replay the applied updates on a training problem (ConvergenceModel) after the run.
+    bool train{false};
+    /// The training problem, when train.
+    ConvergenceConfig training;
     /// \brief "No bound": ASP.
     static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
 };
@@ -144,6 +167,12 @@ class AsyncPsJob : public MessageSink
     void Start(Time at);
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
 
+    /// \brief What it runs.
+    const AsyncPsConfig&
+    Config() const
+    {
+        return m_config;
+    }
     /// \brief Whether every worker finished every iteration.
     bool
     Finished() const
@@ -161,6 +190,13 @@ class AsyncPsJob : public MessageSink
     IterationEnds() const
     {
         return m_iterationEnds;
+    }
+    /// \brief [worker][iteration][shard]: the version the worker computed that iteration on
+    /// (what its pulls returned), for every iteration it pushed.
+    const std::vector<std::vector<std::vector<uint64_t>>>&
+    ComputedOn() const
+    {
+        return m_computedOn;
     }
     /// \brief Per shard, its version (= updates applied to it).
     const std::vector<uint64_t>&
@@ -210,6 +246,20 @@ class AsyncPsJob : public MessageSink
     MaxDivergence() const
     {
         return m_maxDivergence;
+    }
+    /// \brief Failover: updates shard 0's server applied that its replica never received,
+    /// lost with it (removed from Updates()).
+    uint64_t
+    Lost() const
+    {
+        return m_lost;
+    }
+    /// \brief Failover: lost updates that were acknowledged — included in a model version
+    /// some worker had received (must be 0: replies come from the replica).
+    uint64_t
+    LostAcknowledged() const
+    {
+        return m_lostAcknowledged;
     }
     /// \brief MLFABRIC, aggregate: combined updates applied.
     uint64_t
@@ -307,22 +357,50 @@ class AsyncPsJob : public MessageSink
     void Apply(const Message& m);
     /// \brief MLFABRIC: worker w's link rate for SJF (1 when not given: all equal).
     double Rate(uint32_t w) const;
+    /// \brief MLFABRIC: the request of shard s's batch to serve next (batch.end(): none).
+    std::deque<Request>::iterator Pick(uint32_t s);
+    /// \brief The version r was computed on (a combined update: its stalest part's).
+    uint64_t Oldest(const Request& r) const;
+    /// \brief MLFABRIC: versions request r of shard s may still wait within the delay bound
+    /// (negative: beyond it already; a combined update: its stalest part).
+    int64_t Slack(uint32_t s, const Request& r) const;
+    /// \brief MLFABRIC: SJF's estimate of r's push time per update it carries.
+    double Cost(uint32_t s, const Request& r) const;
+    /// \brief The bytes a message puts on the wire.
+    uint64_t MessageBytes(const Message& m) const;
     /// \brief Sends worker w shard s's model, from the server or its replica.
     void ServeModel(uint32_t s, uint32_t w, uint32_t iteration);
     /// \brief Replica: forwards shard s's delta if the replica fell D versions behind.
     void Replicate(uint32_t s);
+    /**
+     * \brief Failover: shard 0's server host dies now. Its replica becomes shard 0's server
+     * (and serves its own pulls; no replica is left) with the state it holds: the version
+     * last forwarded. The updates the dead server applied since are lost (counted, removed
+     * from Updates()); so are the messages to and from the dead host still in flight (a
+     * forward among them). Workers it cut off resume with the new server: a push in flight
+     * is requested again (the worker still holds its gradient), an applied update whose
+     * model was not sent yet gets the model from the new server.
+     */
+    void Fail();
+    /// \brief Whether shard s's server failed (replica promoted).
+    bool
+    Promoted(uint32_t s) const
+    {
+        return m_failed && s == 0;
+    }
     /// \brief The host that serves shard s's model: its replica, or else its server.
     uint32_t
     ModelHost(uint32_t s) const
     {
-        return m_config.replicaDivergence > 0 ? m_config.workers + m_config.servers + s
-                                              : ServerOf(s);
+        return m_config.replicaDivergence > 0 && !Promoted(s)
+                   ? m_config.workers + m_config.servers + s
+                   : ServerOf(s);
     }
-    /// \brief Server host of shard s.
+    /// \brief Server host of shard s (after a failover of shard 0: its replica's host).
     uint32_t
     ServerOf(uint32_t s) const
     {
-        return m_config.workers + s;
+        return Promoted(s) ? m_config.workers + m_config.servers : m_config.workers + s;
     }
 
     /// \brief Worker w wants to start its next iteration (may be held by the bound).
@@ -334,9 +412,18 @@ class AsyncPsJob : public MessageSink
     /// \brief The slowest worker's finished iterations.
     uint32_t SlowestFinished() const;
 
-    AsyncPsConfig m_config;                         //!< options
-    std::vector<uint64_t> m_version;                //!< per shard
-    std::vector<std::vector<uint64_t>> m_seen;      //!< [worker][shard] version last pulled
+    AsyncPsConfig m_config;                    //!< options
+    std::vector<uint64_t> m_version;           //!< per shard
+    std::vector<std::vector<uint64_t>> m_seen; //!< [worker][shard] version last pulled
+    std::vector<std::vector<std::vector<uint64_t>>> m_computedOn; //!< m_seen at each push
+    bool m_failed{false};                           //!< failover: shard 0's server died
+    uint64_t m_lost{0};                             //!< failover: updates lost with it
+    uint64_t m_lostAcknowledged{0};                 //!< failover: of those, acknowledged ones
+    uint64_t m_ackedVersion{0};                     //!< shard 0: newest version a worker received
+    std::vector<bool> m_pushInFlight;               //!< per worker: its push to shard 0 is granted
+    std::vector<bool> m_appliedThisRound;           //!< per worker: its shard-0 update was applied
+    std::vector<bool> m_replyPosted;                //!< per worker: shard 0's model is on its way
+    std::vector<bool> m_gotReply;                   //!< per worker: shard 0's model arrived
     std::vector<uint32_t> m_iteration;              //!< per worker: current iteration
     std::vector<uint32_t> m_finished;               //!< per worker: finished iterations
     std::vector<uint32_t> m_repliesLeft;            //!< per worker: pulls still due this iteration
@@ -363,6 +450,8 @@ class AsyncPsJob : public MessageSink
     uint64_t m_replicaSyncBytes{0};                 //!< their bytes
     uint64_t m_maxDivergence{0};                    //!< server versions not yet forwarded
     MessageMailbox<Message> m_mail;                 //!< messages in flight
+    PsNetworkView m_net;                            //!< MLFABRIC: live backlog on the paths
+    std::mt19937_64 m_aggregatorRng;                //!< MLFABRIC: random aggregator choice
 };
 
 } // namespace ns3

@@ -53,6 +53,18 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
         {
             canonical += ",aggregate=1";
         }
+        r.randomAggregator = s.GetChoice("aggregator", "fastest", {"fastest", "random"}) ==
+                             "random";
+        if (r.randomAggregator)
+        {
+            if (!r.aggregate)
+            {
+                throw std::invalid_argument(s.Where() + "aggregator=random chooses who sums "
+                                                        "deferred updates; allowed only with "
+                                                        "aggregate=1");
+            }
+            canonical += ",aggregator=random";
+        }
         r.networkScheduler = s.GetChoice("scheduler", "oracle", {"oracle", "net"}) == "net";
         if (r.networkScheduler)
         {
@@ -72,6 +84,38 @@ AsyncPsSpec::Parse(const std::string& spec, uint32_t hosts)
             }
             canonical += ",replica=" + std::to_string(r.replica);
         }
+        if (s.Has("fail"))
+        {
+            const std::string text = s.GetString("fail", "");
+            r.failAtS = s.GetTime("fail", 0);
+            if (r.replica == 0 || r.aggregate || r.networkScheduler)
+            {
+                throw std::invalid_argument(
+                    s.Where() + "fail=" + text +
+                    " fails shard 0's server for its replica to take over; allowed only with "
+                    "replica=D > 0, aggregate=0 and scheduler=oracle");
+            }
+            canonical += ",fail=" + text;
+        }
+    }
+    r.train = s.GetChoice("train", "none", {"none", "logreg"}) == "logreg";
+    if (r.train)
+    {
+        const uint32_t features = ConvergenceConfig{}.features;
+        if (r.servers > features)
+        {
+            throw std::invalid_argument(s.Where() + "train=logreg splits " +
+                                        std::to_string(features) + " parameters over " +
+                                        std::to_string(r.servers) +
+                                        " servers; allowed: train=logreg with at most " +
+                                        std::to_string(features) + " servers");
+        }
+        canonical += ",train=logreg";
+        if (s.Has("lr"))
+        {
+            r.learningRate = s.GetDouble("lr", 1.0, 1e-6, 1e3);
+            canonical += ",lr=" + s.GetString("lr", "");
+        }
     }
     s.Finish();
     r.canonical = canonical;
@@ -84,11 +128,15 @@ AsyncPsSpec::ApplyTo(AsyncPsConfig& config, uint32_t hosts) const
     config.servers = servers;
     config.workers = hosts - servers * (replica > 0 ? 2 : 1);
     config.replicaDivergence = replica;
+    config.failAt = Seconds(failAtS);
     config.stalenessBound = stalenessBound;
     config.policy = policy;
     config.delayBound = delayBound;
     config.aggregate = aggregate;
+    config.randomAggregator = randomAggregator;
     config.networkScheduler = networkScheduler;
+    config.train = train;
+    config.training.learningRate = learningRate;
 }
 
 } // namespace ns3

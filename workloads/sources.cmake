@@ -4,6 +4,8 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-application.cc
     workloads/async-ps-job.cc
     workloads/async-ps-spec.cc
+    workloads/ps-network-view.cc
+    workloads/convergence-model.cc
     workloads/lapse-ps.cc
     workloads/lapse-mf-workload.cc
     workloads/lapse-kge-workload.cc
@@ -33,6 +35,9 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/sync-application.h
     workloads/async-ps-job.h
     workloads/async-ps-spec.h
+    workloads/ps-network-view.h
+    workloads/convergence-model.h
+    workloads/convergence-config.h
     workloads/message-mailbox.h
     workloads/sync-transport.h
     workloads/lapse-ps.h
@@ -62,6 +67,9 @@ set(PARAMSYNC_WORKLOADS_HEADERS
 )
 set(PARAMSYNC_WORKLOADS_TESTS
     test/async-ps-job-test.cc
+    test/ps-network-view-test.cc
+    test/convergence-model-test.cc
+    test/mlfabric-straggler-test.cc
     test/fixed-latency-transport.h
     test/lapse-ps-test.cc
     test/lapse-kge-workload-test.cc
