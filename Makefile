@@ -8,7 +8,7 @@ PYTHON ?= /usr/bin/python3
 # make test-ns3-trees).
 DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost-graph-dev \
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
-	clang libclang-rt-14-dev bzip2
+	clang clang-format libclang-rt-14-dev bzip2
 
 .PHONY: all deps build test test-ns3-trees sanitize demo demo-reference bench debug fuzz clean
 
@@ -26,8 +26,10 @@ deps:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
 
+# CMAKE_FLAGS: extra configure flags of the release build (CI: -DPARAMSYNC_WERROR=ON).
+CMAKE_FLAGS ?=
 $(BUILD_DIR)/build.ninja:
-	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE)
+	cmake -S . -B $(BUILD_DIR) -G Ninja -DCMAKE_BUILD_TYPE=$(BUILD_TYPE) $(CMAKE_FLAGS)
 
 build: deps $(BUILD_DIR)/build.ninja
 	cmake --build $(BUILD_DIR) -j $(JOBS)

@@ -112,8 +112,8 @@ main(int argc, char** argv)
     {
         const TopologyLink& link = g.Link(i);
         const Time d = NanoSeconds(std::llround(link.delayS * 1e9));
-        g_ports[link.a].push_back({link.b, link.rateBps, d});
-        g_ports[link.b].push_back({link.a, link.rateBps, d});
+        g_ports[link.a].push_back({link.b, link.rateBps, d, {}, false});
+        g_ports[link.b].push_back({link.a, link.rateBps, d, {}, false});
     }
     // next-hop table: BFS from every destination (first shortest path; no ECMP)
     g_next.assign(n, std::vector<int>(n, -1));

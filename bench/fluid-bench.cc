@@ -11,12 +11,11 @@
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
-#include <sys/resource.h>
-
 #include <chrono>
 #include <ctime>
 #include <iostream>
 #include <string>
+#include <sys/resource.h>
 #include <vector>
 
 using namespace ns3;
@@ -56,8 +55,8 @@ MeshShape(uint32_t n, uint64_t w)
     }
     for (uint32_t i = 0; i < n; ++i)
     {
-        const TransferId join =
-            plan.Add({0, i, i, 0, 1, TransferOp::Copy, any, std::move(received[i]), i, 1});
+        const TransferId join = plan.Add(
+            {0, i, i, 0, 1, TransferOp::Copy, any, std::move(received[i]), i, 1});
         for (uint32_t j = 0; j < n; ++j)
         {
             if (i != j)
@@ -97,8 +96,8 @@ RingShape(uint32_t n, uint64_t w)
                     deps.push_back(d);
                 }
             }
-            lastSend[i] =
-                plan.Add({0, i, (i + 1) % n, 0, w / n, TransferOp::Copy, any, deps, 0, step});
+            lastSend[i] = plan.Add(
+                {0, i, (i + 1) % n, 0, w / n, TransferOp::Copy, any, deps, 0, step});
             received[(i + 1) % n] = lastSend[i];
         }
         lastRecv = received;

@@ -18,12 +18,12 @@
  */
 #include "ns3/boolean.h"
 #include "ns3/command-line.h"
+#include "ns3/congestion-control-preset.h"
 #include "ns3/network-builder.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/queue-pair.h"
 #include "ns3/roce-frame.h"
-#include "ns3/congestion-control-preset.h"
 #include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/spec-string.h"
@@ -166,8 +166,8 @@ ParseInputs(int argc, char* argv[])
     }
     if (!CongestionControlPreset::Find(ccText))
     {
-        throw std::invalid_argument("--cc: '" + ccText + "' is not allowed; allowed: " +
-                                    CongestionControlPreset::Names());
+        throw std::invalid_argument(
+            "--cc: '" + ccText + "' is not allowed; allowed: " + CongestionControlPreset::Names());
     }
     in.cc = ccText;
     in.mtu = static_cast<uint32_t>(ParseInteger(mtuText, "--mtu", 64, 9000));
@@ -230,9 +230,9 @@ Run(const Inputs& in)
     // Fair-share ideal: the receiver link carries every sender's wire bytes back to back.
     const uint64_t full = in.bytes / in.mtu;
     const uint64_t tail = in.bytes - full * in.mtu;
-    const uint64_t wirePerFlow =
-        full * RoceWireBytes(in.mtu, true, false) +
-        (tail ? RoceWireBytes(static_cast<uint32_t>(tail), true, false) : 0);
+    const uint64_t wirePerFlow = full * RoceWireBytes(in.mtu, true, false) +
+                                 (tail ? RoceWireBytes(static_cast<uint32_t>(tail), true, false)
+                                       : 0);
     const double idealS = in.n * wirePerFlow * 8.0 / in.rateBps;
 
     uint64_t pausesSent = 0;

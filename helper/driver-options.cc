@@ -4,11 +4,11 @@
 #include "ns3/config-store.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/model-profile.h"
 #include "ns3/nstime.h"
+#include "ns3/spec-string.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
-#include "ns3/model-profile.h"
-#include "ns3/spec-string.h"
 
 #include <algorithm>
 #include <cmath>
@@ -44,8 +44,8 @@ ParseHostEvent(const std::string& text, const std::string& option)
     }
     const size_t plus = text.find('+', at);
     e.host = static_cast<int64_t>(V::Uint(text.substr(0, at), option, 0, 1u << 24));
-    const std::string start =
-        text.substr(at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1);
+    const std::string start = text.substr(
+        at + 1, plus == std::string::npos ? std::string::npos : plus - at - 1);
     e.startS = V::Time(start, option, 0);
     if (plus != std::string::npos)
     {
@@ -115,8 +115,8 @@ Ns3Accepts(const std::string& name, const std::string& value, bool isAttribute)
 /// is what runs; given beside the option itself, the pair is refused.
 struct MappedAttribute
 {
-    const char* attribute; //!< ns3::Type::Attr
-    const char* option;    //!< the driver option, without "--"
+    const char* attribute;                               //!< ns3::Type::Attr
+    const char* option;                                  //!< the driver option, without "--"
     std::string (*toOption)(const std::string& ns3Text); //!< ns-3 text -> option text
 };
 
@@ -266,9 +266,10 @@ DriverOptions::Table()
           "synthetic tensor, e.g. bytes:100MB)",
           model,
           [](const std::string& s) { V::CheckText(s, "--model"); });
-    t.Add("models-dir", "directory of the built-in model CSV files", modelsDir, [](const std::string& s) {
-        V::CheckText(s, "--models-dir");
-    });
+    t.Add("models-dir",
+          "directory of the built-in model CSV files",
+          modelsDir,
+          [](const std::string& s) { V::CheckText(s, "--models-dir"); });
     t.Add("rate",
           "default link rate with its unit, 1Mbps to 100Tbps (e.g. 40Gbps); a topology's "
           "rate= overrides it",
@@ -306,12 +307,16 @@ DriverOptions::Table()
     t.Add("mtu",
           "RoCE path MTU: payload bytes per data packet, an integer from 64 to 9000",
           mtuText,
-          [this](const std::string& s) { mtu = static_cast<uint32_t>(V::Uint(s, "--mtu", 64, 9000)); });
+          [this](const std::string& s) {
+              mtu = static_cast<uint32_t>(V::Uint(s, "--mtu", 64, 9000));
+          });
     t.Add("cc",
           "congestion control preset: none (no CNP) | dcqcn (Zhu et al. SIGCOMM'15) | "
           "dcqcn-hpcc (HPCC simulator's DCQCN run); README: Congestion control presets",
           cc,
-          [](const std::string& s) { V::Choice(s, "--cc", {"none", "dcqcn", "dcqcn-hpcc"}); });
+          [](const std::string& s) {
+              V::Choice(s, "--cc", {"none", "dcqcn", "dcqcn-hpcc"});
+          });
     t.Add("pfc", "PFC on (1) or off (0)", pfcText, [this](const std::string& s) {
         pfc = V::Flag(s, "--pfc");
     });
@@ -330,7 +335,9 @@ DriverOptions::Table()
     t.Add("backend",
           "packet: packet-level ns-3 simulation | fluid: flow-level estimator only",
           backend,
-          [](const std::string& s) { V::Choice(s, "--backend", {"packet", "fluid"}); });
+          [](const std::string& s) {
+              V::Choice(s, "--backend", {"packet", "fluid"});
+          });
     t.Add("flows",
           "HPCC-format flow list (first line the count, then 'src dst priority dport bytes "
           "start_s'); alone with --algorithm=none, else background traffic",
@@ -363,9 +370,12 @@ DriverOptions::Table()
                                     "' does not exist; allowed: a directory whose parent exists");
               }
           });
-    t.Add("format", "stdout format: table | json (one JSON object per run a line)", format, [](const std::string& s) {
-        V::Choice(s, "--format", {"table", "json"});
-    });
+    t.Add("format",
+          "stdout format: table | json (one JSON object per run a line)",
+          format,
+          [](const std::string& s) {
+              V::Choice(s, "--format", {"table", "json"});
+          });
     t.Add("trace",
           "Chrome trace-event JSON file (Perfetto / chrome://tracing): one track per worker "
           "(transfers) and per port (PFC pauses)",
@@ -412,19 +422,26 @@ DriverOptions::Table()
           "sync starts when the whole gradient exists",
           overlapText,
           [this](const std::string& s) { overlap = V::Flag(s, "--overlap"); });
-    t.Add("straggler", "worker that computes slower (-1: none)", stragglerText, [this](const std::string& s) {
-        straggler = s == "-1" ? -1 : static_cast<int64_t>(V::Uint(s, "--straggler", 0, 1u << 30));
-    });
+    t.Add("straggler",
+          "worker that computes slower (-1: none)",
+          stragglerText,
+          [this](const std::string& s) {
+              straggler = s == "-1" ? -1
+                                    : static_cast<int64_t>(V::Uint(s, "--straggler", 0, 1u << 30));
+          });
     t.Add("straggler-factor",
           "compute time multiplier of the straggler, 1 to 1e6",
           stragglerFactorText,
-          [this](const std::string& s) { stragglerFactor = V::Real(s, "--straggler-factor", 1.0, 1e6); });
+          [this](const std::string& s) {
+              stragglerFactor = V::Real(s, "--straggler-factor", 1.0, 1e6);
+          });
     t.Add("slow-link",
           "topology link indices that run slower, comma-separated, each once (e.g. 0,7,12; "
           "-1: none)",
           slowLinkText,
           [this](const std::string& s) {
-              slowLinks = s == "-1" ? std::vector<uint32_t>{} : V::UintList(s, "--slow-link", 1u << 30);
+              slowLinks = s == "-1" ? std::vector<uint32_t>{}
+                                    : V::UintList(s, "--slow-link", 1u << 30);
           });
     t.Add("slow-link-fraction",
           "rate fraction of the slow links and hosts, in (0, 1]",
@@ -437,7 +454,8 @@ DriverOptions::Table()
           "--slow-link-fraction of its rate (network stragglers, e.g. 0,5)",
           slowHostsText,
           [this](const std::string& s) {
-              slowHosts = s.empty() ? std::vector<uint32_t>{} : V::UintList(s, "--slow-hosts", 1u << 24);
+              slowHosts = s.empty() ? std::vector<uint32_t>{}
+                                    : V::UintList(s, "--slow-hosts", 1u << 24);
           });
     t.Add("pause-storm",
           "HOST@START[+DURATION]: the NIC of host HOST sends PFC pause frames for every data "
@@ -471,18 +489,23 @@ DriverOptions::Table()
           bufferText,
           [this](const std::string& s) {
               // Two packets of --mtu with headers (100 B): less deadlocks any PFC hop.
-              bufferBytes = V::Bytes(s, "--buffer", 2 * (uint64_t{mtu} + 100), uint64_t{1000000000000});
+              bufferBytes = V::Bytes(
+                  s, "--buffer", 2 * (uint64_t{mtu} + 100), uint64_t{1000000000000});
           });
     t.Add("priority",
           "PFC priority of data on lane 0 (lane L uses priority + L), 0..6",
           priorityText,
-          [this](const std::string& s) { priority = static_cast<uint8_t>(V::Uint(s, "--priority", 0, 6)); });
+          [this](const std::string& s) {
+              priority = static_cast<uint8_t>(V::Uint(s, "--priority", 0, 6));
+          });
     t.Add("lane-scheduling",
           "scheduling among the data lanes' priorities at every port: rr (deficit round "
           "robin, as switches schedule lossless classes) or strict (strict priority, highest "
           "lane first); ACK/NAK/CNP always go first",
           laneScheduling,
-          [](const std::string& s) { V::Choice(s, "--lane-scheduling", {"rr", "strict"}); });
+          [](const std::string& s) {
+              V::Choice(s, "--lane-scheduling", {"rr", "strict"});
+          });
     t.Add("stop",
           "absolute simulated-time limit with its unit (e.g. 10s), up to 4.6e9s (half ns-3's "
           "time range): a packet run not finished by then is reported as stalled (exit 3); "
@@ -492,18 +515,19 @@ DriverOptions::Table()
               // Half of ns-3's range: the run schedules checks and events past the limit.
               stopS = V::Time(s, "--stop", kNs3TimeResolutionS, kNs3TimeMaxS / 2);
           });
-    t.Add("rto",
-          "RoCE retransmission timeout (go-back-N from the oldest unacknowledged packet), "
-          "e.g. 4ms; auto: 1 ms, or with PFC on twice the time --buffer takes to drain at "
-          "--rate (a lossless queue may legitimately hold a packet that long, and a timeout "
-          "then only resends what is queued)",
-          rtoText,
-          [this](const std::string& s) {
-              rtoS = s == "auto" ? (pfc ? std::max(1e-3, 2.0 * static_cast<double>(bufferBytes) *
-                                                             8 / rateBps)
-                                        : 1e-3)
-                                 : V::Time(s, "--rto", kNs3TimeResolutionS);
-          });
+    t.Add(
+        "rto",
+        "RoCE retransmission timeout (go-back-N from the oldest unacknowledged packet), "
+        "e.g. 4ms; auto: 1 ms, or with PFC on twice the time --buffer takes to drain at "
+        "--rate (a lossless queue may legitimately hold a packet that long, and a timeout "
+        "then only resends what is queued)",
+        rtoText,
+        [this](const std::string& s) {
+            rtoS = s == "auto"
+                       ? (pfc ? std::max(1e-3, 2.0 * static_cast<double>(bufferBytes) * 8 / rateBps)
+                              : 1e-3)
+                       : V::Time(s, "--rto", kNs3TimeResolutionS);
+        });
     t.Add("max-events",
           "event limit of one packet-level run: a run still unfinished after that many "
           "simulator events (a livelock, e.g. endless retransmissions) ends with exit 3; about "
@@ -523,7 +547,8 @@ DriverOptions::Table()
           "flight); 0: off",
           inFlightSampleText,
           [this](const std::string& s) {
-              inFlightSampleS = s == "0" ? 0 : V::Time(s, "--in-flight-sample", kNs3TimeResolutionS);
+              inFlightSampleS = s == "0" ? 0
+                                         : V::Time(s, "--in-flight-sample", kNs3TimeResolutionS);
           });
     t.Add("progress",
           "progress line on stderr: auto (terminal and long run) | 0 | 1",
@@ -614,7 +639,8 @@ DriverOptions::Read(int argc, char** argv)
                               "' is not an option; allowed: --name=value (see --help)");
         }
         const size_t eq = arg.find('=');
-        const std::string name = arg.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+        const std::string name = arg.substr(2,
+                                            eq == std::string::npos ? std::string::npos : eq - 2);
         const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
         if (name == "version" || name == "PrintVersion")
         {
@@ -703,8 +729,8 @@ DriverOptions::SetNs3Attribute(const std::string& name, const std::string& value
 
 bool
 DriverOptions::SameAttributeValue(const std::string& attribute,
-                                   const std::string& a,
-                                   const std::string& b) const
+                                  const std::string& a,
+                                  const std::string& b) const
 {
     const auto valueOf = [&](const std::string& text) {
         DriverOptions scratch; // defaults, so that dependent parsers (--rto) have their inputs
@@ -815,16 +841,19 @@ DriverOptions::ApplyNs3Given()
                     continue; // e.g. a loaded ns3-attributes.txt of a run with these options
                 }
                 throw OptionError("--" + name + "=" + value + ": conflicts with " + option + "=" +
-                                  *table.Find(m.option)->text + ", which sets the same; "
+                                  *table.Find(m.option)->text +
+                                  ", which sets the same; "
                                   "allowed: one of the two");
             }
             if (fromAttributes.count(m.option))
             {
                 if (*table.Find(m.option)->text != text)
                 {
-                    throw OptionError("--" + name + "=" + value + ": conflicts with another "
-                                      "attribute that sets " + option + " to " +
-                                      *table.Find(m.option)->text + "; allowed: one value");
+                    throw OptionError("--" + name + "=" + value +
+                                      ": conflicts with another "
+                                      "attribute that sets " +
+                                      option + " to " + *table.Find(m.option)->text +
+                                      "; allowed: one value");
                 }
                 continue;
             }
@@ -873,9 +902,8 @@ DriverOptions::LoadConfigStore()
     for (const auto& [name, old] : before)
     {
         const std::string now = CurrentNs3Value(name);
-        const bool given = std::any_of(ns3Given.begin(), ns3Given.end(), [&](const auto& g) {
-            return g.first == name;
-        });
+        const bool given = std::any_of(
+            ns3Given.begin(), ns3Given.end(), [&](const auto& g) { return g.first == name; });
         if (now != old && !given)
         {
             ns3Given.emplace_back(name, now);

@@ -1,7 +1,7 @@
 /*
- * DriverOptions: every option of the paramsync driver (ARCHITECTURE.md, Outputs), as one OptionTable
- * (helper/option-table.h): name, help, default and parser of each in one row, from which
- * come --help, the reading of the arguments, validation and the record of what was used.
+ * DriverOptions: every option of the paramsync driver (ARCHITECTURE.md, Outputs), as one
+ * OptionTable (helper/option-table.h): name, help, default and parser of each in one row, from
+ * which come --help, the reading of the arguments, validation and the record of what was used.
  * Values are taken whole and parsed strictly (helper/option-values.h), so every bad value
  * gives one line naming the option and what is allowed (CommandLine's own parser cuts
  * values at whitespace, and its errors print the whole help and exit 1).
@@ -136,10 +136,10 @@ class DriverOptions
         double startS{0};    //!< from
         double durationS{0}; //!< for (0: until the run ends)
     };
-    HostEvent pauseStorm;   //!< --pause-storm: a NIC sending pause frames non-stop
-    HostEvent stopDraining; //!< --stop-draining: a NIC that stops taking frames
-    double watchdogDetectionS{0};    //!< PFC watchdog detection time (0: no watchdog)
-    double watchdogRestoreS{0};      //!< PFC watchdog restore time
+    HostEvent pauseStorm;         //!< --pause-storm: a NIC sending pause frames non-stop
+    HostEvent stopDraining;       //!< --stop-draining: a NIC that stops taking frames
+    double watchdogDetectionS{0}; //!< PFC watchdog detection time (0: no watchdog)
+    double watchdogRestoreS{0};   //!< PFC watchdog restore time
     /// \brief One --link-down event: the link between nodes a and b fails at atS for
     /// durationS (0: for good).
     struct LinkDown

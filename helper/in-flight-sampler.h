@@ -41,7 +41,11 @@ class InFlightSampler
     /// \brief Take a sample now and schedule the next ones.
     void Start();
     /// \brief The largest count seen.
-    uint64_t Peak() const { return m_peak; }
+    uint64_t
+    Peak() const
+    {
+        return m_peak;
+    }
     /// \brief Frames queued in the devices and switches or on the links of net now.
     static uint64_t Count(const PfcNetwork& net);
 
@@ -49,11 +53,11 @@ class InFlightSampler
     /// \brief One sample, then the next one if the run goes on.
     void Tick();
 
-    const PfcNetwork& m_net;             //!< the sampled network
-    Time m_interval;                     //!< sampling interval
+    const PfcNetwork& m_net;              //!< the sampled network
+    Time m_interval;                      //!< sampling interval
     std::function<bool()> m_keepSampling; //!< false once the run has finished
-    uint64_t m_peak{0};                  //!< largest count
-    EventId m_next;                      //!< next sample
+    uint64_t m_peak{0};                   //!< largest count
+    EventId m_next;                       //!< next sample
 };
 
 } // namespace ns3

@@ -154,7 +154,9 @@ NetworkBuilder::Reroute(const PfcNetwork& net, const Topology& topology)
 }
 
 std::string
-NetworkBuilder::LaneConflict(const Topology& topology, uint8_t basePriority, uint8_t controlPriority)
+NetworkBuilder::LaneConflict(const Topology& topology,
+                             uint8_t basePriority,
+                             uint8_t controlPriority)
 {
     const uint32_t lanes = topology.LaneCount();
     const uint32_t top = basePriority + lanes - 1;
@@ -191,8 +193,8 @@ NetworkBuilder::Build(const Topology& topology) const
         // The priorities as configured: the tables' base and the devices' control class.
         const Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
         const Ptr<PfcNetDevice> device = m_device.Create<PfcNetDevice>();
-        const std::string conflict =
-            LaneConflict(topology, table->GetBasePriority(), device->GetControlPriority());
+        const std::string conflict = LaneConflict(
+            topology, table->GetBasePriority(), device->GetControlPriority());
         if (!conflict.empty())
         {
             throw std::invalid_argument("BasePriority " + conflict);
@@ -222,7 +224,8 @@ NetworkBuilder::Build(const Topology& topology) const
             Ptr<PfcNetDevice> dev = m_device.Create<PfcNetDevice>();
             if (node.isHost)
             {
-                // Addressing (model/README-fabric.md): MAC 02:00:00 followed by the 24-bit host rank.
+                // Addressing (model/README-fabric.md): MAC 02:00:00 followed by the 24-bit host
+                // rank.
                 uint8_t mac[6] = {0x02,
                                   0x00,
                                   0x00,

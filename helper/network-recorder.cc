@@ -192,10 +192,8 @@ NetworkRecorder::Fill(RunResult& result) const
             const double ongoing = dev->GetPausedTime(prio).GetSeconds() - p.endedPausedS[prio];
             if (dev->IsPaused(prio) && ongoing > 0)
             {
-                intervals.push_back({m_net.names[p.node] + "/" + std::to_string(p.port),
-                                     prio,
-                                     now - ongoing,
-                                     now});
+                intervals.push_back(
+                    {m_net.names[p.node] + "/" + std::to_string(p.port), prio, now - ongoing, now});
                 paused.push_back({p.node, m_peer[p.node][p.port], now - ongoing, now});
             }
         }

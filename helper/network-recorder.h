@@ -80,7 +80,7 @@ class NetworkRecorder
         uint32_t port;
         std::array<uint64_t, 8> pausesSent{};
         std::array<uint64_t, 8> pausesReceived{};
-        std::array<uint64_t, 8> drops{}; //!< frames dropped on arrival at this port
+        std::array<uint64_t, 8> drops{};      //!< frames dropped on arrival at this port
         std::array<double, 8> endedPausedS{}; //!< paused time of the pauses that ended
     };
     static void OnPauseSent(NetworkRecorder* self,

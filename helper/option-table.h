@@ -53,7 +53,9 @@ class OptionTable
      * \brief Sets name's text to value, taken whole. \throws OptionError when value is
      * empty or name was already given (given holds the names set so far).
      */
-    void Give(const std::string& name, const std::string& value, std::set<std::string>& given) const;
+    void Give(const std::string& name,
+              const std::string& value,
+              std::set<std::string>& given) const;
 
     /// \brief Runs every row's parser on its text, in the order added. \throws OptionError
     void ParseAll() const;

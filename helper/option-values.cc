@@ -16,7 +16,8 @@ namespace
 
 using UnitTable = std::vector<std::pair<std::string, double>>;
 
-const UnitTable kRateUnits = {{"bps", 1.0}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}, {"Tbps", 1e12}};
+const UnitTable kRateUnits = {
+    {"bps", 1.0}, {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}, {"Tbps", 1e12}};
 const UnitTable kTimeUnits = {{"ns", 1e-9}, {"us", 1e-6}, {"ms", 1e-3}, {"s", 1.0}};
 const UnitTable kByteUnits = {{"B", 1.0},
                               {"KB", 1e3},
@@ -164,8 +165,8 @@ uint64_t
 Uint(const std::string& text, const std::string& option, uint64_t min, uint64_t max)
 {
     CheckText(text, option);
-    const std::string allowed =
-        "allowed: an integer from " + std::to_string(min) + " to " + std::to_string(max);
+    const std::string allowed = "allowed: an integer from " + std::to_string(min) + " to " +
+                                std::to_string(max);
     if (text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
     {
         throw OptionError(option + ": '" + text + "' is not an integer; " + allowed);
@@ -201,8 +202,8 @@ Real(const std::string& text, const std::string& option, double min, double max,
 double
 Rate(const std::string& text, const std::string& option, double minBps, double maxBps)
 {
-    const std::string range =
-        "from " + InUnits(minBps, kRateUnits) + " to " + InUnits(maxBps, kRateUnits);
+    const std::string range = "from " + InUnits(minBps, kRateUnits) + " to " +
+                              InUnits(maxBps, kRateUnits);
     const double v = Quantity(text, option, kRateUnits, "a rate " + range);
     if (v < minBps || v > maxBps)
     {
@@ -215,8 +216,9 @@ double
 Time(const std::string& text, const std::string& option, double minS, double maxS)
 {
     maxS = std::min(maxS, kNs3TimeMaxS);
-    const std::string range = "from " + (minS == 0 ? std::string("0s") : InUnits(minS, kTimeUnits)) +
-                              " to " + InUnits(maxS, kTimeUnits);
+    const std::string range = "from " +
+                              (minS == 0 ? std::string("0s") : InUnits(minS, kTimeUnits)) + " to " +
+                              InUnits(maxS, kTimeUnits);
     const double v = Quantity(text, option, kTimeUnits, "a time " + range);
     if (v < minS || v > maxS)
     {
@@ -242,8 +244,8 @@ Bytes(const std::string& text, const std::string& option, uint64_t min, uint64_t
     }
     if (std::floor(v) != v)
     {
-        throw OptionError(option + ": " + text + " is not a whole number of bytes; allowed: " +
-                          range);
+        throw OptionError(option + ": " + text +
+                          " is not a whole number of bytes; allowed: " + range);
     }
     return static_cast<uint64_t>(v);
 }

@@ -1,6 +1,6 @@
 /*
- * OptionValues: the strict parsers behind every driver option (ARCHITECTURE.md, Outputs). A value is
- * taken whole, exactly as given: no trimming, no text after the number, a unit required for
+ * OptionValues: the strict parsers behind every driver option (ARCHITECTURE.md, Outputs). A value
+ * is taken whole, exactly as given: no trimming, no text after the number, a unit required for
  * every rate, time and size, a range checked, and every refusal is one OptionError line
  * naming the option and what is allowed. Plain C++, no simulator.
  */

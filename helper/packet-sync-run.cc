@@ -15,14 +15,14 @@
 #include "ns3/fluid-estimator.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/nstime.h"
-#include "ns3/pfc-pause-storm.h"
 #include "ns3/object-factory.h"
+#include "ns3/pfc-pause-storm.h"
 #include "ns3/rng-seed-manager.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-nic.h"
 #include "ns3/shortest-path-routing.h"
-#include "ns3/stalled-receiver.h"
 #include "ns3/simulator.h"
+#include "ns3/stalled-receiver.h"
 #include "ns3/string.h"
 #include "ns3/sync-job.h"
 #include "ns3/topology.h"
@@ -266,9 +266,9 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
     builder.SetSwitchAttribute("BufferSize", UintegerValue(o.bufferBytes));
     builder.SetSwitchAttribute("MaxFrameBytes", UintegerValue(RoceWireBytes(o.mtu, true, false)));
     builder.SetTableAttribute("BasePriority", UintegerValue(o.priority));
-    builder.SetDeviceAttribute("TxScheduling",
-                               StringValue(o.laneScheduling == "strict" ? "StrictPriority"
-                                                                        : "DeficitRoundRobin"));
+    builder.SetDeviceAttribute(
+        "TxScheduling",
+        StringValue(o.laneScheduling == "strict" ? "StrictPriority" : "DeficitRoundRobin"));
     if (o.watchdogDetectionS > 0)
     {
         builder.SetSwitchAttribute("WatchdogDetection", TimeValue(Seconds(o.watchdogDetectionS)));
@@ -526,10 +526,9 @@ PacketSyncRun::Run()
     PfcNetwork net = MakeBuilder(o).Build(m_topology);
     if (!o.pcapText.empty())
     {
-        NetworkBuilder::EnablePcap(
-            net,
-            NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText),
-            m_captureDir.empty() ? o.out : m_captureDir);
+        NetworkBuilder::EnablePcap(net,
+                                   NetworkBuilder::PcapPorts(m_topology.Graph(), o.pcapText),
+                                   m_captureDir.empty() ? o.out : m_captureDir);
     }
     NetworkRecorder recorder(net);
     RoceSyncTransport transport(net, o);
@@ -596,8 +595,7 @@ PacketSyncRun::Run()
     std::unique_ptr<InFlightSampler> inFlight;
     if (o.inFlightSampleS > 0)
     {
-        inFlight =
-            std::make_unique<InFlightSampler>(net, Seconds(o.inFlightSampleS), unfinished);
+        inFlight = std::make_unique<InFlightSampler>(net, Seconds(o.inFlightSampleS), unfinished);
         // From the first traffic on (HPCC's flow lists start at 2 s: no idle samples).
         double firstStart = 0;
         if (!job && !asyncJob && !lapseWork && !m_flows.empty())
@@ -658,12 +656,11 @@ PacketSyncRun::Run()
         stalled->SetAttribute("Start", TimeValue(Seconds(o.stopDraining.startS)));
         stalled->SetAttribute("Duration", TimeValue(Seconds(o.stopDraining.durationS)));
         stalled->SetKeepGoing(unfinished);
-        net.SetHostReceive(
-            host,
-            stalled->Wrap(PfcNetDevice::FrameReceiveCallback(
-                [nic](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
-                    nic->Receive(dev, frame, p);
-                })));
+        net.SetHostReceive(host,
+                           stalled->Wrap(PfcNetDevice::FrameReceiveCallback(
+                               [nic](Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t p) {
+                                   nic->Receive(dev, frame, p);
+                               })));
     }
 
     Ptr<PfcPauseStorm> storm;
@@ -697,10 +694,8 @@ PacketSyncRun::Run()
         });
         // The run ends a grace period after everything finished, or at --stop, an absolute
         // simulated time (the driver refuses inputs that start after it).
-        guard = std::make_unique<RunGuard>(Seconds(o.stopS),
-                                           o.maxEvents,
-                                           Seconds(2 * o.rtoS) + MilliSeconds(1),
-                                           unfinished);
+        guard = std::make_unique<RunGuard>(
+            Seconds(o.stopS), o.maxEvents, Seconds(2 * o.rtoS) + MilliSeconds(1), unfinished);
         Simulator::Run();
     }
 
@@ -713,12 +708,12 @@ PacketSyncRun::Run()
         const auto fluidStart = std::chrono::steady_clock::now();
         BooleanValue vlan;
         transport.Nic(0)->GetAttribute("Vlan", vlan);
-        result.boundGstS =
-            FluidEstimator()
-                .Estimate(m_topology,
-                          *m_plan,
-                          RoutedBound::Paths(net, m_topology, transport, o.mtu, vlan.Get()))
-                .gstS;
+        result.boundGstS = FluidEstimator()
+                               .Estimate(m_topology,
+                                         *m_plan,
+                                         RoutedBound::Paths(
+                                             net, m_topology, transport, o.mtu, vlan.Get()))
+                               .gstS;
         result.fluidWallS =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - fluidStart).count();
     }
@@ -787,7 +782,8 @@ PacketSyncRun::Run()
     result.events = Simulator::GetEventCount();
     // The last transfer or flow end when every one ended (exact); otherwise (asynchronous
     // systems, unfinished runs) when the guard saw the work done or stopped the run.
-    result.simS = (guard->EndOfWork().IsZero() ? Simulator::Now() : guard->EndOfWork()).GetSeconds();
+    result.simS =
+        (guard->EndOfWork().IsZero() ? Simulator::Now() : guard->EndOfWork()).GetSeconds();
     if (result.completed && (!result.transfers.empty() || !result.flows.empty()))
     {
         double last = 0;
@@ -871,8 +867,7 @@ PacketSyncRun::StallMessage(const RunResult& r, bool detectorOn) const
     {
         what = "the job";
     }
-    return "stalled: " + what + " not finished by --stop=" + o.stopText +
-           " of simulated time; " +
+    return "stalled: " + what + " not finished by --stop=" + o.stopText + " of simulated time; " +
            (detectorOn ? "the PFC deadlock detector found no cycle of paused ports (a slow "
                          "link, a long compute time, a pause storm or too short a --stop?)"
                        : "the PFC deadlock detector was off (--deadlock-check=0)");

@@ -45,7 +45,11 @@ class PacketSyncRun
                   const std::vector<uint32_t>& dstRank);
     /// \brief Where --pcap captures go (the --out staging directory, which becomes --out
     /// when the run's files are complete).
-    void SetCaptureDirectory(const std::string& dir) { m_captureDir = dir; }
+    void
+    SetCaptureDirectory(const std::string& dir)
+    {
+        m_captureDir = dir;
+    }
     /**
      * \brief Builds the network once to surface configuration errors (e.g. PFC headroom
      * that does not fit --buffer) before anything runs. \throws OptionError

@@ -20,11 +20,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <fstream>
 #include <iostream>
-#include <sstream>
-#include <fcntl.h>
 #include <new>
+#include <sstream>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -91,8 +91,8 @@ void
 CheckWritable(const std::string& path, const std::string& option)
 {
     const size_t slash = path.rfind('/');
-    const std::string dir =
-        slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
+    const std::string dir = slash == std::string::npos ? "."
+                                                       : (slash == 0 ? "/" : path.substr(0, slash));
     const std::string probe = dir + "/.paramsync-probe." + std::to_string(getpid());
     const int fd = open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
     if (fd < 0)
@@ -120,8 +120,7 @@ CheckInputFile(const std::string& path, const std::string& option)
     }
     if (!S_ISREG(st.st_mode))
     {
-        throw OptionError(option + ": '" + path +
-                          "' is not a regular file; allowed: a text file");
+        throw OptionError(option + ": '" + path + "' is not a regular file; allowed: a text file");
     }
     if (static_cast<uint64_t>(st.st_size) > ParamsyncDriver::kInputFileCap)
     {
@@ -186,8 +185,8 @@ ParamsyncDriver::Prepare()
         }
         graph.MutableLink(static_cast<LinkIndex>(link)).rateBps *= o.slowLinkFraction;
     }
-    for (const auto& [event, option] : {std::pair{o.pauseStorm, "--pause-storm"},
-                                        std::pair{o.stopDraining, "--stop-draining"}})
+    for (const auto& [event, option] :
+         {std::pair{o.pauseStorm, "--pause-storm"}, std::pair{o.stopDraining, "--stop-draining"}})
     {
         if (event.host >= 0 && static_cast<uint64_t>(event.host) >= graph.HostCount())
         {
@@ -811,9 +810,9 @@ ParamsyncDriver::Run(int argc, char** argv)
     {
         if (!r.invariant.empty() || !r.completed)
         {
-            const std::string why =
-                r.algorithm + ": " +
-                (r.invariant.empty() ? "not every transfer completed" : r.invariant);
+            const std::string why = r.algorithm + ": " +
+                                    (r.invariant.empty() ? "not every transfer completed"
+                                                         : r.invariant);
             std::cerr << "paramsync: " << why << std::endl;
             exit.code = kExitInvariant;
             exit.reason += (exit.reason.empty() ? "" : "; ") + why;
@@ -832,21 +831,20 @@ ParamsyncDriver::Run(int argc, char** argv)
             // file:DIR/topology.txt reproduces it, and HPCC's simulator reads it.
             std::ostringstream topology;
             FileTopology::WriteHpcc(m_topology->Graph(), topology);
-            ResultsWriter::WriteDirectory(m_out->Staging(),
-                                          runs,
-                                          m_options.Used(),
-                                          exit,
-                                          {{"ns3-attributes.txt", Ns3AttributeDefaults()},
-                                           {"topology.txt", topology.str()}},
-                                          &config);
+            ResultsWriter::WriteDirectory(
+                m_out->Staging(),
+                runs,
+                m_options.Used(),
+                exit,
+                {{"ns3-attributes.txt", Ns3AttributeDefaults()}, {"topology.txt", topology.str()}},
+                &config);
         }
         if (!m_options.trace.empty())
         {
             // A trace inside --out goes with the directory's other files.
             const bool inOut = m_out && m_out->Holds(m_options.trace);
             const std::string name = m_options.trace.substr(m_options.trace.rfind('/') + 1);
-            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace,
-                                    runs);
+            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace, runs);
         }
         if (m_out)
         {

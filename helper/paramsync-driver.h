@@ -1,6 +1,6 @@
 /*
- * ParamsyncDriver: the logic of the `paramsync` program (ARCHITECTURE.md, Outputs), kept out of main():
- * parse and validate every option, build the topology, the model and the plans (each
+ * ParamsyncDriver: the logic of the `paramsync` program (ARCHITECTURE.md, Outputs), kept out of
+ * main(): parse and validate every option, build the topology, the model and the plans (each
  * checked by the PlanChecker), run each plan on the chosen backend, print the table or
  * JSON lines, write --out and --trace. Exit codes: 0 success; 2 bad input (one line on
  * stderr naming the option, and nothing written); 3 the runs finished but an invariant
@@ -17,6 +17,7 @@
 
 #include "driver-options.h"
 #include "flow-list.h"
+#include "out-directory.h"
 #include "results-writer.h"
 #include "run-result.h"
 
@@ -25,8 +26,6 @@
 #include "ns3/model-profile.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
-
-#include "out-directory.h"
 
 #include <cstdint>
 #include <memory>

@@ -18,12 +18,11 @@ const std::vector<std::string>&
 ResultsWriter::Columns()
 {
     static const std::vector<std::string> columns = {
-        "topology",        "algorithm",        "model",          "backend",
-        "workers",         "gst_s",            "ideal_gst_s",    "bound_gst_s",
-        "iter_s",          "pfc_pause_frames", "pfc_paused_s",   "pfc_pause_depth",
-        "drops",           "watchdog_drops",   "link_drops",     "ecn_marks",
-        "retransmits",     "events",           "pkt_hops",       "wall_s",
-        "fluid_wall_s",    "status"};
+        "topology",     "algorithm",       "model",       "backend",        "workers",
+        "gst_s",        "ideal_gst_s",     "bound_gst_s", "iter_s",         "pfc_pause_frames",
+        "pfc_paused_s", "pfc_pause_depth", "drops",       "watchdog_drops", "link_drops",
+        "ecn_marks",    "retransmits",     "events",      "pkt_hops",       "wall_s",
+        "fluid_wall_s", "status"};
     return columns;
 }
 
@@ -122,9 +121,8 @@ ResultsWriter::ConfigMembers(const RunConfig& c)
     std::ostringstream os;
     os << "\"rate_bps\":" << Number(c.rateBps) << ",\"delay_s\":" << Number(c.delayS)
        << ",\"mtu\":" << c.mtu << ",\"buffer_bytes\":" << c.bufferBytes
-       << ",\"cc\":" << JsonString(c.cc) << ",\"pfc\":" << (c.pfc ? 1 : 0)
-       << ",\"seed\":" << c.seed << ",\"rng_run\":" << c.rngRun
-       << ",\"iterations\":" << c.iterations
+       << ",\"cc\":" << JsonString(c.cc) << ",\"pfc\":" << (c.pfc ? 1 : 0) << ",\"seed\":" << c.seed
+       << ",\"rng_run\":" << c.rngRun << ",\"iterations\":" << c.iterations
        << ",\"paramsync_version\":" << JsonString(c.version)
        << ",\"ns3_version\":" << JsonString(c.ns3Version);
     return os.str();
@@ -390,7 +388,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
             runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
     {
         std::ostringstream updates;
-        updates << "algorithm,worker,iteration,shard,delay,applied_s,loss\n" << std::setprecision(12);
+        updates << "algorithm,worker,iteration,shard,delay,applied_s,loss\n"
+                << std::setprecision(12);
         for (const auto& r : runs)
         {
             for (const auto& u : r.updates)

@@ -1,8 +1,8 @@
 /*
- * ResultsWriter: the driver's outputs (ARCHITECTURE.md, Outputs) — the stdout table or JSON lines, and
- * the files of --out: summary.json, transfers.csv, pfc.csv, flows.csv, attributes.txt.
- * Every file is written whole to a temporary name and renamed, so a reader never sees a
- * half-written file and a failed run leaves none.
+ * ResultsWriter: the driver's outputs (ARCHITECTURE.md, Outputs) — the stdout table or JSON lines,
+ * and the files of --out: summary.json, transfers.csv, pfc.csv, flows.csv, attributes.txt. Every
+ * file is written whole to a temporary name and renamed, so a reader never sees a half-written file
+ * and a failed run leaves none.
  */
 #ifndef PARAMSYNC_RESULTS_WRITER_H
 #define PARAMSYNC_RESULTS_WRITER_H

@@ -11,7 +11,6 @@
 #include "network-builder.h"
 
 #include "ns3/object-factory.h"
-
 #include "ns3/sync-job.h"
 
 #include <functional>

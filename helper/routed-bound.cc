@@ -39,41 +39,41 @@ RoutedBound::Paths(const PfcNetwork& net,
     PinnedPaths paths(
         [&transport](HostRank src, HostRank dst) { return transport.QueuePairs(src, dst); },
         [mtu, vlan](uint64_t payload) { return WireBytes(payload, mtu, vlan); });
-    transport.ForEachSyncQueuePair([&](uint32_t src, uint32_t dst, uint32_t index,
-                                       const QueuePair& qp) {
-        // The first hop: the NIC port the QP was bound to, on the lane of that equal-cost
-        // route (RoceNic::CreateQueuePair(dst, routeIndex)).
-        const NodeIndex target = graph.HostNode(dst);
-        NodeIndex node = graph.HostNode(src);
-        const std::vector<ForwardingRoute>& first = net.tables[node]->Routes(dst, 0);
-        uint32_t port = qp.GetPort();
-        uint8_t lane = first.empty() ? 0 : first[index % first.size()].lane;
-        std::vector<uint32_t> links;
-        while (true)
-        {
-            const PortPeer& peer = graph.Ports(node).at(port);
-            links.push_back(FluidResult::DirectedIndex(graph, peer.link, node));
-            node = peer.peer;
-            if (node == target)
+    transport.ForEachSyncQueuePair(
+        [&](uint32_t src, uint32_t dst, uint32_t index, const QueuePair& qp) {
+            // The first hop: the NIC port the QP was bound to, on the lane of that equal-cost
+            // route (RoceNic::CreateQueuePair(dst, routeIndex)).
+            const NodeIndex target = graph.HostNode(dst);
+            NodeIndex node = graph.HostNode(src);
+            const std::vector<ForwardingRoute>& first = net.tables[node]->Routes(dst, 0);
+            uint32_t port = qp.GetPort();
+            uint8_t lane = first.empty() ? 0 : first[index % first.size()].lane;
+            std::vector<uint32_t> links;
+            while (true)
             {
-                break;
+                const PortPeer& peer = graph.Ports(node).at(port);
+                links.push_back(FluidResult::DirectedIndex(graph, peer.link, node));
+                node = peer.peer;
+                if (node == target)
+                {
+                    break;
+                }
+                const ForwardingRoute* next = links.size() <= graph.NodeCount()
+                                                  ? net.tables[node]->Lookup(
+                                                        dst, lane, src, qp.GetUdpSrcPort())
+                                                  : nullptr;
+                if (!next)
+                {
+                    throw std::runtime_error("routed bound: queue pair " + std::to_string(index) +
+                                             " of host " + std::to_string(src) + " -> host " +
+                                             std::to_string(dst) + " has no route or loops at " +
+                                             graph.Node(node).name);
+                }
+                port = next->port;
+                lane = next->lane;
             }
-            const ForwardingRoute* next =
-                links.size() <= graph.NodeCount()
-                    ? net.tables[node]->Lookup(dst, lane, src, qp.GetUdpSrcPort())
-                    : nullptr;
-            if (!next)
-            {
-                throw std::runtime_error("routed bound: queue pair " + std::to_string(index) +
-                                         " of host " + std::to_string(src) + " -> host " +
-                                         std::to_string(dst) + " has no route or loops at " +
-                                         graph.Node(node).name);
-            }
-            port = next->port;
-            lane = next->lane;
-        }
-        paths.Pin({src, dst, index}, std::move(links));
-    });
+            paths.Pin({src, dst, index}, std::move(links));
+        });
     return paths;
 }
 

@@ -84,32 +84,32 @@ struct LinkRecord
 /// \brief The measurements of one run.
 struct RunResult
 {
-    std::string topology;                 //!< canonical topology spec
-    std::string algorithm;                //!< canonical algorithm spec ("none" for --flows alone)
-    std::string model;                    //!< model name
-    std::string backend;                  //!< "packet" or "fluid"
-    std::string laneScheduling;           //!< --lane-scheduling (rr | strict); empty: not set
-    uint32_t workers{0};                  //!< workers of the plan
-    uint64_t gradientBytes{0};            //!< bytes of one worker's gradient
-    double gstS{-1};                      //!< mean GST over iterations (s); -1 when not measured
-    double idealGstS{-1};                 //!< the fluid estimator's GST of the same plan (s)
+    std::string topology;       //!< canonical topology spec
+    std::string algorithm;      //!< canonical algorithm spec ("none" for --flows alone)
+    std::string model;          //!< model name
+    std::string backend;        //!< "packet" or "fluid"
+    std::string laneScheduling; //!< --lane-scheduling (rr | strict); empty: not set
+    uint32_t workers{0};        //!< workers of the plan
+    uint64_t gradientBytes{0};  //!< bytes of one worker's gradient
+    double gstS{-1};            //!< mean GST over iterations (s); -1 when not measured
+    double idealGstS{-1};       //!< the fluid estimator's GST of the same plan (s)
     /// The fluid estimator's GST on the packet run's own QP paths with framing (s,
     /// helper/routed-bound.h); -1: not computed (fluid runs, no plan)
     double boundGstS{-1};
     std::vector<double> gstPerIterationS; //!< GST of each iteration
-    double iterationS{-1};      //!< mean iteration time (compute + exposed sync), -1 if n/a
-    uint64_t pfcPauseFrames{0}; //!< pause frames sent, whole fabric
-    double pfcPausedS{0};       //!< sum over port-priorities of paused time
-    uint32_t pfcPauseDepth{0};  //!< farthest reach of a pause cascade, hops (PauseSpread)
-    uint64_t drops{0};          //!< packets dropped by any MMU
-    uint64_t watchdogDrops{0};  //!< packets PFC watchdogs dropped from stormed queues
-    uint64_t linkDrops{0};      //!< frames lost to --link-down: on the dead cable or no route
-    uint64_t ecnMarks{0};       //!< CE marks
-    uint64_t retransmits{0};    //!< go-back-N retransmitted packets
-    uint64_t events{0};         //!< simulator events executed
-    uint64_t pktHops{0};        //!< packet transmissions on links
+    double iterationS{-1};          //!< mean iteration time (compute + exposed sync), -1 if n/a
+    uint64_t pfcPauseFrames{0};     //!< pause frames sent, whole fabric
+    double pfcPausedS{0};           //!< sum over port-priorities of paused time
+    uint32_t pfcPauseDepth{0};      //!< farthest reach of a pause cascade, hops (PauseSpread)
+    uint64_t drops{0};              //!< packets dropped by any MMU
+    uint64_t watchdogDrops{0};      //!< packets PFC watchdogs dropped from stormed queues
+    uint64_t linkDrops{0};          //!< frames lost to --link-down: on the dead cable or no route
+    uint64_t ecnMarks{0};           //!< CE marks
+    uint64_t retransmits{0};        //!< go-back-N retransmitted packets
+    uint64_t events{0};             //!< simulator events executed
+    uint64_t pktHops{0};            //!< packet transmissions on links
     int64_t framesInFlightPeak{-1}; //!< most frames existing at once (-1: not sampled)
-    double wallS{0};            //!< wall-clock time of this run
+    double wallS{0};                //!< wall-clock time of this run
     /// Wall-clock time of this run spent in the fluid estimator (the ideal GST), part of
     /// wallS: wallS - fluidWallS is the packet simulation's own time.
     double fluidWallS{0};
@@ -117,8 +117,8 @@ struct RunResult
     /// systems and unfinished runs when the run guard (a look every 100 us) saw the work
     /// done or stopped the run; -1: not simulated.
     double simS{-1};
-    bool completed{true};       //!< every transfer / flow completed
-    std::string invariant;      //!< empty, or what failed ("drops with PFC on", "deadlock ...")
+    bool completed{true};  //!< every transfer / flow completed
+    std::string invariant; //!< empty, or what failed ("drops with PFC on", "deadlock ...")
     std::vector<TransferRecord> transfers; //!< detail: transfers.csv
     std::vector<PfcRecord> pfc;            //!< detail: pfc.csv
     std::vector<PauseInterval> pauses;     //!< detail: the trace's port tracks

@@ -91,12 +91,12 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
                     named[lanes[k]] = true;
                     sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << workersPid
                           << ",\"tid\":" << tid << ",\"args\":{\"name\":\"host " << host
-                          << (lanes[k] ? " (" + std::to_string(lanes[k] + 1) + ")" : "")
-                          << "\"}}";
+                          << (lanes[k] ? " (" + std::to_string(lanes[k] + 1) + ")" : "") << "\"}}";
                 }
                 sep() << "{\"ph\":\"X\",\"pid\":" << workersPid << ",\"tid\":" << tid
-                      << ",\"name\":\"t" << t.id << " -> " << t.dst << "\",\"ts\":"
-                      << t.startS * 1e6 << ",\"dur\":" << (spans[k].second - t.startS) * 1e6
+                      << ",\"name\":\"t" << t.id << " -> " << t.dst
+                      << "\",\"ts\":" << t.startS * 1e6
+                      << ",\"dur\":" << (spans[k].second - t.startS) * 1e6
                       << ",\"args\":{\"bytes\":" << t.bytes << ",\"iteration\":" << t.iteration
                       << ",\"chunk\":" << t.chunk << ",\"phase\":" << t.phase << "}}";
             }
@@ -131,8 +131,8 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
                           << "}}";
                 }
                 sep() << "{\"ph\":\"X\",\"pid\":" << portsPid << ",\"tid\":" << tid
-                      << ",\"name\":\"paused prio " << p.priority << "\",\"ts\":"
-                      << p.startS * 1e6 << ",\"dur\":" << (p.endS - p.startS) * 1e6 << "}";
+                      << ",\"name\":\"paused prio " << p.priority << "\",\"ts\":" << p.startS * 1e6
+                      << ",\"dur\":" << (p.endS - p.startS) * 1e6 << "}";
             }
             ++portIndex;
         }

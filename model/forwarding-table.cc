@@ -11,22 +11,22 @@ NS_OBJECT_ENSURE_REGISTERED(ForwardingTable);
 TypeId
 ForwardingTable::GetTypeId()
 {
-    static TypeId tid =
-        TypeId("ns3::ForwardingTable")
-            .SetParent<Object>()
-            .SetGroupName("Paramsync")
-            .AddConstructor<ForwardingTable>()
-            .AddAttribute("HashSeed",
-                          "Salt of the ECMP 5-tuple hash (give each node its own to avoid "
-                          "hash polarization).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&ForwardingTable::m_hashSeed),
-                          MakeUintegerChecker<uint32_t>())
-            .AddAttribute("BasePriority",
-                          "PFC priority of lane 0; lane L uses BasePriority + L.",
-                          UintegerValue(3),
-                          MakeUintegerAccessor(&ForwardingTable::m_basePriority),
-                          MakeUintegerChecker<uint8_t>(0, 7));
+    static TypeId tid = TypeId("ns3::ForwardingTable")
+                            .SetParent<Object>()
+                            .SetGroupName("Paramsync")
+                            .AddConstructor<ForwardingTable>()
+                            .AddAttribute(
+                                "HashSeed",
+                                "Salt of the ECMP 5-tuple hash (give each node its own to avoid "
+                                "hash polarization).",
+                                UintegerValue(0),
+                                MakeUintegerAccessor(&ForwardingTable::m_hashSeed),
+                                MakeUintegerChecker<uint32_t>())
+                            .AddAttribute("BasePriority",
+                                          "PFC priority of lane 0; lane L uses BasePriority + L.",
+                                          UintegerValue(3),
+                                          MakeUintegerAccessor(&ForwardingTable::m_basePriority),
+                                          MakeUintegerChecker<uint8_t>(0, 7));
     return tid;
 }
 

@@ -81,9 +81,9 @@ class ForwardingTable : public Object
     /// lanes it uses (one vector per destination, not eight: 320 hosts x 400 nodes of a
     /// fat-tree held 25 MB of empty lane slots).
     std::array<std::vector<std::vector<ForwardingRoute>>, kMaxLanes> m_routes;
-    uint32_t m_hashSeed{0};                             //!< per-node salt against polarization
-    uint8_t m_basePriority{0};                          //!< priority of lane 0
-    uint8_t m_lanes{1};                                 //!< lanes used
+    uint32_t m_hashSeed{0};    //!< per-node salt against polarization
+    uint8_t m_basePriority{0}; //!< priority of lane 0
+    uint8_t m_lanes{1};        //!< lanes used
 };
 
 } // namespace ns3

@@ -55,16 +55,10 @@ class FrameRef
     }
     FrameRef(const FrameRef&) = delete;
     FrameRef& operator=(const FrameRef&) = delete;
-    ~FrameRef()
-    {
-        Reset();
-    }
+    ~FrameRef() { Reset(); }
 
     /// \brief Whether there is a frame.
-    explicit operator bool() const
-    {
-        return m_frame != nullptr;
-    }
+    explicit operator bool() const { return m_frame != nullptr; }
     /// \brief Another reference as a Ptr (touches the count: traces, rewrites, rare paths).
     Ptr<Packet>
     Share() const

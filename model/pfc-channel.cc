@@ -73,11 +73,8 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 }
 
 bool
-PfcChannel::TransmitFrame(FrameRef frame,
-                          uint32_t bytes,
-                          const PfcNetDevice* src,
-                          Time txTime,
-                          const RoceFrameInfo* info)
+PfcChannel::TransmitFrame(
+    FrameRef frame, uint32_t bytes, const PfcNetDevice* src, Time txTime, const RoceFrameInfo* info)
 {
     if (m_nDevices < 2)
     {
@@ -110,17 +107,13 @@ PfcChannel::TransmitFrame(FrameRef frame,
     if (info)
     {
         // The parsed header rides in the event: the receiver need not read the frame's bytes.
-        Simulator::ScheduleWithContext(context,
-                                       txTime + m_delay,
-                                       new FrameArrival(dst, std::move(frame), *info, bytes));
+        Simulator::ScheduleWithContext(
+            context, txTime + m_delay, new FrameArrival(dst, std::move(frame), *info, bytes));
     }
     else
     {
-        Simulator::ScheduleWithContext(context,
-                                       txTime + m_delay,
-                                       &PfcNetDevice::Receive,
-                                       dst,
-                                       frame.Release());
+        Simulator::ScheduleWithContext(
+            context, txTime + m_delay, &PfcNetDevice::Receive, dst, frame.Release());
     }
     return true;
 }

@@ -53,20 +53,32 @@ class PfcChannel : public Channel
      * \brief Link failure (false) and repair (true). While down, every frame sent on
      * either direction is lost (LinkDrop trace); frames already propagating arrive.
      */
-    void SetUp(bool up) { m_up = up; }
+    void
+    SetUp(bool up)
+    {
+        m_up = up;
+    }
     /// \brief Whether the link is up.
-    bool IsUp() const { return m_up; }
+    bool
+    IsUp() const
+    {
+        return m_up;
+    }
     /// \brief Frames lost because the link was down.
-    uint64_t GetLinkDrops() const { return m_linkDrops; }
+    uint64_t
+    GetLinkDrops() const
+    {
+        return m_linkDrops;
+    }
 
   private:
-    Time m_delay;                //!< propagation delay
-    bool m_up{true};             //!< link state (SetUp)
-    uint64_t m_linkDrops{0};     //!< frames lost while down
+    Time m_delay;                                      //!< propagation delay
+    bool m_up{true};                                   //!< link state (SetUp)
+    uint64_t m_linkDrops{0};                           //!< frames lost while down
     TracedCallback<Ptr<const Packet>> m_linkDropTrace; //!< LinkDrop
-    Ptr<PfcNetDevice> m_ends[2]; //!< the two devices
-    std::size_t m_nDevices{0};   //!< attached devices
-    uint32_t m_context[2]{kNoContext, kNoContext}; //!< node id of each end, once known
+    Ptr<PfcNetDevice> m_ends[2];                       //!< the two devices
+    std::size_t m_nDevices{0};                         //!< attached devices
+    uint32_t m_context[2]{kNoContext, kNoContext};     //!< node id of each end, once known
     /// \brief Context not looked up yet.
     static constexpr uint32_t kNoContext = 0xffffffff;
 };

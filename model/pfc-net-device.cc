@@ -308,8 +308,8 @@ PfcNetDevice::GetPfcReactionDelay() const
     const uint64_t bits = m_reactionBits == kReactionByRate
                               ? PfcReactionBitTimesFor(m_rate.GetBitRate())
                               : m_reactionBits;
-    unsigned __int128 steps =
-        static_cast<unsigned __int128>(bits) * Time::FromInteger(1, Time::S).GetTimeStep();
+    unsigned __int128 steps = static_cast<unsigned __int128>(bits) *
+                              Time::FromInteger(1, Time::S).GetTimeStep();
     return TimeStep(static_cast<uint64_t>(steps / m_rate.GetBitRate()));
 }
 
@@ -411,9 +411,8 @@ PfcNetDevice::TryTransmit()
                 if (!m_completionPending && HasEligibleFrame())
                 {
                     m_completionPending = true;
-                    m_completion = Simulator::Schedule(m_txEnd - Simulator::Now(),
-                                                       &PfcNetDevice::TransmitComplete,
-                                                       this);
+                    m_completion = Simulator::Schedule(
+                        m_txEnd - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
                 }
                 break;
             }
@@ -695,7 +694,8 @@ PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFram
     }
     if (m_relayReceives)
     {
-        m_relay->RelayReceive(m_relayPort, *this, FrameRef(frame), priority, info, frame->GetSize());
+        m_relay->RelayReceive(
+            m_relayPort, *this, FrameRef(frame), priority, info, frame->GetSize());
     }
     else if (!m_frameRx.IsNull())
     {
@@ -747,11 +747,10 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
         return;
     }
     // Every PFC frame is delayed alike, so they take effect in their order of arrival.
-    m_pfcPending.push_back(
-        Simulator::Schedule(reaction, [this, enabled, quanta]() {
-            m_pfcPending.pop_front();
-            ApplyPfc(enabled, quanta);
-        }));
+    m_pfcPending.push_back(Simulator::Schedule(reaction, [this, enabled, quanta]() {
+        m_pfcPending.pop_front();
+        ApplyPfc(enabled, quanta);
+    }));
 }
 
 void
@@ -782,8 +781,8 @@ PfcNetDevice::ApplyPfc(uint8_t enabled, std::array<uint16_t, kPfcPriorities> qua
         }
         // A new pause replaces what is left of the previous one.
         m_pauseTimer[p].Cancel();
-        m_pauseTimer[p] =
-            Simulator::Schedule(PauseDuration(q), &PfcNetDevice::PauseExpired, this, p);
+        m_pauseTimer[p] = Simulator::Schedule(
+            PauseDuration(q), &PfcNetDevice::PauseExpired, this, p);
     }
     if (resumed)
     {

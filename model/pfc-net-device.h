@@ -9,7 +9,8 @@
  *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB, nanosecond
  *    timestamps).
  *
- * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (ARCHITECTURE.md, Network model).
+ * A full-duplex Ethernet port with 8 egress priority queues and 802.1Qbb PFC (ARCHITECTURE.md,
+ * Network model).
  *
  * Contract with its owners (switch: PfcSwitch, host: RoceNic):
  *  - Enqueue() never drops: admission is the owner's job (the switch MMU).
@@ -29,9 +30,9 @@
  *    or RoundRobin (cyclic, one frame each, starting after the last one served).
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
  *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
- *  - Parse once (ARCHITECTURE.md, Performance): whoever makes or forwards a RoCE frame may hand its parsed header
- *    (RoceFrameInfo) along: EnqueueRoce(frame, p, info), or SetPulledFrameInfo from a TxPuller.
- *    The header then travels with the frame in the channel's event, and the receiving owner
+ *  - Parse once (ARCHITECTURE.md, Performance): whoever makes or forwards a RoCE frame may hand its
+ * parsed header (RoceFrameInfo) along: EnqueueRoce(frame, p, info), or SetPulledFrameInfo from a
+ * TxPuller. The header then travels with the frame in the channel's event, and the receiving owner
  *    reads it with GetRxInfo() instead of parsing the frame's bytes again at every hop (in a
  *    large topology that first read of the bytes is a cache miss per hop). Frames without
  *    it are parsed as before.
@@ -331,10 +332,7 @@ class PfcNetDevice : public NetDevice
     FrameRef PullFrom(uint8_t p, uint32_t& bytes);
     /// \brief Start serializing a frame of `bytes` and the given priority (kPfcPriorities for
     /// PFC); info: its parsed header or nullptr.
-    void TransmitStart(FrameRef frame,
-                       uint32_t bytes,
-                       uint8_t priority,
-                       const RoceFrameInfo* info);
+    void TransmitStart(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
     /// \brief Hand a received data frame to the owner (info: its header, or nullptr).
     void Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization (scheduled only when a frame may wait for the port).
@@ -361,53 +359,53 @@ class PfcNetDevice : public NetDevice
 
     // Fields every frame touches come first and together (a few cache lines): in a large
     // topology each hop otherwise pays a cache miss per scattered field of the two devices.
-    TxState m_txState{READY};                   //!< transmitter state
-    TxScheduling m_scheduling{STRICT_PRIORITY}; //!< scheduling policy
-    bool m_pfcEnabled{true};                    //!< honour received PFC frames
-    uint8_t m_currentPriority{0};               //!< priority being serialized (8 = PFC)
-    uint8_t m_rrNext{0};                        //!< round-robin: priority to look at first
-    uint8_t m_controlPriority{7};               //!< served first, never paused (8: none)
-    uint8_t m_drrCurrent{0};                    //!< DRR: priority whose turn it is
+    TxState m_txState{READY};                          //!< transmitter state
+    TxScheduling m_scheduling{STRICT_PRIORITY};        //!< scheduling policy
+    bool m_pfcEnabled{true};                           //!< honour received PFC frames
+    uint8_t m_currentPriority{0};                      //!< priority being serialized (8 = PFC)
+    uint8_t m_rrNext{0};                               //!< round-robin: priority to look at first
+    uint8_t m_controlPriority{7};                      //!< served first, never paused (8: none)
+    uint8_t m_drrCurrent{0};                           //!< DRR: priority whose turn it is
     std::array<int64_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
-    uint32_t m_drrQuantum{0};                   //!< DRR: credit per turn (bytes)
-    uint32_t m_reactionBits{0};                 //!< PfcReactionBitTimes (kAuto: by rate)
-    bool m_inTryTransmit{false};                //!< TryTransmit is running (a puller may Wake us)
-    bool m_wakePending{false};                  //!< Wake() arrived during the scan
-    uint8_t m_relayBacklog{0};                  //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};                  //!< priorities the TxPuller may have
-    uint8_t m_queueMask{0};                     //!< priorities with queued frames
-    bool m_controlQueued{false};                //!< m_control is not empty
-    uint8_t m_pausedMask{0};                    //!< priorities the peer paused
-    bool m_pulledInfoSet{false};                //!< the puller set m_pulledInfo
+    uint32_t m_drrQuantum{0};                          //!< DRR: credit per turn (bytes)
+    uint32_t m_reactionBits{0};                        //!< PfcReactionBitTimes (kAuto: by rate)
+    bool m_inTryTransmit{false}; //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending{false};   //!< Wake() arrived during the scan
+    uint8_t m_relayBacklog{0};   //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};   //!< priorities the TxPuller may have
+    uint8_t m_queueMask{0};      //!< priorities with queued frames
+    bool m_controlQueued{false}; //!< m_control is not empty
+    uint8_t m_pausedMask{0};     //!< priorities the peer paused
+    bool m_pulledInfoSet{false}; //!< the puller set m_pulledInfo
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
-    bool m_completionPending{false};            //!< a TransmitComplete event is scheduled
-    uint64_t m_rxFrames{0};                     //!< data frames received
-    uint64_t m_txCarry{0};                      //!< fraction of a time step (x rate) carried over
-    Time m_txEnd;                               //!< end of the frame being (or last) serialized
-    DataRate m_rate;                            //!< line rate
-    Ptr<PfcChannel> m_channel;                  //!< the link
-    EventId m_completion;                       //!< the pending TransmitComplete, if any
-    const RoceFrameInfo* m_rxInfo{nullptr};     //!< header of the frame being delivered
-    Ptr<PcapFileWrapper> m_pcap;                //!< optional capture
-    TxPuller m_puller;                          //!< on-demand frame source (NIC)
-    PfcFrameRelay* m_relay{nullptr};            //!< switch side of the port (PfcSwitch)
-    uint32_t m_relayPort{0};                    //!< our port index at m_relay
-    bool m_relayReceives{false};                //!< received data frames go to m_relay
-    FrameReceiveCallback m_frameRx;             //!< data frame sink
+    bool m_completionPending{false};                 //!< a TransmitComplete event is scheduled
+    uint64_t m_rxFrames{0};                          //!< data frames received
+    uint64_t m_txCarry{0};                  //!< fraction of a time step (x rate) carried over
+    Time m_txEnd;                           //!< end of the frame being (or last) serialized
+    DataRate m_rate;                        //!< line rate
+    Ptr<PfcChannel> m_channel;              //!< the link
+    EventId m_completion;                   //!< the pending TransmitComplete, if any
+    const RoceFrameInfo* m_rxInfo{nullptr}; //!< header of the frame being delivered
+    Ptr<PcapFileWrapper> m_pcap;            //!< optional capture
+    TxPuller m_puller;                      //!< on-demand frame source (NIC)
+    PfcFrameRelay* m_relay{nullptr};        //!< switch side of the port (PfcSwitch)
+    uint32_t m_relayPort{0};                //!< our port index at m_relay
+    bool m_relayReceives{false};            //!< received data frames go to m_relay
+    FrameReceiveCallback m_frameRx;         //!< data frame sink
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
     TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)
-    RoceFrameInfo m_pulledInfo;                          //!< header of the frame just pulled
-    std::array<uint64_t, kPfcPriorities> m_txFrames{};   //!< frames sent per priority
-    std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue
+    RoceFrameInfo m_pulledInfo;                                //!< header of the frame just pulled
+    std::array<uint64_t, kPfcPriorities> m_txFrames{};         //!< frames sent per priority
+    std::array<uint64_t, kPfcPriorities> m_queuedBytes{};      //!< bytes per queue
 
-    Ptr<Node> m_node;                     //!< owner node
-    Mac48Address m_address;               //!< our MAC
-    uint32_t m_ifIndex{0};                //!< interface index
-    uint16_t m_mtu{9000};                 //!< MTU (informative)
+    Ptr<Node> m_node;                        //!< owner node
+    Mac48Address m_address;                  //!< our MAC
+    uint32_t m_ifIndex{0};                   //!< interface index
+    uint16_t m_mtu{9000};                    //!< MTU (informative)
     NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
 
-    std::deque<Ptr<Packet>> m_control; //!< PFC frames to send (ahead of all)
+    std::deque<Ptr<Packet>> m_control;                        //!< PFC frames to send (ahead of all)
     std::array<std::deque<TxFrame>, kPfcPriorities> m_queues; //!< data queues
 
     std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
@@ -419,10 +417,10 @@ class PfcNetDevice : public NetDevice
     std::array<uint64_t, kPfcPriorities> m_pauseRecv{};  //!< pause frames received (quanta>0)
     std::array<uint64_t, kPfcPriorities> m_resumeRecv{}; //!< resume frames received
 
-    TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;    //!< Drop (no receiver)
-    TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;        //!< PauseSent
-    TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;        //!< PauseReceived
-    TracedCallback<uint8_t, Time> m_resumeTrace;               //!< Resume
+    TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace; //!< Drop (no receiver)
+    TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;     //!< PauseSent
+    TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;     //!< PauseReceived
+    TracedCallback<uint8_t, Time> m_resumeTrace;            //!< Resume
 };
 
 } // namespace ns3

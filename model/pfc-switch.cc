@@ -1,9 +1,8 @@
 #include "pfc-switch.h"
 
-#include "pfc-watchdog.h"
-
 #include "forwarding-table.h"
 #include "pfc-channel.h"
+#include "pfc-watchdog.h"
 #include "roce-frame.h"
 
 #include "ns3/abort.h"
@@ -288,10 +287,14 @@ PfcSwitch::StartWatchdog()
 {
     PfcWatchdog::Hooks hooks;
     hooks.paused = [this](uint32_t port, uint8_t q) { return m_ports[port].device->IsPaused(q); };
-    hooks.backlogged = [this](uint32_t port, uint8_t q) { return !m_ports[port].egress[q].empty(); };
+    hooks.backlogged = [this](uint32_t port, uint8_t q) {
+        return !m_ports[port].egress[q].empty();
+    };
     hooks.sent = [this](uint32_t port, uint8_t q) { return m_ports[port].egressSent[q]; };
     hooks.flush = [this](uint32_t port, uint8_t q) { FlushEgress(port, q); };
-    hooks.changed = [this](uint32_t port, uint8_t q, bool on) { m_watchdogStormTrace(port, q, on); };
+    hooks.changed = [this](uint32_t port, uint8_t q, bool on) {
+        m_watchdogStormTrace(port, q, on);
+    };
     m_watchdog = std::make_unique<PfcWatchdog>(static_cast<uint32_t>(m_ports.size()),
                                                m_watchdogDetection,
                                                m_watchdogRestore,
@@ -299,8 +302,7 @@ PfcSwitch::StartWatchdog()
     for (auto& port : m_ports)
     {
         port.device->TraceConnectWithoutContext(
-            "PauseReceived",
-            Callback<void, uint8_t, uint16_t>([this](uint8_t, uint16_t quanta) {
+            "PauseReceived", Callback<void, uint8_t, uint16_t>([this](uint8_t, uint16_t quanta) {
                 if (quanta > 0)
                 {
                     m_watchdog->Wake();
@@ -441,8 +443,8 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     uint8_t base = m_table->GetBasePriority();
     bool isLane = priority >= base && priority < base + m_table->GetLaneCount();
     uint8_t inLane = isLane ? static_cast<uint8_t>(priority - base) : 0;
-    const ForwardingRoute* route =
-        m_table->Lookup(info.dstHost, inLane, info.srcHost, info.udpSrcPort);
+    const ForwardingRoute* route = m_table->Lookup(
+        info.dstHost, inLane, info.srcHost, info.udpSrcPort);
     if (!route)
     {
         // Failed links cut the destination off (a partition until a repair): the frame is

@@ -1,6 +1,6 @@
 /*
- * Shared-buffer PFC switch, aggregated to a plain ns3::Node (ARCHITECTURE.md, Network model). Also used by
- * relaying hosts (BCube/Torus servers) with SetLocalDelivery.
+ * Shared-buffer PFC switch, aggregated to a plain ns3::Node (ARCHITECTURE.md, Network model). Also
+ * used by relaying hosts (BCube/Torus servers) with SetLocalDelivery.
  *
  * Per frame and hop: the ingress device hands the frame (PfcFrameRelay::RelayReceive) with
  * its priority, size and, when the previous hop handed it along, its parsed header (else
@@ -67,8 +67,9 @@ class PfcSwitch : public Object, public PfcFrameRelay
 
     /**
      * \brief Add a port (index = order of AddPort); the switch becomes its frame relay
-     * (source of relayed frames and sink of received ones). On a relaying host the NIC keeps the device's TxPuller (own traffic):
-     * the device alternates between the two (see PfcNetDevice), in any wiring order.
+     * (source of relayed frames and sink of received ones). On a relaying host the NIC keeps the
+     * device's TxPuller (own traffic): the device alternates between the two (see PfcNetDevice), in
+     * any wiring order.
      */
     void AddPort(Ptr<PfcNetDevice> device);
     /// \brief The forwarding table.
@@ -97,9 +98,17 @@ class PfcSwitch : public Object, public PfcFrameRelay
     /// \brief All admission drops.
     uint64_t GetTotalDrops() const;
     /// \brief Frames the PFC watchdog dropped (stormed egress queues).
-    uint64_t GetWatchdogDrops() const { return m_watchdogDrops; }
+    uint64_t
+    GetWatchdogDrops() const
+    {
+        return m_watchdogDrops;
+    }
     /// \brief Frames dropped for want of a route: link failures cut their destination off.
-    uint64_t GetNoRouteDrops() const { return m_noRouteDrops; }
+    uint64_t
+    GetNoRouteDrops() const
+    {
+        return m_noRouteDrops;
+    }
     /// \brief Storms the PFC watchdog detected.
     uint64_t GetWatchdogStorms() const;
     /// \brief Frames marked CE.
@@ -207,17 +216,17 @@ class PfcSwitch : public Object, public PfcFrameRelay
     uint64_t m_ecnMarks{0};  //!< CE marks
     uint64_t m_forwarded{0}; //!< frames dequeued
 
-    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace; //!< Drop
-    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace; //!< EcnMark
-    TracedCallback<uint32_t, uint8_t, uint16_t> m_pauseTrace;         //!< PauseSent
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;         //!< Drop
+    TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace;         //!< EcnMark
+    TracedCallback<uint32_t, uint8_t, uint16_t> m_pauseTrace;                 //!< PauseSent
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_watchdogDropTrace; //!< WatchdogDrop
-    TracedCallback<uint32_t, uint8_t, bool> m_watchdogStormTrace;     //!< WatchdogStorm
-    Time m_watchdogDetection;                //!< WatchdogDetection (0: none)
-    Time m_watchdogRestore;                  //!< WatchdogRestore
-    std::unique_ptr<PfcWatchdog> m_watchdog; //!< the storm watchdog, if any
-    uint64_t m_watchdogDrops{0};             //!< frames it dropped
+    TracedCallback<uint32_t, uint8_t, bool> m_watchdogStormTrace;             //!< WatchdogStorm
+    Time m_watchdogDetection;                                       //!< WatchdogDetection (0: none)
+    Time m_watchdogRestore;                                         //!< WatchdogRestore
+    std::unique_ptr<PfcWatchdog> m_watchdog;                        //!< the storm watchdog, if any
+    uint64_t m_watchdogDrops{0};                                    //!< frames it dropped
     TracedCallback<Ptr<const Packet>, uint32_t> m_noRouteDropTrace; //!< NoRouteDrop
-    uint64_t m_noRouteDrops{0};              //!< frames with no route to their host
+    uint64_t m_noRouteDrops{0}; //!< frames with no route to their host
 };
 
 } // namespace ns3

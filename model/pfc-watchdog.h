@@ -76,10 +76,10 @@ class PfcWatchdog
     /// One egress queue's watch.
     struct Watch
     {
-        bool stormed{false};  //!< dropping
-        Time pausedSince{-1}; //!< paused with backlog and silent since (negative: not)
+        bool stormed{false};     //!< dropping
+        Time pausedSince{-1};    //!< paused with backlog and silent since (negative: not)
         uint64_t sentAtStart{0}; //!< the sent counter when pausedSince was set
-        Time clearSince{-1};  //!< stormed and unpaused since (negative: not)
+        Time clearSince{-1};     //!< stormed and unpaused since (negative: not)
     };
 
     /// \brief One look at every egress queue; reschedules while something is to watch.

@@ -121,8 +121,8 @@ QuadHeapScheduler::SiftDown(std::size_t i, const Scheduler::Event& ev)
         if (first + kArity <= n)
         {
             const std::size_t a = Before(m_heap[first + 1], m_heap[first]) ? first + 1 : first;
-            const std::size_t b =
-                Before(m_heap[first + 3], m_heap[first + 2]) ? first + 3 : first + 2;
+            const std::size_t b = Before(m_heap[first + 3], m_heap[first + 2]) ? first + 3
+                                                                               : first + 2;
             best = Before(m_heap[b], m_heap[a]) ? b : a;
         }
         else

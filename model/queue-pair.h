@@ -1,7 +1,7 @@
 /*
  * QueuePair: the requester side of one RoCEv2 reliable connection (RC) of a RoceNic
- * (ARCHITECTURE.md, Network model). It holds the messages posted on it (in order), the go-back-N send state and
- * its congestion control; RoceNic drives it. The responder side lives in the peer's
+ * (ARCHITECTURE.md, Network model). It holds the messages posted on it (in order), the go-back-N
+ * send state and its congestion control; RoceNic drives it. The responder side lives in the peer's
  * RoceNic, keyed by (source host, QP number): the two ends of a connection share the
  * number (an assumption of paramsync; real RC QPs exchange their numbers at connection
  * set-up, which is not modelled).

@@ -243,8 +243,7 @@ BuildRoceFrame(const RoceFrameInfo& info)
     // Crc32SkipZeros over the payload (a few multiplications, not one step per byte).
     NS_ABORT_MSG_IF(info.priority > 7, "RoCE frame priority " << int(info.priority) << " > 7");
     const bool aeth = RoceHasAeth(info.opcode);
-    const uint32_t transport =
-        kBthBytes + (aeth ? kAethBytes : 0) + info.payloadBytes + kIcrcBytes;
+    const uint32_t transport = kBthBytes + (aeth ? kAethBytes : 0) + info.payloadBytes + kIcrcBytes;
     RoceRawBytes h;
     uint8_t* b = h.bytes;
     std::array<uint8_t, 6> mac;
@@ -322,8 +321,7 @@ BuildRoceFrame(const RoceFrameInfo& info)
     // ICRC over the invariant fields, then the FCS over everything before it (payload zeros).
     RoceRawTrailer t;
     t.size = kIcrcBytes + kFcsBytes;
-    WriteCrc32(t.bytes,
-               ComputeIcrc(ip, static_cast<uint32_t>(end - udp), info.payloadBytes));
+    WriteCrc32(t.bytes, ComputeIcrc(ip, static_cast<uint32_t>(end - udp), info.payloadBytes));
     uint32_t reg = Crc32Update(kCrc32Preset, b, h.size);
     reg = Crc32SkipZeros(reg, info.payloadBytes);
     reg = Crc32Update(reg, t.bytes, kIcrcBytes);

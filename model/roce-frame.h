@@ -13,8 +13,8 @@
  * inter-frame gap (12 B) are not in the Packet: PfcNetDevice counts them in the
  * serialization time (kFramingBytes).
  *
- * Fast access (ARCHITECTURE.md, Performance): ReadRoceFrame copies the first at most 62 bytes of the frame
- * with Packet::CopyData (no allocation, no Header objects) and decodes fixed offsets. No
+ * Fast access (ARCHITECTURE.md, Performance): ReadRoceFrame copies the first at most 62 bytes of
+ * the frame with Packet::CopyData (no allocation, no Header objects) and decodes fixed offsets. No
  * Tag is used. A switch calls it once per hop.
  */
 #ifndef PARAMSYNC_ROCE_FRAME_H

@@ -1,7 +1,7 @@
 /*
- * ns-3 Header classes for the exact bytes of a RoCEv2 frame (ARCHITECTURE.md, Network model). Debian's ns-3.37
- * has an EthernetHeader without 802.1Q and an Ipv4Header in the internet module, which the
- * model does not link; these classes write the wire layout themselves.
+ * ns-3 Header classes for the exact bytes of a RoCEv2 frame (ARCHITECTURE.md, Network model).
+ * Debian's ns-3.37 has an EthernetHeader without 802.1Q and an Ipv4Header in the internet module,
+ * which the model does not link; these classes write the wire layout themselves.
  *
  * RoceFrameHeader writes all of them in one AddHeader (one Buffer growth per frame).
  */

@@ -276,11 +276,10 @@ RoceNic::CreateQueuePair(uint32_t dstHost, uint32_t routeIndex)
     }
     if (routeIndex >= routes.size())
     {
-        throw std::invalid_argument("RoceNic::CreateQueuePair: no route " +
-                                    std::to_string(routeIndex) + " from host " +
-                                    std::to_string(m_hostRank) + " to host " +
-                                    std::to_string(dstHost) + " (it has " +
-                                    std::to_string(routes.size()) + " equal-cost routes)");
+        throw std::invalid_argument(
+            "RoceNic::CreateQueuePair: no route " + std::to_string(routeIndex) + " from host " +
+            std::to_string(m_hostRank) + " to host " + std::to_string(dstHost) + " (it has " +
+            std::to_string(routes.size()) + " equal-cost routes)");
     }
     Ptr<QueuePair> qp = MakeQueuePair(dstHost, ccTid, NextUdpSrcPort(), routes[routeIndex]);
     qp->m_routeIndex = static_cast<int32_t>(routeIndex);
@@ -305,9 +304,8 @@ RoceNic::Reroute()
             continue; // unreachable now: the QP keeps its port and times out until repaired
         }
         const ForwardingRoute* route =
-            qp->m_routeIndex >= 0
-                ? &routes[static_cast<uint32_t>(qp->m_routeIndex) % routes.size()]
-                : table->Lookup(qp->m_dstHost, 0, m_hostRank, qp->m_udpSrcPort);
+            qp->m_routeIndex >= 0 ? &routes[static_cast<uint32_t>(qp->m_routeIndex) % routes.size()]
+                                  : table->Lookup(qp->m_dstHost, 0, m_hostRank, qp->m_udpSrcPort);
         const uint8_t priority = static_cast<uint8_t>(base + route->lane);
         if (route->port == qp->m_port && priority == qp->m_priority)
         {
@@ -778,8 +776,7 @@ RoceNic::ReceiveData(const RoceFrameInfo& info)
 }
 
 void
-RoceNic::SendControl(
-    uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn)
+RoceNic::SendControl(uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn)
 {
     RoceFrameInfo info;
     info.srcHost = m_hostRank;
@@ -806,7 +803,8 @@ RoceNic::SendControl(
         NS_ABORT_MSG_IF(!route, "RoceNic: no route back to host " << peer);
         port = route->port;
     }
-    m_ports[port].dev->EnqueueRoce(BuildRoceFrame(info), m_ackPriority, RoceFrameInfoAsParsed(info));
+    m_ports[port].dev->EnqueueRoce(
+        BuildRoceFrame(info), m_ackPriority, RoceFrameInfoAsParsed(info));
 }
 
 void

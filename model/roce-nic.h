@@ -1,7 +1,7 @@
 /*
- * RoceNic: the RoCEv2 NIC of a host (ARCHITECTURE.md, Network model), aggregated to the host's Node. It owns the
- * host's queue pairs (requester side), answers as responder for the peers' queue pairs, and
- * feeds its PfcNetDevice ports on demand.
+ * RoceNic: the RoCEv2 NIC of a host (ARCHITECTURE.md, Network model), aggregated to the host's
+ * Node. It owns the host's queue pairs (requester side), answers as responder for the peers' queue
+ * pairs, and feeds its PfcNetDevice ports on demand.
  *
  * Sender. PostSend(qp, bytes, cb) only appends {bytes, PSN range} to the QP: packets are
  * built one by one when a port's transmitter asks (TxPuller), so memory grows with packets
@@ -186,27 +186,27 @@ class RoceNic : public Object
     /// Responder state of one peer QP.
     struct RxState
     {
-        uint32_t qp{0};         //!< peer's QP number
-        uint16_t udpSrcPort{0}; //!< for the route of our ACKs
-        uint64_t expected{0};   //!< next PSN in order
-        uint64_t msgBytes{0};   //!< bytes of the current message so far
-        uint32_t sinceAck{0};   //!< in-order packets since the last ACK
-        uint32_t msn{0};        //!< messages completed
-        bool nackSent{false};   //!< a NACK for the current gap went out
-        bool dupAcked{false};   //!< a duplicate was answered since the last advance
-        bool cnpSent{false};    //!< a CNP was ever sent
+        uint32_t qp{0};          //!< peer's QP number
+        uint16_t udpSrcPort{0};  //!< for the route of our ACKs
+        uint64_t expected{0};    //!< next PSN in order
+        uint64_t msgBytes{0};    //!< bytes of the current message so far
+        uint32_t sinceAck{0};    //!< in-order packets since the last ACK
+        uint32_t msn{0};         //!< messages completed
+        bool nackSent{false};    //!< a NACK for the current gap went out
+        bool dupAcked{false};    //!< a duplicate was answered since the last advance
+        bool cnpSent{false};     //!< a CNP was ever sent
         bool becnPending{false}; //!< the next ACK carries BECN (CnpInAck)
-        Time lastCnp;           //!< when
+        Time lastCnp;            //!< when
     };
     /// Per-port state.
     struct Port
     {
-        Ptr<PfcNetDevice> dev;          //!< the device
-        std::vector<QueuePair*> active; //!< QPs with data to send (round robin)
-        std::size_t rr{0};              //!< next index to look at
-        uint8_t dataMask{0};            //!< priorities of its QPs' data
+        Ptr<PfcNetDevice> dev;                              //!< the device
+        std::vector<QueuePair*> active;                     //!< QPs with data to send (round robin)
+        std::size_t rr{0};                                  //!< next index to look at
+        uint8_t dataMask{0};                                //!< priorities of its QPs' data
         std::array<uint32_t, kPfcPriorities> activeCount{}; //!< active QPs per priority
-        EventId wake;                   //!< pending pacing wake-up
+        EventId wake;                                       //!< pending pacing wake-up
     };
 
     /// \brief The device asks for a frame of priority p on port index `port`.
@@ -229,8 +229,7 @@ class RoceNic : public Object
     /// \brief Responder state for (srcHost, qp), created on first use.
     RxState& Rx(uint32_t srcHost, uint32_t qp, uint16_t udpSrcPort);
     /// \brief Send ACK (syndrome 0) / NACK (0x60) / CNP to a peer QP.
-    void SendControl(
-        uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
+    void SendControl(uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrome, uint64_t psn);
     /// \brief Retransmission timer of a QP fired.
     void RtoExpired(QueuePair* qp);
     /// \brief Start the timer of a QP if packets are outstanding and none is running.
@@ -271,7 +270,7 @@ class RoceNic : public Object
     bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
     bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes; //!< for new QPs
-    uint32_t m_hostRank;    //!< our rank
+    uint32_t m_hostRank;                                                     //!< our rank
 
     uint64_t m_dataSent{0};    //!< counter
     uint64_t m_retransmits{0}; //!< counter

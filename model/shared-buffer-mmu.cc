@@ -19,8 +19,8 @@ SharedBufferMmu::SharedBufferMmu(const Config& config)
     if (!(config.alpha > 0) || !(config.lossyAlpha > 0))
     {
         std::ostringstream os;
-        os << "SharedBufferMmu: alpha = " << config.alpha << ", lossy alpha = "
-           << config.lossyAlpha << "; allowed: both > 0";
+        os << "SharedBufferMmu: alpha = " << config.alpha << ", lossy alpha = " << config.lossyAlpha
+           << "; allowed: both > 0";
         throw std::invalid_argument(os.str());
     }
 }
@@ -44,9 +44,9 @@ SharedBufferMmu::AddPort(double rateBps, double delayS, double responseS)
     p.rateBps = rateBps;
     p.delayS = delayS;
     // 2 x delay x rate + 3 x MTU + response time x rate (bytes), rounded up.
-    double bytes =
-        m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 3.0 * m_config.mtuBytes +
-                                  (m_config.responseTimeS + responseS) * rateBps / 8.0);
+    double bytes = m_config.headroomScale *
+                   (2.0 * delayS * rateBps / 8.0 + 3.0 * m_config.mtuBytes +
+                    (m_config.responseTimeS + responseS) * rateBps / 8.0);
     p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
     m_ports.push_back(p);
     return static_cast<uint32_t>(m_ports.size() - 1);
@@ -116,9 +116,8 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
     bool lossless = Lossless(priority);
     // Every class stays in the shared pool up to its threshold: a lossy class that could
     // take every free byte would drive the lossless XOFF to zero.
-    bool sharedOk =
-        m_sharedUsed + bytes <= m_sharedPool &&
-        p.shared[priority] + bytes <= (lossless ? Xoff(port, priority) : LossyLimit());
+    bool sharedOk = m_sharedUsed + bytes <= m_sharedPool &&
+                    p.shared[priority] + bytes <= (lossless ? Xoff(port, priority) : LossyLimit());
     if (sharedOk && p.hdrm[priority] == 0)
     {
         p.shared[priority] += bytes;

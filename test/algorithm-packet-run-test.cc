@@ -19,26 +19,26 @@ TEST(AlgorithmPacketRun, PsHdDbtreeCompleteLosslessNearTheFluidIdeal)
     {
         std::string topology;
         std::string algorithm;
-        double slack; //!< packet GST may be at most this factor above the fluid ideal
+        double slack;      //!< packet GST may be at most this factor above the fluid ideal
         double floor{0.9}; //!< and at least this factor of it
     };
     // The fluid ideal splits a transfer evenly over all equal-cost paths; packets of one QP
     // take one. dbtree on BCube(2,1) has tree edges between workers 1 and 2, which differ in
     // both digits and are relayed through a third server: those transfers took 2-3x their
     // fluid time in this run (measured 0.41 ms against 0.275 ms for the whole sync).
-    for (const Case& c : {Case{"star:n=5", "ps:servers=1", 1.3},
-                          // The switch gives h0 -> h1 more than a third of h1's downlink
-                          // (its first push ends at 113 us, the others' at 166 us), so
-                          // worker 0 posts its second push to server 1 before server 0's
-                          // pulls on the same QP; the fluid ideal, fair to the three, ends
-                          // them together at 150 us and queues that push behind a pull.
-                          Case{"star:n=4", "ps:servers=2,placement=colocated,chunk=250KB", 1.3,
-                               0.85},
-                          Case{"star:n=6", "hd", 1.3},
-                          Case{"star:n=4", "dbtree:blocks=4", 1.3},
-                          Case{"bcube:n=2,k=1", "hd", 1.3},
-                          Case{"torus:dims=3x3", "ps:servers=2", 1.3},
-                          Case{"bcube:n=2,k=1", "dbtree:blocks=4", 1.6}})
+    for (const Case& c :
+         {Case{"star:n=5", "ps:servers=1", 1.3},
+          // The switch gives h0 -> h1 more than a third of h1's downlink
+          // (its first push ends at 113 us, the others' at 166 us), so
+          // worker 0 posts its second push to server 1 before server 0's
+          // pulls on the same QP; the fluid ideal, fair to the three, ends
+          // them together at 150 us and queues that push behind a pull.
+          Case{"star:n=4", "ps:servers=2,placement=colocated,chunk=250KB", 1.3, 0.85},
+          Case{"star:n=6", "hd", 1.3},
+          Case{"star:n=4", "dbtree:blocks=4", 1.3},
+          Case{"bcube:n=2,k=1", "hd", 1.3},
+          Case{"torus:dims=3x3", "ps:servers=2", 1.3},
+          Case{"bcube:n=2,k=1", "dbtree:blocks=4", 1.6}})
     {
         auto topology = MakeTopology(c.topology, 40e9, 1e-6);
         ModelProfile model = ModelProfile::Load("bytes:1MB", ".");
@@ -69,8 +69,8 @@ TEST(AlgorithmPacketRun, PsHdDbtreeCompleteLosslessNearTheFluidIdeal)
         const double gst = job.Gst().at(0).GetSeconds();
         EXPECT_GT(gst, c.floor * ideal) << c.algorithm << " ideal " << ideal;
         EXPECT_LT(gst, c.slack * ideal) << c.algorithm << " ideal " << ideal;
-        std::cout << c.topology << " " << c.algorithm << ": gst " << gst << " s, ideal "
-                  << ideal << " s\n";
+        std::cout << c.topology << " " << c.algorithm << ": gst " << gst << " s, ideal " << ideal
+                  << " s\n";
         Simulator::Destroy();
     }
 }

@@ -45,12 +45,12 @@ RunJob(AsyncPsConfig c)
     job.SetTransport(&transport);
     job.Start(Seconds(0));
     Simulator::Run();
-    JobOutcome r{job.Updates(),
-                 job.IterationEnds(),
-                 job.ShardVersions(),
-                 job.ServerBytes(),
-                 {},
-                 job.Finished()};
+    JobOutcome r;
+    r.updates = job.Updates();
+    r.ends = job.IterationEnds();
+    r.versions = job.ShardVersions();
+    r.serverBytes = job.ServerBytes();
+    r.finished = job.Finished();
     for (uint32_t w = 0; w < c.workers; ++w)
     {
         r.blocked.push_back(job.BlockedTime(w));

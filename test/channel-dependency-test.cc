@@ -7,10 +7,9 @@
 #include "ns3/file-topology.h"
 #include "ns3/topology.h"
 
+#include <cstdio>
 #include <gtest/gtest.h>
 #include <unistd.h>
-
-#include <cstdio>
 
 using namespace ns3;
 
@@ -27,10 +26,19 @@ Cycle(const std::string& spec)
 
 TEST(ChannelDependencyTest, LanesBreakEveryCycle)
 {
-    for (std::string spec :
-         {"torus:dims=4x4", "torus:dims=5x4x2", "torus:dims=6", "ring:n=9", "ring:n=4",
-          "bcube:n=3,k=1", "bcube:n=2,k=3", "bcube:n=4,k=2", "bigraph:s=2,m=1", "bigraph:s=3,m=2",
-          "fattree:k=4", "fattree:k=6,oversub=2", "star:n=5"})
+    for (std::string spec : {"torus:dims=4x4",
+                             "torus:dims=5x4x2",
+                             "torus:dims=6",
+                             "ring:n=9",
+                             "ring:n=4",
+                             "bcube:n=3,k=1",
+                             "bcube:n=2,k=3",
+                             "bcube:n=4,k=2",
+                             "bigraph:s=2,m=1",
+                             "bigraph:s=3,m=2",
+                             "fattree:k=4",
+                             "fattree:k=6,oversub=2",
+                             "star:n=5"})
     {
         EXPECT_TRUE(Cycle(spec).empty()) << spec;
     }
@@ -38,9 +46,11 @@ TEST(ChannelDependencyTest, LanesBreakEveryCycle)
 
 TEST(ChannelDependencyTest, WithoutLanesRingsRelaysAndBigraphsCycle)
 {
-    for (std::string spec :
-         {"torus:dims=4x4,deadlockfree=0", "ring:n=9,deadlockfree=0", "ring:n=4,deadlockfree=0",
-          "bcube:n=3,k=1,deadlockfree=0", "bigraph:s=2,m=1,deadlockfree=0"})
+    for (std::string spec : {"torus:dims=4x4,deadlockfree=0",
+                             "ring:n=9,deadlockfree=0",
+                             "ring:n=4,deadlockfree=0",
+                             "bcube:n=3,k=1,deadlockfree=0",
+                             "bigraph:s=2,m=1,deadlockfree=0"})
     {
         std::vector<Channel> cycle = Cycle(spec);
         ASSERT_FALSE(cycle.empty()) << spec;

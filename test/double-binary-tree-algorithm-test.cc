@@ -23,8 +23,8 @@ double
 FluidGst(const std::string& algorithm, const std::string& topology, const std::string& model)
 {
     auto topo = MakeTopology(topology, 40e9, 1e-6);
-    SyncPlan plan =
-        MakeSyncAlgorithm(algorithm)->Compile(*topo, ModelProfile::Load(model, kModels));
+    SyncPlan plan = MakeSyncAlgorithm(algorithm)->Compile(*topo,
+                                                          ModelProfile::Load(model, kModels));
     return FluidEstimator().Estimate(*topo, plan).gstS;
 }
 } // namespace
@@ -129,8 +129,8 @@ TEST(DoubleBinaryTreeAlgorithm, BlocksArePipelinedInOrder)
         {
             EXPECT_EQ(t.src, 0u);
             EXPECT_EQ(t.bytes, 1000u); // W/2 / 4
-            EXPECT_EQ(t.deps, up.empty() ? std::vector<TransferId>{}
-                                         : std::vector<TransferId>{up.back()});
+            EXPECT_EQ(t.deps,
+                      up.empty() ? std::vector<TransferId>{} : std::vector<TransferId>{up.back()});
             up.push_back(t.id);
         }
         else if (t.phase == 1)
@@ -156,8 +156,8 @@ TEST(DoubleBinaryTreeAlgorithm, FluidGstOnStar)
     // share it (2 tau each), then the last block down alone: 2 K tau = T, for any K.
     for (uint32_t k : {1u, 8u})
     {
-        EXPECT_NEAR(FluidGst("dbtree:blocks=" + std::to_string(k), "star:n=2", "bytes:8MB"),
-                    1.6e-3, 1.6e-5)
+        EXPECT_NEAR(
+            FluidGst("dbtree:blocks=" + std::to_string(k), "star:n=2", "bytes:8MB"), 1.6e-3, 1.6e-5)
             << "K=" << k;
     }
     // P = 3, K = 1: tree 0 is 1 <- {0, 2}, tree 1 is 2 <- {0, 1}. Up: 0->1, 2->1, 0->2, 1->2
@@ -214,10 +214,20 @@ TEST(DoubleBinaryTreeAlgorithm, OptionsAreValidated)
 // profile; tiny W (fewer bytes than blocks) leaves empty blocks out.
 TEST(DoubleBinaryTreeAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
-                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
-                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
-                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x5",
+                          "torus:dims=5x5",
+                          "torus:dims=3x3x3",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "bigraph:s=4,m=4",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         for (std::string m : {"bytes:1000003", "mnist-mlp"})
         {

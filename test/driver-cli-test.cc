@@ -1,22 +1,22 @@
 // The paramsync binary run as users run it: bad input (table-driven) gives exit 2, exactly
 // one line on stderr naming the option, nothing on stdout and nothing written; a good fluid
 // run gives one row per algorithm and writes its --out files and --trace.
+#include "driver-run.h"
+
 #include <cstdlib>
+#include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
-#include <sys/file.h>
-#include <cstring>
 #include <fstream>
 #include <gtest/gtest.h>
 #include <regex>
 #include <set>
 #include <sstream>
 #include <string>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "driver-run.h"
 
 namespace
 {
@@ -297,7 +297,8 @@ TEST(DriverCli, PcapWritesOneNanosecondCapturePerNamedPort)
     // (magic 0xa1b23c4d, little endian on disk: 4d 3c b2 a1).
     const std::string dir = Scratch() + "/pcap-run";
     Outcome o = RunParamsync("--topology=star:n=3 --algorithm=ring --model=bytes:100KB "
-                             "--pcap=h0,sw0.1 --out=" + dir);
+                             "--pcap=h0,sw0.1 --out=" +
+                             dir);
     ASSERT_EQ(o.code, 0) << o.err;
     for (const char* name : {"/h0-0.pcap", "/sw0-1.pcap"})
     {
@@ -345,8 +346,9 @@ TEST(DriverCli, HostileInputsGiveTheirExitCodeAndOneLineSayingWhatIsAllowed)
         {"--compute=1e10s", "(ns-3's longest time)"},
         {"--delay=0.5ns", "below ns-3's time resolution"},
         // ns-3's own parser aborted on these (exit 134).
-        {"--ns3::PfcSwitch::BufferSize=abc", "--ns3::PfcSwitch::BufferSize: 'abc' is not a "
-                                              "valid value"},
+        {"--ns3::PfcSwitch::BufferSize=abc",
+         "--ns3::PfcSwitch::BufferSize: 'abc' is not a "
+         "valid value"},
         {"--RngRun=x", "--RngRun: 'x' is not a valid value"},
         {"--PrintAttributes=ns3::Nope", "--PrintAttributes: 'ns3::Nope' is not an ns-3 type"},
         // ns-3 printed its whole help with exit 1 on these.
@@ -479,8 +481,8 @@ TEST(DriverCli, OutIsCheckedAndLockedBeforeTheRun)
     EXPECT_FALSE(Exists(parent + "/busy"));
     // Unwritable places (as root, only such a file system refuses): refused before the
     // run, exit 2, not exit 4 after it.
-    for (const std::string& args : {fluid + "--out=/proc/paramsync-out",
-                                    fluid + "--trace=/proc/paramsync-trace.json"})
+    for (const std::string& args :
+         {fluid + "--out=/proc/paramsync-out", fluid + "--trace=/proc/paramsync-trace.json"})
     {
         Outcome o = RunParamsync(args);
         EXPECT_EQ(o.code, 2) << args << "\n" << o.err;
@@ -511,8 +513,7 @@ TEST(DriverCli, EveryRowAndSummaryCarryTheConfigurationAndTheVersions)
     EXPECT_NE(o.out.find("\"cc\":\"dcqcn\""), std::string::npos) << o.out;
     // ns-3's release from its version-defines.h (not Debian's placeholder tag), and a
     // paramsync version from git (this test runs in a checkout).
-    EXPECT_TRUE(std::regex_search(o.out, std::regex("\"ns3_version\":\"3\\.[0-9]+")))
-        << o.out;
+    EXPECT_TRUE(std::regex_search(o.out, std::regex("\"ns3_version\":\"3\\.[0-9]+"))) << o.out;
     EXPECT_TRUE(std::regex_search(o.out, std::regex("\"paramsync_version\":\"[0-9a-f]{7,}")))
         << o.out;
     const std::string summary = Slurp(out + "/summary.json");
@@ -565,7 +566,8 @@ TEST(DriverCli, InputFilesAreCappedAndOutOfMemoryIsOneLineExit5)
     const std::string err = Scratch() + "/oom.err";
     const int status = std::system(("(ulimit -v 1000000; " + std::string(PARAMSYNC_BINARY_DIR) +
                                     "/paramsync --backend=fluid --topology=bcube:n=255,k=2 "
-                                    "--algorithm=ring) >/dev/null 2>" + err)
+                                    "--algorithm=ring) >/dev/null 2>" +
+                                    err)
                                        .c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 5);

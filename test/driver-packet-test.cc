@@ -1,6 +1,8 @@
 // Packet-level runs of the paramsync binary: GST against the fluid ideal, HiPS
 // against the flat algorithms, linearity in bytes, incast on a star with and without PFC,
 // and the HPCC 32-to-1 incast flow list.
+#include "driver-run.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -11,8 +13,6 @@
 #include <string>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include "driver-run.h"
 
 namespace
 {
@@ -143,7 +143,7 @@ TEST(DriverPacket, WithoutPfcAndASmallBufferTheIncastDropsAndStillCompletes)
     // dropped; go-back-N retransmits them and the sync still completes (exit 0: drops are
     // only an invariant failure when PFC is on).
     Outcome o = RunJson("--backend=packet --cc=none --pfc=0 --buffer=200KB "
-                             "--topology=star:n=9 --algorithm=ps:servers=1 --model=bytes:4MB");
+                        "--topology=star:n=9 --algorithm=ps:servers=1 --model=bytes:4MB");
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
     EXPECT_GT(Field(o.out, "retransmits"), 0) << o.out;
@@ -210,7 +210,7 @@ TEST(DriverPacket, BackgroundFlowsBesideASyncJobCompleteAndSlowItDown)
     std::ofstream(dir + "/flows.txt") << "2\n0 8 3 100 5000000 0\n4 2 3 100 5000000 0\n";
     const double alone = Gst("star:n=9", "ring", "bytes:10MB");
     Outcome o = RunJson(Idle("star:n=9", "ring", "bytes:10MB") + " --flows=" + dir +
-                             "/flows.txt --out=" + dir + "/out");
+                        "/flows.txt --out=" + dir + "/out");
     ASSERT_EQ(o.code, 0) << o.err;
     EXPECT_GT(Field(o.out, "gst_s"), alone * 1.05) << o.out;
     std::istringstream flows(Slurp(dir + "/out/flows.csv"));
@@ -255,7 +255,7 @@ TEST(DriverPacket, UndersizedHeadroomIsAnInvariantFailureWithResultsWritten)
     // one line naming it on stderr, and the results still written (status FAIL).
     const std::string dir = "/tmp/paramsync-exit3-" + std::to_string(getpid());
     Outcome o = RunJson(Idle("star:n=9", "ps:servers=1", "bytes:4MB") +
-                             " --ns3::PfcSwitch::HeadroomScale=0.3 --out=" + dir);
+                        " --ns3::PfcSwitch::HeadroomScale=0.3 --out=" + dir);
     EXPECT_EQ(o.code, 3) << o.err;
     EXPECT_GT(Field(o.out, "drops"), 0) << o.out;
     EXPECT_NE(o.err.find("drops with PFC on"), std::string::npos) << o.err;
@@ -294,8 +294,7 @@ TEST(DriverPacket, IterationsRepeatTheSyncAfterTheComputeTime)
 {
     // Three iterations of 1 ms compute then a ring sync: the network is idle between them,
     // so each iteration's GST is the same and the iteration time is 1 ms + GST.
-    Outcome o = RunJson(Idle("star:n=4", "ring", "bytes:8MB") +
-                             " --iterations=3 --compute=1ms");
+    Outcome o = RunJson(Idle("star:n=4", "ring", "bytes:8MB") + " --iterations=3 --compute=1ms");
     ASSERT_EQ(o.code, 0) << o.err;
     std::smatch m;
     const std::regex re("\"gst_per_iteration_s\":\\[([0-9.e+-]+),([0-9.e+-]+),([0-9.e+-]+)\\]");
@@ -469,7 +468,7 @@ TEST(DriverPacket, LapseRunsKnowledgeGraphEmbeddingsAndOneNodeFromTheDriver)
     // steps, every access local: 2 workers x 2 x 200 x 2 = 1600 accesses, no packet on the
     // network, and the epoch is the compute alone: 2 x 200 x 1 us = 0.4 ms.
     Outcome one = RunJson("--backend=packet --topology=star:n=4 --iterations=1 "
-                               "--algorithm=lapse:nodes=1,workers=2,keys=800,steps=200");
+                          "--algorithm=lapse:nodes=1,workers=2,keys=800,steps=200");
     ASSERT_EQ(one.code, 0) << one.err;
     EXPECT_EQ(Field(one.out, "local_accesses"), 1600) << one.out;
     EXPECT_EQ(Field(one.out, "remote_accesses"), 0) << one.out;
@@ -516,9 +515,9 @@ TEST(DriverPacket, APfcWatchdogStopsAStormFromSpreadingToVictims)
     std::ofstream(dir + "/flows.txt") << "2\n0 8 3 100 20000000 0\n1 12 3 100 20000000 0\n";
     auto victimFct = [&](const std::string& watchdog, Outcome& o) {
         o = RunJson("--backend=packet --cc=none --topology=fattree:k=4 --algorithm=none "
-                         "--buffer=4MB --pause-storm=8@0.5ms+10ms --flows=" +
-                         dir + "/flows.txt --pfc-watchdog=" + watchdog + " --out=" + dir + "/" +
-                         watchdog);
+                    "--buffer=4MB --pause-storm=8@0.5ms+10ms --flows=" +
+                    dir + "/flows.txt --pfc-watchdog=" + watchdog + " --out=" + dir + "/" +
+                    watchdog);
         std::istringstream flows(Slurp(dir + "/" + watchdog + "/flows.csv"));
         std::string line;
         double fct = -1;
@@ -607,12 +606,12 @@ TEST(DriverPacket, SoakManyIterationsWithBackgroundFlowsAndALinkFlap)
                                          "2 6 3 100 2000000 0.02\n3 7 3 100 2000000 0.03\n"
                                          "5 1 3 100 2000000 0.041\n7 4 3 100 2000000 0.05\n";
     Outcome o = RunJson("--backend=packet --cc=dcqcn --pfc=1 --topology=bcube:n=3,k=1 "
-                             "--algorithm=hips --model=bytes:4MB --iterations=30 --compute=1ms "
-                             "--flows=" +
-                             dir +
-                             "/flows.txt "
-                             "--link-down=h4-sw1.1@10ms+5ms,h4-sw1.1@40ms+3ms --out=" +
-                             dir + "/out");
+                        "--algorithm=hips --model=bytes:4MB --iterations=30 --compute=1ms "
+                        "--flows=" +
+                        dir +
+                        "/flows.txt "
+                        "--link-down=h4-sw1.1@10ms+5ms,h4-sw1.1@40ms+3ms --out=" +
+                        dir + "/out");
     EXPECT_EQ(o.code, 0) << o.err;
     EXPECT_NE(o.out.find("\"status\":\"ok\""), std::string::npos) << o.out;
     EXPECT_EQ(Field(o.out, "drops"), 0) << o.out;
@@ -651,8 +650,9 @@ TEST(DriverPacket, AReceiverThatStopsDrainingPausesItsUpstreamAndLosesNothing)
 
 TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
 {
-    // Golden values (no speed-up may change results silently), pinned to 0.1 %: a model change that moves them must say why and
-    // update them. Each sits above its closed-form ideal by framing, latency and queueing:
+    // Golden values (no speed-up may change results silently), pinned to 0.1 %: a model change that
+    // moves them must say why and update them. Each sits above its closed-form ideal by framing,
+    // latency and queueing:
     //  - ring, 10 MB, BCube(3,1): 3.76310 ms; ideal 16/9 W/B = 3.5556 ms (+5.8 %). It was
     //    3.82549 ms (+7.6 %) under strict priority between lanes, the default until deficit
     //    round robin became it: strict priority still gives exactly 3.82549 ms (no pause
@@ -664,11 +664,12 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     //  - HPCC incast32, the slowest 2 MB flow; bound 32 x 2 MB / 100 Gb/s = 5.12 ms. With
     //    --cc=dcqcn-hpcc (HPCC simulator's DCQCN run): 6.00998 ms (6.1897 while all eight
     //    classes were lossless). With --cc=dcqcn (the paper's DCQCN: Rai 40 Mb/s, 55 us
-    //    timers, F = 5 recover slowly at 100 Gb/s): 8.10899 ms (8.8873 with all lossless). (Until the presets, --cc=dcqcn ran HPCC's HPCC-mode keys, alpha
-    //    timer 1 us, RP timer 900 us, F 1, Rai 50 Mb/s: 5.56241 ms with only the data lane
-    //    lossless, 5.75894 ms when all eight classes were (headroom for 8 classes on every
-    //    port shrank the shared pool and so the dynamic XOFF: 1577 pauses against 915),
-    //    5.67599 ms before each switch's ECN draws got a fixed stream.)
+    //    timers, F = 5 recover slowly at 100 Gb/s): 8.10899 ms (8.8873 with all lossless). (Until
+    //    the presets, --cc=dcqcn ran HPCC's HPCC-mode keys, alpha timer 1 us, RP timer 900 us, F 1,
+    //    Rai 50 Mb/s: 5.56241 ms with only the data lane lossless, 5.75894 ms when all eight
+    //    classes were (headroom for 8 classes on every port shrank the shared pool and so the
+    //    dynamic XOFF: 1577 pauses against 915), 5.67599 ms before each switch's ECN draws got a
+    //    fixed stream.)
     auto near = [](double got, double golden) { return std::abs(got / golden - 1) < 1e-3; };
     const double ring = Gst("bcube:n=3,k=1", "ring", "bytes:10MB");
     const double ringStrict = Gst("bcube:n=3,k=1", "ring", "bytes:10MB --lane-scheduling=strict");
@@ -680,16 +681,15 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     EXPECT_TRUE(near(ps, 13.0742e-3)) << ps;
     // --preset=hpcc is --cc=dcqcn-hpcc with --mtu=1000 and switch-seeded ECMP hashes; a star
     // has no ECMP choice, so it must give the dcqcn-hpcc number exactly.
-    for (const auto& [cc, golden] :
-         {std::pair<std::string, double>{"--cc=dcqcn-hpcc", 6.00998e-3},
-          std::pair<std::string, double>{"--cc=dcqcn", 8.10899e-3},
-          std::pair<std::string, double>{"--preset=hpcc", 6.00998e-3}})
+    for (const auto& [cc, golden] : {std::pair<std::string, double>{"--cc=dcqcn-hpcc", 6.00998e-3},
+                                     std::pair<std::string, double>{"--cc=dcqcn", 8.10899e-3},
+                                     std::pair<std::string, double>{"--preset=hpcc", 6.00998e-3}})
     {
         const std::string dir = "/tmp/paramsync-golden-" + std::to_string(getpid());
-        Outcome o = RunJson(std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
-                            "/topologies/hpcc/topology.txt --algorithm=none --flows=" +
-                            PARAMSYNC_SOURCE_DIR +
-                            "/helper/data/flow_incast32.txt --mtu=1000 " + cc + " --out=" + dir);
+        Outcome o = RunJson(
+            std::string("--topology=file:") + PARAMSYNC_SOURCE_DIR +
+            "/topologies/hpcc/topology.txt --algorithm=none --flows=" + PARAMSYNC_SOURCE_DIR +
+            "/helper/data/flow_incast32.txt --mtu=1000 " + cc + " --out=" + dir);
         ASSERT_EQ(o.code, 0) << o.err;
         std::istringstream flows(Slurp(dir + "/flows.csv"));
         std::string line;
@@ -783,8 +783,7 @@ TEST(DriverPacket, StopIsAnAbsoluteSimulatedTime)
     // before, would have run to 105 ms and finished it). --stop=70ms lets it finish.
     const std::string flows = "/tmp/paramsync-stop-flow-" + std::to_string(getpid()) + ".txt";
     std::ofstream(flows) << "1\n0 1 3 100 1000000 0.05\n";
-    const std::string base =
-        "--topology=star:n=4 --algorithm=none --rate=1Gbps --flows=" + flows;
+    const std::string base = "--topology=star:n=4 --algorithm=none --rate=1Gbps --flows=" + flows;
     Outcome cut = RunJson(base + " --stop=55ms");
     Outcome whole = RunJson(base + " --stop=70ms");
     std::remove(flows.c_str());
@@ -867,8 +866,7 @@ TEST(DriverPacket, ExplicitNs3AttributesWinOrConflictAndTheSavedAttributesReprod
     // overridden by the driver's own --mtu / --buffer defaults (identical results). Now the
     // explicit attribute is the option's value: the same run as --mtu=1000 --buffer=1MB.
     const std::string base = "--topology=star:n=4 --algorithm=ring --model=bytes:1MB";
-    Outcome attr =
-        RunJson(base + " --ns3::RoceNic::Mtu=1000 --ns3::PfcSwitch::BufferSize=1000000");
+    Outcome attr = RunJson(base + " --ns3::RoceNic::Mtu=1000 --ns3::PfcSwitch::BufferSize=1000000");
     Outcome option = RunJson(base + " --mtu=1000 --buffer=1MB");
     Outcome plain = RunJson(base);
     ASSERT_EQ(attr.code, 0) << attr.err;
@@ -912,7 +910,6 @@ TEST(DriverPacket, ExplicitNs3AttributesWinOrConflictAndTheSavedAttributesReprod
     EXPECT_NE(clash.err.find("--ns3::RoceNic::Mtu=1000: conflicts with --mtu=4096"),
               std::string::npos)
         << clash.err;
-    std::system(("rm -rf " + out + " /tmp/.paramsync-attrs-" + std::to_string(getpid()) +
-                 ".lock")
-                    .c_str());
+    std::system(
+        ("rm -rf " + out + " /tmp/.paramsync-attrs-" + std::to_string(getpid()) + ".lock").c_str());
 }

@@ -1,16 +1,16 @@
 // Pure pieces of the driver: option validation, the HPCC flow-file parser, the results
 // writer and the trace-event writer.
 #include "ns3/driver-options.h"
-#include "ns3/option-values.h"
 #include "ns3/flow-list.h"
+#include "ns3/option-values.h"
 #include "ns3/results-writer.h"
 #include "ns3/trace-event-writer.h"
 
-#include <fstream>
 #include <algorithm>
-#include <regex>
-#include <map>
+#include <fstream>
 #include <gtest/gtest.h>
+#include <map>
+#include <regex>
 #include <sstream>
 #include <unistd.h>
 
@@ -118,11 +118,11 @@ TEST(DriverOptions, ValuesAreTakenWholeAndAnEmptyOrRepeatedOptionIsRefused)
     o.Read(3, const_cast<char**>(spaced));
     EXPECT_EQ(o.out, "dir with space/run1");
     EXPECT_EQ(o.topology, "bcube: n=3, k=1");
-    for (const auto& args : std::vector<std::vector<const char*>>{
-             {"paramsync", "--algorithm="},
-             {"paramsync", "--algorithm"},
-             {"paramsync", "--mtu=1000", "--mtu=1000"},
-             {"paramsync", "--RngRun=1", "--RngRun=2"}})
+    for (const auto& args :
+         std::vector<std::vector<const char*>>{{"paramsync", "--algorithm="},
+                                               {"paramsync", "--algorithm"},
+                                               {"paramsync", "--mtu=1000", "--mtu=1000"},
+                                               {"paramsync", "--RngRun=1", "--RngRun=2"}})
     {
         DriverOptions fresh;
         EXPECT_THROW(fresh.Read(static_cast<int>(args.size()), const_cast<char**>(args.data())),
@@ -139,8 +139,17 @@ TEST(OptionValues, UnitsAreRequiredAndScaleExactly)
     EXPECT_DOUBLE_EQ(V::Time("0.5ms", "--t", 0), 5e-4);
     EXPECT_DOUBLE_EQ(V::Time("1e3us", "--t", 0), 1e-3);
     EXPECT_EQ(V::Bytes("4KiB", "--b", 1, 1u << 20), 4096u);
-    for (const std::string bad : {"10", "10 Gbps", " 10Gbps", "10Gbps ", "10Gbpsx", "Gbps",
-                                  "-1Gbps", "inf", "0x10Gbps", "10G", ""})
+    for (const std::string bad : {"10",
+                                  "10 Gbps",
+                                  " 10Gbps",
+                                  "10Gbps ",
+                                  "10Gbpsx",
+                                  "Gbps",
+                                  "-1Gbps",
+                                  "inf",
+                                  "0x10Gbps",
+                                  "10G",
+                                  ""})
     {
         EXPECT_THROW(V::Rate(bad, "--rate", 1e6, 1e14), OptionError) << "'" << bad << "'";
     }
@@ -224,14 +233,14 @@ TEST(FlowList, MalformedFilesNameFileAndLine)
     std::vector<Case> cases = {
         {"", "f:1:"},
         {"x\n", "f:1:"},
-        {"2\n1 2 3 100 10 0\n", "f:3:"},       // count larger than the lines
-        {"1\n1 2 3 100 10\n", "f:2:"},         // five fields
-        {"1\n1 2 9 100 10 0\n", "f:2:"},       // priority 9
-        {"1\n1 2 3 100 0 0\n", "f:2:"},        // zero bytes
-        {"1\n1 1 3 100 10 0\n", "f:2:"},       // src == dst
-        {"1\n1 2 3 100 10 -1\n", "f:2:"},      // negative start
-        {"1\n1 2 3 100 10 nan\n", "f:2:"},     // NaN start
-        {"1\n1 2 3 100 1e30 0\n", "f:2:"},     // bytes not an integer
+        {"2\n1 2 3 100 10 0\n", "f:3:"},   // count larger than the lines
+        {"1\n1 2 3 100 10\n", "f:2:"},     // five fields
+        {"1\n1 2 9 100 10 0\n", "f:2:"},   // priority 9
+        {"1\n1 2 3 100 0 0\n", "f:2:"},    // zero bytes
+        {"1\n1 1 3 100 10 0\n", "f:2:"},   // src == dst
+        {"1\n1 2 3 100 10 -1\n", "f:2:"},  // negative start
+        {"1\n1 2 3 100 10 nan\n", "f:2:"}, // NaN start
+        {"1\n1 2 3 100 1e30 0\n", "f:2:"}, // bytes not an integer
         {"1\n1 2 3 \x01\x02 10 0\n", "f:2: binary data (control byte 1)"}, // binary
         {"2222222222\n1 2 3 100 10 0\n", "f:3:"}, // a huge count (once reserved 53 GB)
     };
@@ -265,9 +274,20 @@ TEST(ResultsWriter, RowTableAndJsonCarryTheDesignColumns)
     EXPECT_NE(json.find("\"ideal_gst_s\":0.125"), std::string::npos) << json;
     EXPECT_NE(json.find("\"drops\":7"), std::string::npos) << json;
     EXPECT_NE(json.find("\"topology\":\"star:n=4\""), std::string::npos) << json;
-    for (const char* col : {"topology", "algorithm", "model", "workers", "gst_s", "ideal_gst_s",
-                            "pfc_pause_frames", "pfc_paused_s", "drops", "ecn_marks",
-                            "retransmits", "events", "pkt_hops", "wall_s"})
+    for (const char* col : {"topology",
+                            "algorithm",
+                            "model",
+                            "workers",
+                            "gst_s",
+                            "ideal_gst_s",
+                            "pfc_pause_frames",
+                            "pfc_paused_s",
+                            "drops",
+                            "ecn_marks",
+                            "retransmits",
+                            "events",
+                            "pkt_hops",
+                            "wall_s"})
     {
         EXPECT_NE(json.find(std::string("\"") + col + "\":"), std::string::npos) << col;
     }
@@ -296,7 +316,8 @@ TEST(ResultsWriter, WritesEveryFileAndLeavesNoTemporaries)
     EXPECT_EQ(row, "ring,sw0,2,3,4,0,1.5e-06,7"); // ..., paused_s, drops
     // The exit record ends summary.json, its reason JSON-escaped.
     std::ifstream s(dir + "/summary.json");
-    const std::string summary((std::istreambuf_iterator<char>(s)), std::istreambuf_iterator<char>());
+    const std::string summary((std::istreambuf_iterator<char>(s)),
+                              std::istreambuf_iterator<char>());
     EXPECT_NE(summary.find("\"exit\":{\"code\":3,\"reason\":\"ring: a \\\"why\\\"\"}}"),
               std::string::npos)
         << summary;

@@ -51,8 +51,8 @@ inline Outcome
 RunParamsync(const std::string& args)
 {
     const std::string base = "/tmp/paramsync-test-run-" + std::to_string(getpid());
-    const std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" +
-                            base + ".out 2>" + base + ".err";
+    const std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" + base +
+                            ".out 2>" + base + ".err";
     const int status = std::system(cmd.c_str());
     Outcome o{
         WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"), Slurp(base + ".err")};

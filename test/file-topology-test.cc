@@ -5,15 +5,14 @@
 #include "ns3/file-topology.h"
 #include "ns3/topology.h"
 
-#include <gtest/gtest.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <unistd.h>
 
 using namespace ns3;
 
@@ -39,7 +38,11 @@ class TempFile
 
     ~TempFile() { std::remove(m_path.c_str()); }
 
-    const std::string& Path() const { return m_path; }
+    const std::string&
+    Path() const
+    {
+        return m_path;
+    }
 
   private:
     std::string m_path;

@@ -3,11 +3,10 @@
 #include "ns3/topology.h"
 
 #include <chrono>
+#include <gtest/gtest.h>
 #include <iostream>
 #include <stdexcept>
 #include <string>
-
-#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -37,8 +36,16 @@ HandPlan(std::vector<uint32_t> hostOf, const std::vector<Hand>& transfers)
     uint64_t offset = 0;
     for (const Hand& h : transfers)
     {
-        plan.Add({0, h.src, h.dst, offset, h.bytes, TransferOp::Copy,
-                  ContributorSet::Single(plan.workers, 0), h.deps, 0, 0});
+        plan.Add({0,
+                  h.src,
+                  h.dst,
+                  offset,
+                  h.bytes,
+                  TransferOp::Copy,
+                  ContributorSet::Single(plan.workers, 0),
+                  h.deps,
+                  0,
+                  0});
         offset += h.bytes;
     }
     plan.gradientBytes = offset;
@@ -87,8 +94,8 @@ TEST(FluidEstimator, SingleTransferTakesBytesOverRate)
     EXPECT_DOUBLE_EQ(r.endS[0], 200e-6);
     // Host 0's uplink carried all bytes during the whole GST: utilization 1; the
     // reverse direction carried nothing.
-    const uint32_t up =
-        FluidResult::DirectedIndex(topo->Graph(), HostLink(*topo, 0), topo->Graph().HostNode(0));
+    const uint32_t up = FluidResult::DirectedIndex(
+        topo->Graph(), HostLink(*topo, 0), topo->Graph().HostNode(0));
     EXPECT_DOUBLE_EQ(r.links[up].bytes, 1e6);
     EXPECT_DOUBLE_EQ(r.links[up].utilization, 1.0);
     EXPECT_DOUBLE_EQ(r.links[up ^ 1].bytes, 0.0);
@@ -211,8 +218,8 @@ TEST(FluidEstimator, RingOnStarMatchesClosedForm)
     for (uint32_t n : {2u, 5u, 8u})
     {
         auto topo = MakeTopology("star:n=" + std::to_string(n), kB, 1e-6);
-        SyncPlan plan =
-            MakeSyncAlgorithm("ring")->Compile(*topo, ModelProfile::Load("bytes:1000003", "."));
+        SyncPlan plan = MakeSyncAlgorithm("ring")->Compile(
+            *topo, ModelProfile::Load("bytes:1000003", "."));
         const double expected = 2.0 * (n - 1) * 1000003 * 8 / (n * kB);
         FluidResult r = FluidEstimator().Estimate(*topo, plan);
         EXPECT_NEAR(r.gstS, expected, 0.01 * expected) << "n=" << n;
@@ -228,8 +235,8 @@ TEST(FluidEstimator, MeshOnStarMatchesClosedForm)
     for (uint32_t n : {2u, 3u, 5u, 8u})
     {
         auto topo = MakeTopology("star:n=" + std::to_string(n), kB, 1e-6);
-        SyncPlan plan =
-            MakeSyncAlgorithm("mesh")->Compile(*topo, ModelProfile::Load("bytes:8400", "."));
+        SyncPlan plan = MakeSyncAlgorithm("mesh")->Compile(*topo,
+                                                           ModelProfile::Load("bytes:8400", "."));
         const double expected = 2.0 * (n - 1) * 8400 * 8 / (n * kB);
         FluidResult r = FluidEstimator().Estimate(*topo, plan);
         EXPECT_NEAR(r.gstS, expected, 1e-9 * expected) << "n=" << n;
@@ -259,11 +266,11 @@ TEST(FluidEstimator, FatTreeEcmpSplitsOverAllCorePaths)
     // links: each of the 4 core uplinks of pod 0 carries 4 * W/4 = W, utilization
     // 1/2.
     auto topo = MakeTopology("fattree:k=4", kB, 1e-6);
-    FluidResult r =
-        FluidEstimator().Estimate(*topo, HandPlan({0, 1, 8, 9, 12, 13}, {{0, 2, 1000000, {}},
-                                                                         {0, 4, 1000000, {}},
-                                                                         {1, 3, 1000000, {}},
-                                                                         {1, 5, 1000000, {}}}));
+    FluidResult r = FluidEstimator().Estimate(
+        *topo,
+        HandPlan(
+            {0, 1, 8, 9, 12, 13},
+            {{0, 2, 1000000, {}}, {0, 4, 1000000, {}}, {1, 3, 1000000, {}}, {1, 5, 1000000, {}}}));
     EXPECT_DOUBLE_EQ(r.gstS, 2 * w * 8 / kB);
     const TopologyGraph& g = topo->Graph();
     const NodeIndex edge = g.Ports(g.HostNode(0))[0].peer;
@@ -416,8 +423,8 @@ TEST(FluidEstimator, RingOn1024HostFatTree)
                     deps.push_back(d);
                 }
             }
-            lastSend[i] =
-                plan.Add({0, i, (i + 1) % n, 0, bytes, TransferOp::Copy, any, deps, chunk, step});
+            lastSend[i] = plan.Add(
+                {0, i, (i + 1) % n, 0, bytes, TransferOp::Copy, any, deps, chunk, step});
             received[(i + 1) % n] = lastSend[i];
         }
         lastRecv = received;
@@ -449,8 +456,8 @@ TEST(FluidEstimator, PinnedPathsStripeOverQueuePairsAndFrame)
                       [](uint64_t payload) { return 2.0 * static_cast<double>(payload); });
     paths.Pin({0, 1, 0}, {up, down});
     paths.Pin({0, 1, 1}, {up, down});
-    FluidResult r =
-        FluidEstimator(0).Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000001, {}}}), paths);
+    FluidResult r = FluidEstimator(0).Estimate(
+        *topo, HandPlan({0, 1}, {{0, 1, 1000001, {}}}), paths);
     EXPECT_NEAR(r.endS[0], 400e-6 + 0.4e-9, 1e-15);
     EXPECT_EQ(r.queuePairs, 2u);
     EXPECT_EQ(r.links[up].maxFlows, 2u);

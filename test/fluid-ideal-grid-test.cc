@@ -7,12 +7,11 @@
 
 #include "ns3/routed-bound.h"
 
+#include <gtest/gtest.h>
 #include <iostream>
-#include <vector>
 #include <sstream>
 #include <string>
-
-#include <gtest/gtest.h>
+#include <vector>
 
 using paramsync_test::Field;
 using paramsync_test::RunParamsync;
@@ -43,10 +42,10 @@ TEST(FluidIdealGrid, IdealAtMostBoundAtMostPacketGst)
     const double rounding = 1e-5;
     // Known exceptions, measured at 1 MB (gst/bound): trees on fattree:k=4 0.912 (blocks=8)
     // and 0.923 (blocks=1) with the column-generation packing, hd on bcube:n=3,k=2 0.989
-    // with deficit round robin among the lanes, mesh on bcube:n=3,k=2 0.980, trees:blocks=1 on torus:dims=4x4 0.995.
-    // The fluid model shares every link max-min fairly per queue pair; a PFC switch serves
-    // an egress FIFO fed by its ingress ports and pauses an ingress port whose buffer share
-    // grows (model/pfc-switch.h), which shares an egress roughly per ingress port. Where a
+    // with deficit round robin among the lanes, mesh on bcube:n=3,k=2 0.980, trees:blocks=1 on
+    // torus:dims=4x4 0.995. The fluid model shares every link max-min fairly per queue pair; a PFC
+    // switch serves an egress FIFO fed by its ingress ports and pauses an ingress port whose buffer
+    // share grows (model/pfc-switch.h), which shares an egress roughly per ingress port. Where a
     // plan's heaviest pairs have an ingress port to themselves (trees on the fat-tree: h10 ->
     // h11 under one edge switch carries the whole gradient; max-min gives it one flow's
     // share among the five crossing h11's downlink) the packet run serves them faster than
@@ -58,11 +57,10 @@ TEST(FluidIdealGrid, IdealAtMostBoundAtMostPacketGst)
         std::string algorithm; //!< prefix of the canonical spec
         std::string option;    //!< an option the spec must hold ("" for any)
     };
-    const std::vector<Exception> perPortSharing = {
-        {"fattree:k=4", "trees:", ""},
-        {"bcube:n=3,k=2", "mesh", ""},
-        {"bcube:n=3,k=2", "hd", ""},
-        {"torus:dims=4x4", "trees:", "blocks=1"}};
+    const std::vector<Exception> perPortSharing = {{"fattree:k=4", "trees:", ""},
+                                                   {"bcube:n=3,k=2", "mesh", ""},
+                                                   {"bcube:n=3,k=2", "hd", ""},
+                                                   {"torus:dims=4x4", "trees:", "blocks=1"}};
     auto isException = [&](const std::string& topology, const std::string& a) {
         for (const Exception& e : perPortSharing)
         {
@@ -74,8 +72,12 @@ TEST(FluidIdealGrid, IdealAtMostBoundAtMostPacketGst)
         }
         return false;
     };
-    for (const std::string topology : {"bcube:n=3,k=1", "bcube:n=3,k=2", "torus:dims=4x4",
-                                       "torus:dims=3x3x3", "fattree:k=4", "bigraph:s=4,m=4"})
+    for (const std::string topology : {"bcube:n=3,k=1",
+                                       "bcube:n=3,k=2",
+                                       "torus:dims=4x4",
+                                       "torus:dims=3x3x3",
+                                       "fattree:k=4",
+                                       "bigraph:s=4,m=4"})
     {
         for (const std::string algorithm : {"all", "trees:blocks=1"})
         {

@@ -1,10 +1,8 @@
 // ForwardingTable: ECMP by 5-tuple hash, lanes.
 #include "ns3/forwarding-table.h"
-
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
-
 #include <map>
 
 namespace ns3

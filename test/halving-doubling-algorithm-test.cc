@@ -4,7 +4,6 @@
 #include "ns3/topology.h"
 
 #include <algorithm>
-
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -141,8 +140,8 @@ TEST(HalvingDoublingAlgorithm, FluidGstOnStar)
     for (auto [p, expected] : {std::pair<uint32_t, double>{8, 2.8e-3}, {6, 6.4e-3}})
     {
         auto topo = MakeTopology("star:n=" + std::to_string(p), 40e9, 1e-6);
-        SyncPlan plan =
-            MakeSyncAlgorithm("hd")->Compile(*topo, ModelProfile::Load("bytes:8MB", kModels));
+        SyncPlan plan = MakeSyncAlgorithm("hd")->Compile(*topo,
+                                                         ModelProfile::Load("bytes:8MB", kModels));
         EXPECT_NEAR(FluidEstimator().Estimate(*topo, plan).gstS, expected, 0.01 * expected)
             << "P=" << p;
     }
@@ -152,10 +151,20 @@ TEST(HalvingDoublingAlgorithm, FluidGstOnStar)
 // blocks) and the MNIST MLP profile; VGG-19 on BCube(4,1) matches the closed form.
 TEST(HalvingDoublingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
-                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
-                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
-                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x5",
+                          "torus:dims=5x5",
+                          "torus:dims=3x3x3",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "bigraph:s=4,m=4",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         for (std::string m : {"bytes:1000003", "mnist-mlp"})
         {

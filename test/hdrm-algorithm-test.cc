@@ -5,9 +5,8 @@
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <stdexcept>
@@ -100,9 +99,9 @@ TEST(HdrmAlgorithm, SpecAndApplicability)
         EXPECT_FALSE(hdrm->AppliesTo(*MakeTopology(t, 40e9, 1e-6), why)) << t;
         EXPECT_NE(why.find("no fold-in layout of its construction exists"), std::string::npos)
             << why;
-        EXPECT_THROW(hdrm->Compile(*MakeTopology(t, 40e9, 1e-6),
-                                   ModelProfile::Load("bytes:1000", ".")),
-                     std::invalid_argument);
+        EXPECT_THROW(
+            hdrm->Compile(*MakeTopology(t, 40e9, 1e-6), ModelProfile::Load("bytes:1000", ".")),
+            std::invalid_argument);
     }
     // 54 hosts = 32 + 22: the 22 folded positions are 11 per part (v < 22, either parity),
     // but 9 switches of 3 hosts hold at most one folded position beside its extra each
@@ -208,8 +207,8 @@ TEST(HdrmAlgorithm, FoldInIsContentionFreeInEveryStep)
         uint32_t crossing = 0;
         for (const auto& [key, load] : LoadsByStep(*topo, plan, largest))
         {
-            EXPECT_EQ(load.flows, 1u) << t << " phase " << key.first << " link "
-                                      << key.second.first;
+            EXPECT_EQ(load.flows, 1u)
+                << t << " phase " << key.first << " link " << key.second.first;
             EXPECT_LE(load.bytes, largest[key.first]) << t;
             crossing += InterSwitch(topo->Graph(), key.second.first) ? 1 : 0;
         }
@@ -219,8 +218,7 @@ TEST(HdrmAlgorithm, FoldInIsContentionFreeInEveryStep)
         for (uint32_t i = 0; i < p; ++i)
         {
             const uint64_t core = 2 * (c - 1) * w / c;
-            EXPECT_TRUE(r.sentBytes[i] == w || r.sentBytes[i] == core ||
-                        r.sentBytes[i] == core + w)
+            EXPECT_TRUE(r.sentBytes[i] == w || r.sentBytes[i] == core || r.sentBytes[i] == core + w)
                 << t << " worker " << i << " sent " << r.sentBytes[i];
             EXPECT_EQ(r.receivedBytes[i], r.sentBytes[i]) << t;
             folded += r.sentBytes[i] == w ? 1 : 0;
@@ -294,8 +292,8 @@ TEST(HdrmAlgorithm, CheckerAcceptsOnServedBigraphs)
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:3"})
         {
-            SyncPlan plan =
-                MakeSyncAlgorithm("hdrm")->Compile(*topo, ModelProfile::Load(m, kModels));
+            SyncPlan plan = MakeSyncAlgorithm("hdrm")->Compile(*topo,
+                                                               ModelProfile::Load(m, kModels));
             PlanCheckResult r = PlanChecker().Check(plan);
             EXPECT_TRUE(r.Ok()) << t << " " << m << "\n" << r.Summary();
         }
@@ -340,8 +338,8 @@ TEST(HdrmAlgorithm, FluidGstIsTheRingTermAndBeatsTheIdentityMap)
     const double b = 40e9 / 8;
     const double w = 32e6;
     auto topo = MakeTopology("bigraph:s=4,m=4", 40e9, 1e-6);
-    SyncPlan plan =
-        MakeSyncAlgorithm("hdrm")->Compile(*topo, ModelProfile::Load("bytes:32000000", "."));
+    SyncPlan plan = MakeSyncAlgorithm("hdrm")->Compile(*topo,
+                                                       ModelProfile::Load("bytes:32000000", "."));
     const double ring = 2 * 31 * w / (32 * b);
     FluidResult mapped = FluidEstimator().Estimate(*topo, plan);
     EXPECT_NEAR(mapped.gstS, ring, 0.01 * ring);
@@ -364,8 +362,8 @@ TEST(HdrmAlgorithm, FluidGstOnWideSwitchesMeetsTheSharedLinkBound)
     const double b = 40e9 / 8;
     const double w = 64e6;
     auto topo = MakeTopology("bigraph:s=4,m=8", 40e9, 1e-6);
-    SyncPlan plan =
-        MakeSyncAlgorithm("hdrm")->Compile(*topo, ModelProfile::Load("bytes:64000000", "."));
+    SyncPlan plan = MakeSyncAlgorithm("hdrm")->Compile(*topo,
+                                                       ModelProfile::Load("bytes:64000000", "."));
     const double expected = 2 * (2 - 0.5 - 1.0 / 32) * w / b;
     FluidResult r = FluidEstimator().Estimate(*topo, plan);
     EXPECT_NEAR(r.gstS, expected, 0.01 * expected);

@@ -7,7 +7,6 @@
 #include "ns3/torus-topology.h"
 
 #include <gtest/gtest.h>
-
 #include <stdexcept>
 
 using namespace ns3;
@@ -123,8 +122,8 @@ TEST(HipsAlgorithm, SquareTorusVolumesPerWorkerAndPerLink)
 {
     for (uint32_t a : {3u, 4u, 5u})
     {
-        auto topo =
-            MakeTopology("torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
+        auto topo = MakeTopology(
+            "torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
         const auto& torus = dynamic_cast<const TorusTopology&>(*topo);
         const uint64_t nn = a * a;
         const uint64_t w = 4 * nn * 10;
@@ -216,8 +215,8 @@ TEST(HipsAlgorithm, CheckerAcceptsOnTopologyGrid)
         {
             for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:5"})
             {
-                SyncPlan plan =
-                    MakeSyncAlgorithm(a)->Compile(*topo, ModelProfile::Load(m, kModels));
+                SyncPlan plan = MakeSyncAlgorithm(a)->Compile(*topo,
+                                                              ModelProfile::Load(m, kModels));
                 PlanCheckResult r = PlanChecker().Check(plan);
                 EXPECT_TRUE(r.Ok()) << t << " " << a << " " << m << "\n" << r.Summary();
             }
@@ -333,14 +332,14 @@ TEST(HipsAlgorithm, FluidGstOnBcubeIsRingOverLevels)
     for (auto [n, k] :
          std::vector<std::pair<uint32_t, uint32_t>>{{2, 1}, {3, 1}, {4, 1}, {2, 2}, {3, 2}})
     {
-        auto topo =
-            MakeTopology("bcube:n=" + std::to_string(n) + ",k=" + std::to_string(k), 40e9, 1e-6);
+        auto topo = MakeTopology(
+            "bcube:n=" + std::to_string(n) + ",k=" + std::to_string(k), 40e9, 1e-6);
         const double nn = topo->Graph().HostCount();
         const uint64_t w = 12 * (k + 1) * static_cast<uint64_t>(nn) * 1000;
         ModelProfile model = ModelProfile::Load("bytes:" + std::to_string(w), ".");
         const double ring = 2 * (nn - 1) * w / (nn * b);
-        FluidResult rotated =
-            FluidEstimator().Estimate(*topo, MakeSyncAlgorithm("hips")->Compile(*topo, model));
+        FluidResult rotated = FluidEstimator().Estimate(
+            *topo, MakeSyncAlgorithm("hips")->Compile(*topo, model));
         EXPECT_NEAR(rotated.gstS, ring / (k + 1), 0.01 * ring / (k + 1)) << "n=" << n << " k=" << k;
         FluidResult serial = FluidEstimator().Estimate(
             *topo, MakeSyncAlgorithm("hips:rotate=0")->Compile(*topo, model));
@@ -357,14 +356,14 @@ TEST(HipsAlgorithm, FluidGstOnSquareTorusIsQuarterRing)
     const double b = 40e9 / 8;
     for (uint32_t a : {3u, 4u, 5u})
     {
-        auto topo =
-            MakeTopology("torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
+        auto topo = MakeTopology(
+            "torus:dims=" + std::to_string(a) + "x" + std::to_string(a), 40e9, 1e-6);
         const double nn = a * a;
         const uint64_t w = 4 * a * a * 10000;
         ModelProfile model = ModelProfile::Load("bytes:" + std::to_string(w), ".");
         const double ring = 2 * (nn - 1) * w / (nn * b);
-        FluidResult both =
-            FluidEstimator().Estimate(*topo, MakeSyncAlgorithm("hips")->Compile(*topo, model));
+        FluidResult both = FluidEstimator().Estimate(
+            *topo, MakeSyncAlgorithm("hips")->Compile(*topo, model));
         EXPECT_NEAR(both.gstS, ring / 4, 0.01 * ring / 4) << "a=" << a;
         FluidResult one = FluidEstimator().Estimate(
             *topo, MakeSyncAlgorithm("hips:bidir=0")->Compile(*topo, model));

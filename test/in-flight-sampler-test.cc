@@ -3,13 +3,12 @@
 //
 // One link at 8 Gb/s (1 byte = 1 ns) with 1000 ns delay: a 1000 B-payload frame (1066 B +
 // 20 B framing) takes 1086 ns to send and arrives 1086 + 1000 = 2086 ns after it started.
+#include "ns3/data-rate.h"
 #include "ns3/in-flight-sampler.h"
+#include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-frame.h"
-
-#include "ns3/data-rate.h"
-#include "ns3/node.h"
 #include "ns3/simulator.h"
 
 #include <gtest/gtest.h>
@@ -82,7 +81,8 @@ TEST(InFlightSampler, KeepsThePeak)
 {
     PfcNetwork net = OneLink();
     // Samples every 500 ns from t = 0: the 3 frames enqueued at 0 are the most that exist.
-    InFlightSampler sampler(net, NanoSeconds(500), [] { return Simulator::Now() < NanoSeconds(6000); });
+    InFlightSampler sampler(
+        net, NanoSeconds(500), [] { return Simulator::Now() < NanoSeconds(6000); });
     for (int i = 0; i < 3; ++i)
     {
         net.ports[0][0]->Enqueue(DataFrame(), 3);

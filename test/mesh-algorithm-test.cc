@@ -4,7 +4,6 @@
 #include "ns3/topology.h"
 
 #include <algorithm>
-
 #include <gtest/gtest.h>
 
 using namespace ns3;
@@ -22,9 +21,18 @@ class HostsOnly : public Topology
             m_graph.AddHost("h" + std::to_string(i));
         }
     }
-    std::string Spec() const override { return "hosts"; }
-    std::string Family() const override { return "hosts"; }
-    void NextHops(NodeIndex, HostRank, uint8_t, std::vector<RouteHop>& out) const override
+    std::string
+    Spec() const override
+    {
+        return "hosts";
+    }
+    std::string
+    Family() const override
+    {
+        return "hosts";
+    }
+    void
+    NextHops(NodeIndex, HostRank, uint8_t, std::vector<RouteHop>& out) const override
     {
         out.clear();
     }

@@ -60,8 +60,7 @@ TEST(ModelProfile, MalformedProfilesNameFileAndLine)
     EXPECT_NE(message("tensor,params,bytes\na,0,0\n").find("m.csv:2"), std::string::npos);
     EXPECT_NE(message("tensor,params,bytes\na,-1,4\n").find("m.csv:2"), std::string::npos);
     EXPECT_NE(message("tensor,params,bytes\na,10,41\n").find("m.csv:2"), std::string::npos);
-    EXPECT_NE(message("tensor,params,bytes\na,1,4\na,1,4\n").find("m.csv:3"),
-              std::string::npos);
+    EXPECT_NE(message("tensor,params,bytes\na,1,4\na,1,4\n").find("m.csv:3"), std::string::npos);
     EXPECT_NE(message(std::string("tensor\0,x", 9)).find("binary"), std::string::npos);
     EXPECT_EQ(message("tensor,params,bytes\r\na,10,40\r\n"), "no error");
 }

@@ -78,8 +78,8 @@ CheckEveryPair(const std::string& spec)
             info.dstHost = d;
             info.udpSrcPort = static_cast<uint16_t>(49152 + k);
             info.payloadBytes = kPayload;
-            const ForwardingRoute* route =
-                net.tables[net.hostNode[s]]->Lookup(d, 0, s, info.udpSrcPort);
+            const ForwardingRoute* route = net.tables[net.hostNode[s]]->Lookup(
+                d, 0, s, info.udpSrcPort);
             ASSERT_NE(route, nullptr) << spec << " no route " << s << "->" << d;
             info.priority = kBasePriority + route->lane;
             Ptr<PfcNetDevice> dev = net.HostPorts(s)[route->port];
@@ -188,8 +188,8 @@ CoresUsed(bool saltPerNode)
         {
             dev->TraceConnectWithoutContext(
                 "Dequeue",
-                MakeBoundCallback(+[](uint64_t* n, Ptr<const Packet>, uint8_t) { ++*n; },
-                                  &frames[v]));
+                MakeBoundCallback(
+                    +[](uint64_t* n, Ptr<const Packet>, uint8_t) { ++*n; }, &frames[v]));
         }
     }
     net.SetHostReceive(15, MakeCallback(+[](Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t) {}));

@@ -42,10 +42,10 @@ RunIncast(bool pfc, uint64_t bufferBytes)
     PfcNetwork net = builder.Build(*star);
     NetworkRecorder recorder(net);
     Incast incast;
-    net.SetHostReceive(kSenders,
-                       MakeBoundCallback(+[](uint64_t* n, Ptr<PfcNetDevice>, Ptr<Packet>,
-                                             uint8_t) { ++*n; },
-                                         &incast.received));
+    net.SetHostReceive(
+        kSenders,
+        MakeBoundCallback(
+            +[](uint64_t* n, Ptr<PfcNetDevice>, Ptr<Packet>, uint8_t) { ++*n; }, &incast.received));
     for (uint32_t s = 0; s < kSenders; ++s)
     {
         for (uint32_t i = 0; i < kFramesEach; ++i)

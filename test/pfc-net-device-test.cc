@@ -4,21 +4,19 @@
 // Links run at 8 Gb/s so that one byte takes exactly 1 ns (ns-3's default time resolution
 // is 1 ns): a 1000 B-payload data frame (1066 B + 20 B framing) takes 1086 ns, a PFC frame
 // (64 + 20 B) 84 ns, one pause quantum (512 bit) 64 ns. Channel delay 1000 ns.
-#include "ns3/pfc-channel.h"
-#include "ns3/pfc-net-device.h"
-#include "ns3/roce-frame.h"
-
 #include "ns3/boolean.h"
 #include "ns3/data-rate.h"
 #include "ns3/node.h"
+#include "ns3/pfc-channel.h"
+#include "ns3/pfc-net-device.h"
+#include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
-#include <gtest/gtest.h>
-
 #include <array>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <utility>
 #include <vector>
 
@@ -372,7 +370,6 @@ TEST_F(PfcNetDeviceTest, LongRunRateIsExactAtNanosecondResolution)
     EXPECT_EQ(l->aTx[2].first, 173); // 173.76
 }
 
-
 TEST_F(PfcNetDeviceTest, PfcReactionDelayPostponesThePause)
 {
     // 802.3's bounds (Annex 31B as vendors quote them): 118 quanta = 60416 bit times at
@@ -489,8 +486,8 @@ TEST_F(PfcNetDeviceTest, DeficitRoundRobinSharesBytesRoundRobinSharesFrames)
         Simulator::Run();
         ASSERT_EQ(c.sent[2], 40u * 500) << s;
         ASSERT_EQ(c.sent[5], 40u * 1066) << s;
-        const int64_t gap =
-            static_cast<int64_t>(c.fiveAtSplit) - static_cast<int64_t>(c.twoAtSplit);
+        const int64_t gap = static_cast<int64_t>(c.fiveAtSplit) -
+                            static_cast<int64_t>(c.twoAtSplit);
         if (s == "DeficitRoundRobin")
         {
             EXPECT_LE(std::abs(gap), 2132 + 1066) << c.fiveAtSplit;

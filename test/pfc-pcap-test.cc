@@ -1,23 +1,21 @@
 // PCAP of a PfcNetDevice decoded by tshark: RoCEv2 (InfiniBand BTH over UDP 4791) and PFC;
 // a data packet, an ACK, a NAK, a CNP, a pause and a resume, each with a good Ethernet FCS,
 // at nanosecond timestamps.
+#include "ns3/data-rate.h"
+#include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-frame.h"
-
-#include "ns3/data-rate.h"
-#include "ns3/node.h"
 #include "ns3/simulator.h"
 
-#include <gtest/gtest.h>
-
 #include <array>
-#include <sstream>
-#include <vector>
 #include <cstdio>
 #include <cstdlib>
+#include <gtest/gtest.h>
+#include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace ns3
 {

@@ -1,22 +1,20 @@
 // PfcSwitch: headroom from the formula, pause generation and resume,
 // forwarding with ECMP and lanes, ECN marking.
+#include "ns3/boolean.h"
+#include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/forwarding-table.h"
+#include "ns3/node.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/roce-frame.h"
-
-#include "ns3/boolean.h"
-#include "ns3/data-rate.h"
-#include "ns3/double.h"
-#include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
-#include <tuple>
-
 #include <stdexcept>
+#include <tuple>
 #include <vector>
 
 namespace ns3

@@ -15,8 +15,10 @@ TwoWorkerPlan()
     p.gradientBytes = 10;
     p.workers = 2;
     p.hostOf = {0, 1};
-    TransferId a = p.Add({0, 0, 1, 5, 5, TransferOp::Reduce, ContributorSet::Single(2, 0), {}, 0, 0});
-    TransferId b = p.Add({0, 1, 0, 0, 5, TransferOp::Reduce, ContributorSet::Single(2, 1), {}, 0, 0});
+    TransferId a = p.Add(
+        {0, 0, 1, 5, 5, TransferOp::Reduce, ContributorSet::Single(2, 0), {}, 0, 0});
+    TransferId b = p.Add(
+        {0, 1, 0, 0, 5, TransferOp::Reduce, ContributorSet::Single(2, 1), {}, 0, 0});
     p.Add({0, 0, 1, 0, 5, TransferOp::Copy, ContributorSet::All(2), {b}, 0, 1});
     p.Add({0, 1, 0, 5, 5, TransferOp::Copy, ContributorSet::All(2), {a}, 0, 1});
     return p;

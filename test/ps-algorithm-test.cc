@@ -5,9 +5,8 @@
 #include "ns3/topology.h"
 
 #include <algorithm>
-#include <map>
-
 #include <gtest/gtest.h>
+#include <map>
 
 using namespace ns3;
 
@@ -125,8 +124,9 @@ TEST(PsAlgorithm, ChunksArePulledAsSoonAsTheirPushesAreIn)
         {
             // A worker's first push waits for nothing; each later one for its previous push.
             auto prev = previousPush.find(t.src);
-            EXPECT_EQ(t.deps, prev == previousPush.end() ? std::vector<TransferId>{}
-                                                         : std::vector<TransferId>{prev->second})
+            EXPECT_EQ(t.deps,
+                      prev == previousPush.end() ? std::vector<TransferId>{}
+                                                 : std::vector<TransferId>{prev->second})
                 << "push #" << t.id;
             previousPush[t.src] = t.id;
             pushesOfChunk[t.chunk].push_back(t.id);
@@ -182,8 +182,13 @@ TEST(PsAlgorithm, OptionsAreValidatedAndSpelledOut)
               "ps:servers=3,placement=colocated,shard=greedy,chunk=64000");
     const std::string spec = MakeSyncAlgorithm("ps:servers=2,chunk=1KiB")->Spec();
     EXPECT_EQ(MakeSyncAlgorithm(spec)->Spec(), spec) << "the spelled-out spec parses back";
-    for (std::string bad : {"ps:servers=0", "ps:servers=x", "ps:placement=remote",
-                            "ps:shard=layer", "ps:chunk=abc", "ps:chunk=-1", "ps:server=2"})
+    for (std::string bad : {"ps:servers=0",
+                            "ps:servers=x",
+                            "ps:placement=remote",
+                            "ps:shard=layer",
+                            "ps:chunk=abc",
+                            "ps:chunk=-1",
+                            "ps:server=2"})
     {
         EXPECT_THROW(MakeSyncAlgorithm(bad), std::invalid_argument) << bad;
     }
@@ -202,20 +207,31 @@ TEST(PsAlgorithm, OptionsAreValidatedAndSpelledOut)
 // unequal shards and chunks) and the MNIST MLP profile (tensor boundaries).
 TEST(PsAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
-                          "bcube:n=3,k=2", "torus:dims=2x2", "torus:dims=3x5",
-                          "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4", "fattree:k=6",
-                          "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x5",
+                          "torus:dims=5x5",
+                          "torus:dims=3x3x3",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "bigraph:s=4,m=4",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
-        for (std::string a :
-             {"ps", "ps:servers=2,shard=tensor", "ps:servers=3,placement=colocated,shard=greedy",
-              "ps:servers=2,placement=colocated,chunk=100KB"})
+        for (std::string a : {"ps",
+                              "ps:servers=2,shard=tensor",
+                              "ps:servers=3,placement=colocated,shard=greedy",
+                              "ps:servers=2,placement=colocated,chunk=100KB"})
         {
             for (std::string m : {"bytes:1000003", "mnist-mlp"})
             {
-                SyncPlan plan =
-                    MakeSyncAlgorithm(a)->Compile(*topo, ModelProfile::Load(m, kModels));
+                SyncPlan plan = MakeSyncAlgorithm(a)->Compile(*topo,
+                                                              ModelProfile::Load(m, kModels));
                 PlanCheckResult r = PlanChecker().Check(plan);
                 EXPECT_TRUE(r.Ok()) << t << " " << a << " " << m << "\n" << r.Summary();
             }

@@ -1,13 +1,11 @@
 // QuadHeapScheduler: events leave in (time stamp, uid) order, the order every ns-3 scheduler
 // keeps, so that swapping the scheduler cannot change a result.
-#include "ns3/quad-heap-scheduler.h"
-
 #include "ns3/object-factory.h"
+#include "ns3/quad-heap-scheduler.h"
 #include "ns3/simulator.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
+#include <gtest/gtest.h>
 #include <vector>
 
 namespace ns3

@@ -5,10 +5,9 @@
 #include "ns3/topology.h"
 #include "ns3/torus-topology.h"
 
+#include <gtest/gtest.h>
 #include <set>
 #include <stdexcept>
-
-#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -37,8 +36,8 @@ TEST(RingAlgorithm, CheckerAcceptsAndVolumesMatchClosedForm)
 TEST(RingAlgorithm, CheckerRejectsRemovedDependency)
 {
     auto topo = MakeTopology("star:n=4", 40e9, 1e-6);
-    SyncPlan plan =
-        MakeSyncAlgorithm("ring")->Compile(*topo, ModelProfile::Load("bytes:4000", "."));
+    SyncPlan plan = MakeSyncAlgorithm("ring")->Compile(*topo,
+                                                       ModelProfile::Load("bytes:4000", "."));
     plan.transfers[5].deps.clear(); // a step-1 send no longer waits for its step-0 receive
     EXPECT_FALSE(PlanChecker().Check(plan).Ok());
 }
@@ -48,10 +47,20 @@ TEST(RingAlgorithm, CheckerRejectsRemovedDependency)
 TEST(RingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
     const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
-    for (std::string t :
-         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
-          "torus:dims=2x2", "torus:dims=3x5", "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4",
-          "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x5",
+                          "torus:dims=5x5",
+                          "torus:dims=3x3x3",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "bigraph:s=4,m=4",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string a : {"mesh", "ring", "ring:order=topo"})
@@ -189,8 +198,8 @@ TEST(RingAlgorithm, NicsAllOnSquareTorusUsesEveryDirectedCableOnce)
 {
     for (uint32_t k : {4u, 5u})
     {
-        auto topo =
-            MakeTopology("torus:dims=" + std::to_string(k) + "x" + std::to_string(k), 40e9, 1e-6);
+        auto topo = MakeTopology(
+            "torus:dims=" + std::to_string(k) + "x" + std::to_string(k), 40e9, 1e-6);
         const auto* torus = dynamic_cast<const TorusTopology*>(topo.get());
         ASSERT_NE(torus, nullptr);
         auto orders = RingAlgorithm("ring:order=snake,nics=all").RingOrders(*topo);
@@ -251,13 +260,24 @@ TEST(RingAlgorithm, SegmentsDependOnlyOnTheirOwnChain)
 // Topology-aware options on the grid, checker only (W prime so every split is unequal).
 TEST(RingAlgorithm, OptionsCheckOnTopologyGrid)
 {
-    for (std::string t :
-         {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2", "bcube:n=3,k=2",
-          "torus:dims=2x2", "torus:dims=3x5", "torus:dims=5x5", "torus:dims=3x3x3", "fattree:k=4",
-          "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x5",
+                          "torus:dims=5x5",
+                          "torus:dims=3x3x3",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "bigraph:s=4,m=4",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
-        for (std::string a : {"ring:order=topo,bidir=1,nics=all,segments=3", "ring:order=gray",
+        for (std::string a : {"ring:order=topo,bidir=1,nics=all,segments=3",
+                              "ring:order=gray",
                               "ring:order=snake,nics=all"})
         {
             auto algorithm = MakeSyncAlgorithm(a);
@@ -306,6 +326,6 @@ TEST(RingAlgorithm, FluidGstMatchesClosedForms)
     // Square torus, nics=all: 4 port-disjoint rings on W/4 each, 1/4 of one ring.
     const double torus = 2.0 * 24 / 25 * 0.02;
     EXPECT_NEAR(FluidGst("torus:dims=5x5", "ring:order=snake"), torus, torus * 0.01);
-    EXPECT_NEAR(FluidGst("torus:dims=5x5", "ring:order=snake,nics=all"), torus / 4,
-                torus / 4 * 0.01);
+    EXPECT_NEAR(
+        FluidGst("torus:dims=5x5", "ring:order=snake,nics=all"), torus / 4, torus / 4 * 0.01);
 }

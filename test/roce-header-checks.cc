@@ -1,6 +1,6 @@
 // RoCEv2 and PFC frame sizes and bytes: shared test bodies (model-checks.h). Sizes derived by
-// hand from ARCHITECTURE.md, Network model: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4, FCS 4,
-// and preamble+SFD+IFG 20 on the wire.
+// hand from ARCHITECTURE.md, Network model: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4,
+// ICRC 4, FCS 4, and preamble+SFD+IFG 20 on the wire.
 #include "model-checks.h"
 
 #include "ns3/pfc-header.h"

@@ -1,16 +1,15 @@
 // Header round trips and frame sizes; three bodies live in roce-header-checks.cc (shared
 // with the ns-3 TestSuite paramsync-roce-header). Sizes derived by hand from
-// ARCHITECTURE.md, Network model: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4, FCS 4, and
-// preamble+SFD+IFG 20 on the wire.
+// ARCHITECTURE.md, Network model: Ethernet 14, 802.1Q 4, IPv4 20, UDP 8, BTH 12, AETH 4, ICRC 4,
+// FCS 4, and preamble+SFD+IFG 20 on the wire.
+#include "gtest-reporter.h"
+#include "model-checks.h"
+
 #include "ns3/pfc-header.h"
 #include "ns3/roce-frame.h"
 #include "ns3/roce-header.h"
 
-#include "gtest-reporter.h"
-#include "model-checks.h"
-
 #include <gtest/gtest.h>
-
 #include <vector>
 
 namespace ns3
@@ -176,8 +175,10 @@ FrameFromHeaderClasses(const RoceFrameInfo& in)
     RoceFrameHeader h;
     h.hasAeth = in.opcode == RoceOpcode::kAck;
     const uint32_t transport = 12 + (h.hasAeth ? 4 : 0) + in.payloadBytes + 4;
-    h.eth.dst = {0x02, 0, 0, uint8_t(in.dstHost >> 16), uint8_t(in.dstHost >> 8), uint8_t(in.dstHost)};
-    h.eth.src = {0x02, 0, 0, uint8_t(in.srcHost >> 16), uint8_t(in.srcHost >> 8), uint8_t(in.srcHost)};
+    h.eth.dst = {
+        0x02, 0, 0, uint8_t(in.dstHost >> 16), uint8_t(in.dstHost >> 8), uint8_t(in.dstHost)};
+    h.eth.src = {
+        0x02, 0, 0, uint8_t(in.srcHost >> 16), uint8_t(in.srcHost >> 8), uint8_t(in.srcHost)};
     h.eth.vlan = in.vlan;
     h.eth.pcp = in.priority;
     h.eth.etherType = 0x0800;

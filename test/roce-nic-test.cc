@@ -1,5 +1,6 @@
-// RoceNic + QueuePair (one message, an incast with and without PFC, and the NIC's ACK/NACK/CNP behaviours): networks
-// are built with NetworkBuilder on star and BCube topologies, one RoceNic per host.
+// RoceNic + QueuePair (one message, an incast with and without PFC, and the NIC's ACK/NACK/CNP
+// behaviours): networks are built with NetworkBuilder on star and BCube topologies, one RoceNic per
+// host.
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/congestion-control-preset.h"
@@ -16,7 +17,6 @@
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
-
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -149,16 +149,16 @@ TEST_F(RoceNicTest, OneMessageCompletesAtWireBytesOverRatePlusPathLatency)
     ASSERT_EQ(tail, 1664u);
     ASSERT_EQ(RoceWireBytes(4096, true, false), 4182u);
     ASSERT_EQ(RoceWireBytes(tail, true, false), 1750u);
-    const uint64_t wire =
-        full * RoceWireBytes(4096, true, false) + RoceWireBytes(tail, true, false);
+    const uint64_t wire = full * RoceWireBytes(4096, true, false) +
+                          RoceWireBytes(tail, true, false);
     ASSERT_EQ(wire, 10210012u);
     // The sender's link is busy back to back for wire*8/R = 2042.0024 us. The switch stores
     // and forwards: its egress repeats the sender's schedule shifted by the first frame's
     // store time (4182 B -> 836.4 ns) and link 1 (1 us); the last frame (1750 B) arrives
     // while the one before it is still going out, so it does not overtake that shift. Then
     // link 2 (1 us): ideal = 2042.0024 + 0.8364 + 2 = 2044.8388 us.
-    const double ideal =
-        wire * 8.0 / kRate + RoceWireBytes(4096, true, false) * 8.0 / kRate + 2 * kDelay;
+    const double ideal = wire * 8.0 / kRate + RoceWireBytes(4096, true, false) * 8.0 / kRate +
+                         2 * kDelay;
     EXPECT_NEAR(ideal, 2044.8388e-6, 1e-12);
     ASSERT_EQ(f->receivedAtS.size(), 1u);
     EXPECT_EQ(f->receivedBytes, bytes);
@@ -380,7 +380,11 @@ TEST_F(RoceNicTest, CnpInAckFlagsTheAckInsteadOfSendingACnp)
     using namespace RoceOpcode;
     for (uint32_t i = 0; i < 5; ++i)
     {
-        InjectData(*f, 1e-6 * (i + 1), qp->GetNumber(), i, i == 0 ? kSendFirst : kSendMiddle,
+        InjectData(*f,
+                   1e-6 * (i + 1),
+                   qp->GetNumber(),
+                   i,
+                   i == 0 ? kSendFirst : kSendMiddle,
                    i == 1 || i == 3);
     }
     Simulator::Stop(MicroSeconds(100));
@@ -499,8 +503,8 @@ TEST_F(RoceNicTest, QueuePairOnAMultiPortBcubeHostIsRelayedByAServer)
     EXPECT_EQ(f->receivedBytes, bytes);
     EXPECT_EQ(f->nics[3]->GetMessagesReceived(), 1u);
     // Every data packet crossed a relay server's switch (the ACKs too, maybe by the other).
-    const uint64_t relayed =
-        f->net.HostSwitch(1)->GetForwarded() + f->net.HostSwitch(2)->GetForwarded();
+    const uint64_t relayed = f->net.HostSwitch(1)->GetForwarded() +
+                             f->net.HostSwitch(2)->GetForwarded();
     EXPECT_GE(relayed, 25u);
     EXPECT_EQ(f->Drops(), 0u);
 }

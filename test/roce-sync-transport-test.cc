@@ -9,7 +9,6 @@
 #include "ns3/topology.h"
 
 #include <gtest/gtest.h>
-
 #include <stdexcept>
 #include <string>
 

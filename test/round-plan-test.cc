@@ -10,10 +10,9 @@
 #include "ns3/topology.h"
 
 #include <cmath>
+#include <gtest/gtest.h>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -74,7 +73,8 @@ ExpectRoundFormMatches(const std::string& topology,
     ASSERT_EQ(roundRun.linkBytes.size(), explicitRun.links.size());
     for (size_t l = 0; l < explicitRun.links.size(); ++l)
     {
-        EXPECT_NEAR(roundRun.linkBytes[l], explicitRun.links[l].bytes,
+        EXPECT_NEAR(roundRun.linkBytes[l],
+                    explicitRun.links[l].bytes,
                     1e-9 * static_cast<double>(m.TotalBytes()))
             << "directed link " << l;
     }
@@ -155,8 +155,13 @@ TEST(RoundForm, RingMatchesExplicitPlan)
 
 TEST(RoundForm, HipsMatchesExplicitPlan)
 {
-    for (const char* topology : {"torus:dims=4x4", "torus:dims=6x6", "torus:dims=3x3x3",
-                                 "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=3,k=2", "star:n=6"})
+    for (const char* topology : {"torus:dims=4x4",
+                                 "torus:dims=6x6",
+                                 "torus:dims=3x3x3",
+                                 "bcube:n=3,k=1",
+                                 "bcube:n=4,k=1",
+                                 "bcube:n=3,k=2",
+                                 "star:n=6"})
     {
         for (const char* algorithm :
              {"hips", "hips:bidir=0", "hips:rotate=0", "hips:stage=mesh", "hips:stage=ring"})
@@ -172,8 +177,12 @@ TEST(RoundForm, TwoDRingMatchesExplicitPlan)
 {
     // Level sizes: fat-tree k=4 2 x 8, k=8 4 x 32, BCube(3,1) 3 x 3, tori 4 x 4 and 4 x 6,
     // bigraph s=4,m=4 4 x 8: W is divisible by each product.
-    for (const char* topology : {"fattree:k=4", "fattree:k=8", "bcube:n=3,k=1", "torus:dims=4x4",
-                                 "torus:dims=4x6", "bigraph:s=4,m=4"})
+    for (const char* topology : {"fattree:k=4",
+                                 "fattree:k=8",
+                                 "bcube:n=3,k=1",
+                                 "torus:dims=4x4",
+                                 "torus:dims=4x6",
+                                 "bigraph:s=4,m=4"})
     {
         ExpectRoundFormMatches(topology, "2d-ring", kExact);
     }
@@ -215,7 +224,8 @@ TEST(RoundForm, UnevenSplitsStayWithinOneBytePerStep)
         const char* algorithm;
         double steps; // ring: 2 (N-1); hips on a k x k torus: 4 (k-1)
     };
-    for (const Case& c : {Case{"fattree:k=4", "ring", 30}, Case{"torus:dims=4x4", "hips", 12},
+    for (const Case& c : {Case{"fattree:k=4", "ring", 30},
+                          Case{"torus:dims=4x4", "hips", 12},
                           Case{"torus:dims=6x6", "ring:bidir=1", 70}})
     {
         SCOPED_TRACE(std::string(c.topology) + " " + c.algorithm);
@@ -223,8 +233,8 @@ TEST(RoundForm, UnevenSplitsStayWithinOneBytePerStep)
         auto algo = MakeSyncAlgorithm(c.algorithm);
         const ModelProfile m = Model("bytes:100000007");
         const FluidResult e = FluidEstimator().Estimate(*topo, algo->Compile(*topo, m));
-        const RoundFluidResult r =
-            RoundFluidEstimator().Estimate(*topo, *algo->CompileRounds(*topo, m));
+        const RoundFluidResult r = RoundFluidEstimator().Estimate(*topo,
+                                                                  *algo->CompileRounds(*topo, m));
         EXPECT_NEAR(r.gstS, e.gstS, c.steps * 1.2e-9);
     }
 }

@@ -6,7 +6,6 @@
 #include "ns3/topology.h"
 
 #include <gtest/gtest.h>
-
 #include <stdexcept>
 
 using namespace ns3;

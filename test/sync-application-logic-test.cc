@@ -21,9 +21,14 @@ class FakeTransport : public SyncTransport
         : m_job(job)
     {
     }
-    uint32_t QueuePairs(uint32_t, uint32_t) const override { return 1; }
-    void Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t bytes,
-              std::function<void()> onSent) override
+    uint32_t
+    QueuePairs(uint32_t, uint32_t) const override
+    {
+        return 1;
+    }
+    void
+    Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t bytes, std::function<void()> onSent)
+        override
     {
         Time& free = m_senderFree[src];
         Time start = std::max(free, Simulator::Now());
@@ -41,7 +46,11 @@ class FakeTransport : public SyncTransport
 };
 
 Transfer
-Make(TransferId id, ParticipantIndex src, ParticipantIndex dst, uint64_t offset, uint64_t bytes,
+Make(TransferId id,
+     ParticipantIndex src,
+     ParticipantIndex dst,
+     uint64_t offset,
+     uint64_t bytes,
      std::vector<TransferId> deps)
 {
     Transfer t{};

@@ -4,7 +4,6 @@
 #include "ns3/topology-graph.h"
 
 #include <gtest/gtest.h>
-
 #include <stdexcept>
 
 using namespace ns3;

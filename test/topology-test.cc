@@ -11,14 +11,13 @@
 #include "ns3/topology.h"
 #include "ns3/torus-topology.h"
 
-#include <gtest/gtest.h>
-
 #include <algorithm>
 #include <boost/graph/adjacency_list.hpp>
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/visitors.hpp>
 #include <chrono>
 #include <cstdlib>
+#include <gtest/gtest.h>
 #include <random>
 #include <set>
 #include <stdexcept>
@@ -90,8 +89,8 @@ Explore(const Topology& t,
         }
         nodes.push_back(next);
         lanes.push_back(hop.lane);
-        Explore(t, next, dst, hop.lane, nodes, lanes, switches + (g.Node(next).isHost ? 0 : 1),
-                set);
+        Explore(
+            t, next, dst, hop.lane, nodes, lanes, switches + (g.Node(next).isHost ? 0 : 1), set);
         nodes.pop_back();
         lanes.pop_back();
     }
@@ -120,7 +119,8 @@ BfsDistances(const TopologyGraph& g, HostRank src)
     }
     std::vector<uint32_t> dist(g.NodeCount(), UINT32_MAX);
     dist[g.HostNode(src)] = 0;
-    boost::breadth_first_search(bg, g.HostNode(src),
+    boost::breadth_first_search(bg,
+                                g.HostNode(src),
                                 boost::visitor(boost::make_bfs_visitor(
                                     boost::record_distances(dist.data(), boost::on_tree_edge()))));
     return dist;
@@ -157,7 +157,7 @@ Make(const std::string& spec)
     return MakeTopology(spec, 40e9, 1e-6);
 }
 
-template <typename T>
+template<typename T>
 const T&
 As(const std::unique_ptr<Topology>& t)
 {
@@ -358,8 +358,12 @@ TEST(TorusTopologyTest, Counts)
         uint32_t servers, d;
     };
     // ab servers of degree 2d; each server adds its + link in every dimension: d * servers.
-    for (Case c : {Case{"4x4", 16, 2}, Case{"4x4x4", 64, 3}, Case{"3x5", 15, 2}, Case{"2x4", 8, 2},
-                   Case{"2x2x2", 8, 3}, Case{"6", 6, 1}})
+    for (Case c : {Case{"4x4", 16, 2},
+                   Case{"4x4x4", 64, 3},
+                   Case{"3x5", 15, 2},
+                   Case{"2x4", 8, 2},
+                   Case{"2x2x2", 8, 3},
+                   Case{"6", 6, 1}})
     {
         auto t = Make("torus:dims=" + c.dims);
         const TopologyGraph& g = t->Graph();
@@ -685,10 +689,21 @@ TEST(TopologyRoutingPropertyTest, RandomSizesRouteMinimallyWithoutLoops)
 
 TEST(MakeTopologyTest, BadSpecsNameTheSpecAndWhatIsAllowed)
 {
-    for (std::string spec :
-         {"bcube:n=1,k=1", "bcube:n=3", "bcube:n=3,k=-1", "fattree:k=5", "fattree:k=4,typo=1",
-          "torus:dims=4x1", "torus:dims=4xa", "torus:n=4", "mesh:n=3", "ring:n=1", "star:n=0",
-          "bigraph:s=0,m=2", "bcube:n=16,k=7", "file:", "ring:n=9,deadlockfree=maybe"})
+    for (std::string spec : {"bcube:n=1,k=1",
+                             "bcube:n=3",
+                             "bcube:n=3,k=-1",
+                             "fattree:k=5",
+                             "fattree:k=4,typo=1",
+                             "torus:dims=4x1",
+                             "torus:dims=4xa",
+                             "torus:n=4",
+                             "mesh:n=3",
+                             "ring:n=1",
+                             "star:n=0",
+                             "bigraph:s=0,m=2",
+                             "bcube:n=16,k=7",
+                             "file:",
+                             "ring:n=9,deadlockfree=maybe"})
     {
         try
         {

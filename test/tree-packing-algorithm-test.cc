@@ -9,11 +9,10 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <gtest/gtest.h>
 #include <map>
 #include <set>
 #include <stdexcept>
-
-#include <gtest/gtest.h>
 
 using namespace ns3;
 
@@ -105,11 +104,12 @@ TEST(TreePackingAlgorithm, PartitionsFollowRatesAndSumToW)
     // Streams per tree: round(S T x_T / lambda) with S = 2 and T = 3 trees, at least 1.
     for (size_t t = 0; t < packing.trees.size(); ++t)
     {
-        const long expected =
-            std::max(1L, std::lround(2.0 * packing.trees.size() * packing.trees[t].rateBps /
-                                     packing.aggregateBps));
-        EXPECT_EQ(std::count_if(streams.begin(), streams.end(),
-                                [&](const auto& s) { return s.first == t; }),
+        const long expected = std::max(
+            1L,
+            std::lround(2.0 * packing.trees.size() * packing.trees[t].rateBps /
+                        packing.aggregateBps));
+        EXPECT_EQ(std::count_if(
+                      streams.begin(), streams.end(), [&](const auto& s) { return s.first == t; }),
                   expected);
     }
     std::map<uint32_t, uint64_t> sizes = PartitionBytes(plan, 4);
@@ -175,8 +175,12 @@ TEST(TreePackingAlgorithm, SpecAndBadInput)
               "trees:iterations=256,epsilon=0.1,maxtrees=32,streams=2,blocks=8");
     EXPECT_EQ(MakeSyncAlgorithm("trees:blocks=4,maxtrees=2,streams=1")->Spec(),
               "trees:iterations=256,epsilon=0.1,maxtrees=2,streams=1,blocks=4");
-    for (const char* bad : {"trees:blocks=0", "trees:maxtrees=0", "trees:epsilon=2",
-                            "trees:iterations=0", "trees:streams=0", "trees:depth=3"})
+    for (const char* bad : {"trees:blocks=0",
+                            "trees:maxtrees=0",
+                            "trees:epsilon=2",
+                            "trees:iterations=0",
+                            "trees:streams=0",
+                            "trees:depth=3"})
     {
         EXPECT_THROW(MakeSyncAlgorithm(bad), std::invalid_argument) << bad;
     }
@@ -194,8 +198,9 @@ TEST(TreePackingAlgorithm, CheckerRejectsRemovedDependency)
         MakeSyncAlgorithm("trees:blocks=2")->Compile(*topo, ModelProfile::Load("bytes:4000", "."));
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     // The first broadcast (Copy) from a root needs the root's receipts from its children.
-    auto copy = std::find_if(plan.transfers.begin(), plan.transfers.end(),
-                             [](const Transfer& t) { return t.op == TransferOp::Copy; });
+    auto copy = std::find_if(plan.transfers.begin(), plan.transfers.end(), [](const Transfer& t) {
+        return t.op == TransferOp::Copy;
+    });
     ASSERT_NE(copy, plan.transfers.end());
     copy->deps.clear();
     EXPECT_FALSE(PlanChecker().Check(plan).Ok());
@@ -205,10 +210,23 @@ TEST(TreePackingAlgorithm, CheckerRejectsRemovedDependency)
 TEST(TreePackingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
     const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
-    for (std::string t : {"bcube:n=2,k=1", "bcube:n=3,k=1", "bcube:n=4,k=1", "bcube:n=2,k=2",
-                          "bcube:n=3,k=2", "bcube:n=4,k=2", "torus:dims=2x2", "torus:dims=3x3",
-                          "torus:dims=3x5", "torus:dims=4x4", "torus:dims=5x5", "torus:dims=3x3x3",
-                          "fattree:k=4", "fattree:k=6", "bigraph:s=4,m=4", "ring:n=9", "star:n=8"})
+    for (std::string t : {"bcube:n=2,k=1",
+                          "bcube:n=3,k=1",
+                          "bcube:n=4,k=1",
+                          "bcube:n=2,k=2",
+                          "bcube:n=3,k=2",
+                          "bcube:n=4,k=2",
+                          "torus:dims=2x2",
+                          "torus:dims=3x3",
+                          "torus:dims=3x5",
+                          "torus:dims=4x4",
+                          "torus:dims=5x5",
+                          "torus:dims=3x3x3",
+                          "fattree:k=4",
+                          "fattree:k=6",
+                          "bigraph:s=4,m=4",
+                          "ring:n=9",
+                          "star:n=8"})
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         auto algorithm = MakeSyncAlgorithm("trees");

@@ -6,7 +6,6 @@
 #include "ns3/two-d-ring-algorithm.h"
 
 #include <gtest/gtest.h>
-
 #include <stdexcept>
 
 using namespace ns3;
@@ -79,8 +78,8 @@ TEST(TwoDRingAlgorithm, FatTreeLevelsAreEdgeSwitchesThenSlots)
 {
     auto topo = MakeTopology("fattree:k=4", 40e9, 1e-6);
     const auto& fatTree = dynamic_cast<const FatTreeTopology&>(*topo);
-    SyncPlan plan =
-        MakeSyncAlgorithm("2d-ring")->Compile(*topo, ModelProfile::Load("bytes:1600", "."));
+    SyncPlan plan = MakeSyncAlgorithm("2d-ring")->Compile(*topo,
+                                                          ModelProfile::Load("bytes:1600", "."));
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     const uint32_t h = fatTree.HostsPerEdge(); // 2
     for (const Transfer& t : plan.transfers)
@@ -121,8 +120,8 @@ TEST(TwoDRingAlgorithm, CheckerAcceptsOnTopologyGrid)
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string m : {"bytes:1000003", "mnist-mlp", "bytes:5"})
         {
-            SyncPlan plan =
-                MakeSyncAlgorithm("2d-ring")->Compile(*topo, ModelProfile::Load(m, kModels));
+            SyncPlan plan = MakeSyncAlgorithm("2d-ring")->Compile(*topo,
+                                                                  ModelProfile::Load(m, kModels));
             PlanCheckResult r = PlanChecker().Check(plan);
             EXPECT_TRUE(r.Ok()) << t << " " << m << "\n" << r.Summary();
         }
@@ -132,8 +131,8 @@ TEST(TwoDRingAlgorithm, CheckerAcceptsOnTopologyGrid)
 TEST(TwoDRingAlgorithm, CheckerRejectsMutatedPlans)
 {
     auto topo = MakeTopology("torus:dims=3x3", 40e9, 1e-6);
-    SyncPlan plan =
-        MakeSyncAlgorithm("2d-ring")->Compile(*topo, ModelProfile::Load("bytes:900", "."));
+    SyncPlan plan = MakeSyncAlgorithm("2d-ring")->Compile(*topo,
+                                                          ModelProfile::Load("bytes:900", "."));
     ASSERT_TRUE(PlanChecker().Check(plan).Ok());
     // A second-level send that no longer waits for the first level's reduce-scatter.
     SyncPlan noDep = plan;

@@ -62,14 +62,26 @@ class BcubeTopology : public Topology
     /// \brief k+1 digits of radix n, level 0 (a_0) fastest.
     std::vector<uint32_t> RankRadices() const override;
     /// \brief ModGray: consecutive servers differ in one digit, so they share a switch.
-    DigitWalk NeighbourWalk() const override { return DigitWalk::ModGray; }
+    DigitWalk
+    NeighbourWalk() const override
+    {
+        return DigitWalk::ModGray;
+    }
     /// \brief RankOf(digits): index l = a_l.
     HostRank RankOfDigits(const std::vector<uint32_t>& digits) const override;
 
     /// \brief n, ports per switch.
-    uint32_t N() const { return m_n; }
+    uint32_t
+    N() const
+    {
+        return m_n;
+    }
     /// \brief k, the highest level.
-    uint32_t K() const { return m_k; }
+    uint32_t
+    K() const
+    {
+        return m_k;
+    }
     /// \brief Digits of a rank, index l = a_l (k+1 entries).
     std::vector<uint32_t> Digits(HostRank rank) const;
     /// \brief Rank of digits (index l = a_l).
@@ -80,7 +92,11 @@ class BcubeTopology : public Topology
     NodeIndex SwitchOf(HostRank rank, uint32_t level) const;
 
   private:
-    uint32_t Digit(uint32_t rank, uint32_t level) const { return (rank / m_pow[level]) % m_n; }
+    uint32_t
+    Digit(uint32_t rank, uint32_t level) const
+    {
+        return (rank / m_pow[level]) % m_n;
+    }
 
     uint32_t m_n;
     uint32_t m_k;

@@ -56,9 +56,17 @@ class BigraphTopology : public Topology
     std::optional<BipartiteShape> Bipartite() const override;
 
     /// \brief Switches per part.
-    uint32_t S() const { return m_s; }
+    uint32_t
+    S() const
+    {
+        return m_s;
+    }
     /// \brief Hosts per switch.
-    uint32_t M() const { return m_m; }
+    uint32_t
+    M() const
+    {
+        return m_m;
+    }
     /// \brief Part of a host: 0 (upper) or 1 (lower).
     uint32_t Part(HostRank rank) const;
     /// \brief Node of the switch a host hangs on.

@@ -53,9 +53,17 @@ class FatTreeTopology : public Topology
     std::vector<HostDimension> SwitchLevels() const override;
 
     /// \brief k.
-    uint32_t K() const { return m_k; }
+    uint32_t
+    K() const
+    {
+        return m_k;
+    }
     /// \brief Hosts per edge switch (oversub k/2).
-    uint32_t HostsPerEdge() const { return m_hostsPerEdge; }
+    uint32_t
+    HostsPerEdge() const
+    {
+        return m_hostsPerEdge;
+    }
     /// \brief Pod of a host.
     uint32_t PodOf(HostRank rank) const;
     /// \brief Node of the edge switch a host hangs on.

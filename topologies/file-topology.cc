@@ -83,8 +83,8 @@ ReadLines(const std::string& path)
         }
         start = end + 1;
     }
-    bool blank = std::all_of(lines.begin(), lines.end(),
-                             [](const std::string& l) { return Tokens(l).empty(); });
+    bool blank = std::all_of(
+        lines.begin(), lines.end(), [](const std::string& l) { return Tokens(l).empty(); });
     if (blank)
     {
         throw std::invalid_argument(path + ":1: empty topology file; allowed: " + kNativeAllowed +
@@ -453,7 +453,10 @@ FileTopology::Distance(NodeIndex node, HostRank dst) const
 }
 
 void
-FileTopology::NextHops(NodeIndex at, HostRank dst, uint8_t /* lane */, std::vector<RouteHop>& out) const
+FileTopology::NextHops(NodeIndex at,
+                       HostRank dst,
+                       uint8_t /* lane */,
+                       std::vector<RouteHop>& out) const
 {
     m_routing->NextHops(at, dst, out);
 }

@@ -7,9 +7,8 @@
 
 #include "topology.h"
 
-#include <memory>
-
 #include <iosfwd>
+#include <memory>
 
 namespace ns3
 {
@@ -41,9 +40,9 @@ class SpecString;
  * its link lines. RATE as "40Gbps" / "100Mbps" / "1e9bps" (> 0), DELAY as "1us" / "500ns"
  * / "0.001ms" / "1e-06s" (>= 0).
  *
- * **HPCC format** (read, and written by WriteHpcc), as HPCC reads it: line 1 `nodes switches links`; then the
- * switch node ids; then exactly `links` link lines `a b rate delay error_rate` (error_rate
- * is checked to be a number and otherwise ignored: paramsync does not drop packets at
+ * **HPCC format** (read, and written by WriteHpcc), as HPCC reads it: line 1 `nodes switches
+ * links`; then the switch node ids; then exactly `links` link lines `a b rate delay error_rate`
+ * (error_rate is checked to be a number and otherwise ignored: paramsync does not drop packets at
  * random). Lines after the last link are ignored, as HPCC ignores them. Nodes are added in
  * id order, so node index == HPCC node id, switches named "sw<id>" and hosts "h<id>".
  *
@@ -80,7 +79,11 @@ class FileTopology : public Topology
                   std::vector<RouteHop>& out) const override;
 
     /// \brief "native" or "hpcc": what the file turned out to be.
-    const std::string& Format() const { return m_format; }
+    const std::string&
+    Format() const
+    {
+        return m_format;
+    }
     /// \brief Rank of the host with this node id in the file (HPCC flow files use these).
     /// \throws std::invalid_argument if id is not a host of the file
     HostRank HostRankOfFileId(uint32_t id) const;

@@ -49,8 +49,7 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
                                         dist.data(), boost::on_tree_edge()))));
         for (NodeIndex n = 0; n < nodes; ++n)
         {
-            if (dist[n] == unreached && graph.Node(n).isHost &&
-                unreachable == Unreachable::REFUSE)
+            if (dist[n] == unreached && graph.Node(n).isHost && unreachable == Unreachable::REFUSE)
             {
                 throw std::invalid_argument(what + ": host " + graph.Node(n).name +
                                             " cannot reach host " + graph.Node(src).name +
@@ -128,8 +127,7 @@ DegradedTopology::DegradedTopology(const Topology& original,
       m_family(original.Family())
 {
     m_graph = original.Graph();
-    m_routing =
-        std::make_unique<ShortestPathRouting>(m_graph, down, original.Spec(), unreachable);
+    m_routing = std::make_unique<ShortestPathRouting>(m_graph, down, original.Spec(), unreachable);
 }
 
 void

@@ -25,7 +25,7 @@ class ShortestPathRouting
     /// \brief What a host that cannot reach another host means.
     enum class Unreachable
     {
-        REFUSE, //!< an error: the graph must connect every host
+        REFUSE,  //!< an error: the graph must connect every host
         NO_ROUTE //!< a partition (failed links until a repair): no next hop towards it
     };
     /**
@@ -66,10 +66,10 @@ class DegradedTopology : public Topology
 {
   public:
     /// \throws std::invalid_argument when the failures disconnect a host, unless NO_ROUTE
-    DegradedTopology(const Topology& original,
-                     const std::vector<bool>& down,
-                     ShortestPathRouting::Unreachable unreachable =
-                         ShortestPathRouting::Unreachable::REFUSE);
+    DegradedTopology(
+        const Topology& original,
+        const std::vector<bool>& down,
+        ShortestPathRouting::Unreachable unreachable = ShortestPathRouting::Unreachable::REFUSE);
 
     std::string
     Spec() const override

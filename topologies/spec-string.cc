@@ -48,9 +48,16 @@ SplitNumberUnit(const std::string& text, double& number, std::string& unit)
 double
 ParseRate(const std::string& text, const std::string& what)
 {
-    static const std::pair<const char*, double> units[] = {
-        {"bps", 1.0},  {"Kbps", 1e3}, {"Mbps", 1e6}, {"Gbps", 1e9}, {"Tbps", 1e12},
-        {"K", 1e3},    {"M", 1e6},    {"G", 1e9},    {"T", 1e12},   {"", 1.0}};
+    static const std::pair<const char*, double> units[] = {{"bps", 1.0},
+                                                           {"Kbps", 1e3},
+                                                           {"Mbps", 1e6},
+                                                           {"Gbps", 1e9},
+                                                           {"Tbps", 1e12},
+                                                           {"K", 1e3},
+                                                           {"M", 1e6},
+                                                           {"G", 1e9},
+                                                           {"T", 1e12},
+                                                           {"", 1.0}};
     double number;
     std::string unit;
     if (SplitNumberUnit(text, number, unit))
@@ -95,9 +102,14 @@ ParseTime(const std::string& text, const std::string& what)
 uint64_t
 ParseBytes(const std::string& text, const std::string& what)
 {
-    static const std::pair<const char*, double> units[] = {
-        {"", 1.0},     {"B", 1.0},      {"KB", 1e3},  {"MB", 1e6},  {"GB", 1e9},
-        {"KiB", 1024.0}, {"MiB", 1048576.0}, {"GiB", 1073741824.0}};
+    static const std::pair<const char*, double> units[] = {{"", 1.0},
+                                                           {"B", 1.0},
+                                                           {"KB", 1e3},
+                                                           {"MB", 1e6},
+                                                           {"GB", 1e9},
+                                                           {"KiB", 1024.0},
+                                                           {"MiB", 1048576.0},
+                                                           {"GiB", 1073741824.0}};
     double number;
     std::string unit;
     if (SplitNumberUnit(text, number, unit))
@@ -191,8 +203,8 @@ SpecString::GetUint(const std::string& key, uint64_t def, uint64_t min, uint64_t
     if (!ok || value < min || value > max)
     {
         throw std::invalid_argument(Where() + key + "=" + v + " is not allowed: " + key +
-                                    " must be an integer from " + std::to_string(min) +
-                                    " to " + std::to_string(max));
+                                    " must be an integer from " + std::to_string(min) + " to " +
+                                    std::to_string(max));
     }
     return value;
 }
@@ -292,9 +304,9 @@ SpecString::Finish() const
             {
                 known += (known.empty() ? "" : ", ") + k;
             }
-            throw std::invalid_argument(Where() + "unknown key '" + key + "'" +
-                                        (known.empty() ? " (this name takes no options)"
-                                                       : " (known: " + known + ")"));
+            throw std::invalid_argument(
+                Where() + "unknown key '" + key + "'" +
+                (known.empty() ? " (this name takes no options)" : " (known: " + known + ")"));
         }
     }
 }

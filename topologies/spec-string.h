@@ -29,9 +29,17 @@ class SpecString
     SpecString(const std::string& spec, const std::string& what);
 
     /// \brief The part before ':'.
-    const std::string& Name() const { return m_name; }
+    const std::string&
+    Name() const
+    {
+        return m_name;
+    }
     /// \brief The whole spec as given.
-    const std::string& Text() const { return m_text; }
+    const std::string&
+    Text() const
+    {
+        return m_text;
+    }
     /// \brief True if key was given.
     bool Has(const std::string& key) const;
 
@@ -42,7 +50,8 @@ class SpecString
     /// \brief 0/1/true/false; def when absent.
     bool GetBool(const std::string& key, bool def);
     /// \brief One of allowed; def when absent.
-    std::string GetChoice(const std::string& key, const std::string& def,
+    std::string GetChoice(const std::string& key,
+                          const std::string& def,
                           const std::vector<std::string>& allowed);
     /// \brief Raw string; def when absent.
     std::string GetString(const std::string& key, const std::string& def);

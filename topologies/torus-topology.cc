@@ -84,9 +84,9 @@ TorusTopology::TorusTopology(const std::vector<uint32_t>& sides,
                              double rateBps,
                              double delayS,
                              const std::string& spec)
-    : m_sides(sides)
-    , m_deadlockFree(deadlockFree)
-    , m_spec(spec)
+    : m_sides(sides),
+      m_deadlockFree(deadlockFree),
+      m_spec(spec)
 {
     Build(rateBps, delayS);
 }

@@ -65,12 +65,20 @@ class TorusTopology : public Topology
     /// \brief The sides, last dimension first (it has stride 1: the fastest digit).
     std::vector<uint32_t> RankRadices() const override;
     /// \brief Reflect: consecutive servers differ by one in one coordinate (cabled).
-    DigitWalk NeighbourWalk() const override { return DigitWalk::Reflect; }
+    DigitWalk
+    NeighbourWalk() const override
+    {
+        return DigitWalk::Reflect;
+    }
     /// \brief RankOf of the digits reversed (dimension 0 first).
     HostRank RankOfDigits(const std::vector<uint32_t>& digits) const override;
 
     /// \brief Sides of the dimensions.
-    const std::vector<uint32_t>& Sides() const { return m_sides; }
+    const std::vector<uint32_t>&
+    Sides() const
+    {
+        return m_sides;
+    }
     /// \brief Coordinates of a rank, dimension 0 first.
     std::vector<uint32_t> Coordinates(HostRank rank) const;
     /// \brief Rank of coordinates (inverse of Coordinates()).

@@ -43,22 +43,22 @@ ParentPositions(uint32_t n)
     // Over the 1-based values [lo, hi], the subtree root is the value with the most trailing
     // zero bits: the multiple of the largest power of two that has one in the range (it is
     // unique, or a multiple of the next power would lie between two of them).
-    std::function<void(uint64_t, uint64_t, uint64_t)> build = [&](uint64_t lo, uint64_t hi,
-                                                                  uint64_t up) {
-        if (lo > hi)
-        {
-            return;
-        }
-        uint64_t step = 1;
-        while ((hi / (step * 2)) * (step * 2) >= lo)
-        {
-            step *= 2;
-        }
-        const uint64_t root = (hi / step) * step;
-        parent[root - 1] = static_cast<uint32_t>((up == 0 ? root : up) - 1);
-        build(lo, root - 1, root);
-        build(root + 1, hi, root);
-    };
+    std::function<void(uint64_t, uint64_t, uint64_t)> build =
+        [&](uint64_t lo, uint64_t hi, uint64_t up) {
+            if (lo > hi)
+            {
+                return;
+            }
+            uint64_t step = 1;
+            while ((hi / (step * 2)) * (step * 2) >= lo)
+            {
+                step *= 2;
+            }
+            const uint64_t root = (hi / step) * step;
+            parent[root - 1] = static_cast<uint32_t>((up == 0 ? root : up) - 1);
+            build(lo, root - 1, root);
+            build(root + 1, hi, root);
+        };
     build(1, n, 0);
     return parent;
 }
@@ -170,8 +170,8 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
         tree.blockOffset.assign(m_blocks + 1, half[t]);
         for (uint32_t b = 0; b < m_blocks; ++b)
         {
-            tree.blockOffset[b + 1] =
-                tree.blockOffset[b] + bytes / m_blocks + (b < bytes % m_blocks ? 1 : 0);
+            tree.blockOffset[b + 1] = tree.blockOffset[b] + bytes / m_blocks +
+                                      (b < bytes % m_blocks ? 1 : 0);
         }
         tree.lastUp.assign(n, kNone);
         tree.lastDown.assign(n, {});
@@ -205,8 +205,16 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
                 {
                     deps.push_back(tree.lastUp[r]);
                 }
-                tree.lastUp[r] = plan.Add({0, r, tree.parent[r], offset, bytes, TransferOp::Reduce,
-                                           tree.subtree[r], deps, chunk, 2 * t});
+                tree.lastUp[r] = plan.Add({0,
+                                           r,
+                                           tree.parent[r],
+                                           offset,
+                                           bytes,
+                                           TransferOp::Reduce,
+                                           tree.subtree[r],
+                                           deps,
+                                           chunk,
+                                           2 * t});
                 fromChildren[tree.parent[r]].push_back(tree.lastUp[r]);
             }
             // Broadcast in reverse post-order (parents before children).
@@ -216,16 +224,24 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
                 const uint32_t r = *it;
                 for (size_t c = 0; c < tree.children[r].size(); ++c)
                 {
-                    std::vector<TransferId> deps =
-                        r == tree.root ? fromChildren[r] : std::vector<TransferId>{fromParent[r]};
+                    std::vector<TransferId> deps = r == tree.root
+                                                       ? fromChildren[r]
+                                                       : std::vector<TransferId>{fromParent[r]};
                     if (tree.lastDown[r][c] != kNone)
                     {
                         deps.push_back(tree.lastDown[r][c]);
                     }
                     const uint32_t child = tree.children[r][c];
-                    tree.lastDown[r][c] =
-                        plan.Add({0, r, child, offset, bytes, TransferOp::Copy,
-                                  ContributorSet::All(n), deps, chunk, 2 * t + 1});
+                    tree.lastDown[r][c] = plan.Add({0,
+                                                    r,
+                                                    child,
+                                                    offset,
+                                                    bytes,
+                                                    TransferOp::Copy,
+                                                    ContributorSet::All(n),
+                                                    deps,
+                                                    chunk,
+                                                    2 * t + 1});
                     fromParent[child] = tree.lastDown[r][c];
                 }
             }

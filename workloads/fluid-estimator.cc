@@ -318,13 +318,13 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
                 const TopologyLink& l = m_graph.Link(use.link / 2);
                 std::ostringstream rate;
                 rate << l.rateBps;
-                throw std::invalid_argument(
-                    "FluidEstimator: topology " + m_topology.Spec() + ": link " +
-                    std::to_string(use.link / 2) + " (" + m_graph.Node(l.a).name + " - " +
-                    m_graph.Node(l.b).name + ") has rate " + rate.str() +
-                    " bit/s on the route of transfer " + std::to_string(t) + " (host " +
-                    std::to_string(src) + " -> host " + std::to_string(dst) +
-                    "); allowed: a finite rate > 0");
+                throw std::invalid_argument("FluidEstimator: topology " + m_topology.Spec() +
+                                            ": link " + std::to_string(use.link / 2) + " (" +
+                                            m_graph.Node(l.a).name + " - " +
+                                            m_graph.Node(l.b).name + ") has rate " + rate.str() +
+                                            " bit/s on the route of transfer " + std::to_string(t) +
+                                            " (host " + std::to_string(src) + " -> host " +
+                                            std::to_string(dst) + "); allowed: a finite rate > 0");
             }
             m_useLink.push_back(use.link);
             m_useFraction.push_back(use.fraction);
@@ -365,8 +365,8 @@ FluidRun::SetBusy(uint32_t qp, bool busy)
         {
             m_usePos[u] = static_cast<uint32_t>(list.size());
             list.push_back(u);
-            m_result.links[l].maxFlows =
-                std::max(m_result.links[l].maxFlows, static_cast<uint32_t>(list.size()));
+            m_result.links[l].maxFlows = std::max(m_result.links[l].maxFlows,
+                                                  static_cast<uint32_t>(list.size()));
         }
         else
         {
@@ -512,8 +512,7 @@ FluidRun::Refill(double now)
         {
             const uint32_t l = m_useLink[u];
             // Rounded down: the sum is kept by additions and subtractions.
-            m_keepBelow = std::min(m_keepBelow,
-                                   m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
+            m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
         }
     }
     // Max-min fairness decomposes over the connected components of the graph "busy QP -
@@ -808,8 +807,8 @@ FluidRun::Run()
     {
         FluidLinkLoad& load = m_result.links[l];
         const double rate = m_graph.Link(l / 2).rateBps;
-        load.utilization =
-            m_result.gstS > 0 && rate > 0 ? load.bytes * 8 / (rate * m_result.gstS) : 0;
+        load.utilization = m_result.gstS > 0 && rate > 0 ? load.bytes * 8 / (rate * m_result.gstS)
+                                                         : 0;
         m_result.maxConcurrentFlows = std::max(m_result.maxConcurrentFlows, load.maxFlows);
     }
     m_result.queuePairs = m_rate.size();
@@ -824,7 +823,8 @@ FluidResult::DirectedIndex(const TopologyGraph& graph, LinkIndex link, NodeIndex
     return 2 * link + (graph.Link(link).a == from ? 0 : 1);
 }
 
-FluidEstimator::FluidEstimator(double batchS) : m_batchS(batchS)
+FluidEstimator::FluidEstimator(double batchS)
+    : m_batchS(batchS)
 {
     if (!(batchS >= 0) || !std::isfinite(batchS))
     {

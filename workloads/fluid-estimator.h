@@ -1,8 +1,8 @@
 /*
  * FluidEstimator: the flow-level ("fluid") execution of a SyncPlan over a
  * topology's routes. It gives the ideal GST printed beside every packet-level
- * result (ARCHITECTURE.md, Workloads and Outputs) and runs topologies too large for packets. Plain C++:
- * no ns-3 simulation objects.
+ * result (ARCHITECTURE.md, Workloads and Outputs) and runs topologies too large for packets. Plain
+ * C++: no ns-3 simulation objects.
  *
  * Model
  *  - Transfers travel on queue pairs (FluidPaths, fluid-paths.h): a transfer is striped

@@ -12,7 +12,8 @@
 namespace ns3
 {
 
-EcmpSplitPaths::EcmpSplitPaths(const Topology& topology) : m_topology(topology)
+EcmpSplitPaths::EcmpSplitPaths(const Topology& topology)
+    : m_topology(topology)
 {
 }
 
@@ -146,7 +147,8 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
 
 PinnedPaths::PinnedPaths(std::function<uint32_t(HostRank, HostRank)> queuePairs,
                          std::function<double(uint64_t)> wireBytes)
-    : m_queuePairs(std::move(queuePairs)), m_wireBytes(std::move(wireBytes))
+    : m_queuePairs(std::move(queuePairs)),
+      m_wireBytes(std::move(wireBytes))
 {
 }
 

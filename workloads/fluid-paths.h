@@ -91,7 +91,11 @@ class PinnedPaths : public FluidPaths
     /// \brief Pins the path of a QP: its directed links in order.
     void Pin(const Key& qp, std::vector<uint32_t> directedLinks);
     /// \brief QPs pinned so far.
-    size_t Size() const { return m_paths.size(); }
+    size_t
+    Size() const
+    {
+        return m_paths.size();
+    }
 
     uint32_t QueuePairs(HostRank src, HostRank dst) const override;
     /// \throws std::runtime_error if the QP was never pinned

@@ -70,8 +70,16 @@ HalvingDoublingAlgorithm::Compile(const Topology& topology, const ModelProfile& 
     {
         for (uint32_t v = 0; v < extra; ++v)
         {
-            frontier[v].push_back(plan.Add({0, 2 * v, rankOf[v], 0, w, TransferOp::Reduce,
-                                            ContributorSet::Single(n, 2 * v), {}, 0, phase}));
+            frontier[v].push_back(plan.Add({0,
+                                            2 * v,
+                                            rankOf[v],
+                                            0,
+                                            w,
+                                            TransferOp::Reduce,
+                                            ContributorSet::Single(n, 2 * v),
+                                            {},
+                                            0,
+                                            phase}));
             held[v].Add(2 * v);
         }
         ++phase;
@@ -91,10 +99,18 @@ HalvingDoublingAlgorithm::Compile(const Topology& topology, const ModelProfile& 
             const uint64_t bytes = offset[sendHi[v]] - offset[sendLo[v]];
             if (bytes > 0)
             {
-                const ContributorSet carries =
-                    op == TransferOp::Reduce ? held[v] : ContributorSet::All(n);
-                sent[v] = plan.Add({0, rankOf[v], rankOf[v ^ mask], offset[sendLo[v]], bytes,
-                                    op, carries, frontier[v], sendLo[v], phase});
+                const ContributorSet carries = op == TransferOp::Reduce ? held[v]
+                                                                        : ContributorSet::All(n);
+                sent[v] = plan.Add({0,
+                                    rankOf[v],
+                                    rankOf[v ^ mask],
+                                    offset[sendLo[v]],
+                                    bytes,
+                                    op,
+                                    carries,
+                                    frontier[v],
+                                    sendLo[v],
+                                    phase});
             }
         }
         for (uint32_t v = 0; v < p2; ++v)
@@ -157,8 +173,16 @@ HalvingDoublingAlgorithm::Compile(const Topology& topology, const ModelProfile& 
     }
     for (uint32_t v = 0; v < extra; ++v)
     {
-        plan.Add({0, rankOf[v], 2 * v, 0, w, TransferOp::Copy, ContributorSet::All(n),
-                  frontier[v], 0, phase});
+        plan.Add({0,
+                  rankOf[v],
+                  2 * v,
+                  0,
+                  w,
+                  TransferOp::Copy,
+                  ContributorSet::All(n),
+                  frontier[v],
+                  0,
+                  phase});
     }
     return plan;
 }

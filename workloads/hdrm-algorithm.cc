@@ -101,7 +101,8 @@ class FoldInLayoutSearch
     }
 
     /// \brief Runs the search; true when a layout was found.
-    bool Run()
+    bool
+    Run()
     {
         m_exhausted = false;
         return Place();
@@ -109,11 +110,16 @@ class FoldInLayoutSearch
 
     /// \brief After a failed Run(): true when it gave up (node budget), false when it
     /// proved there is no layout.
-    bool GaveUp() const { return m_exhausted; }
+    bool
+    GaveUp() const
+    {
+        return m_exhausted;
+    }
 
     /// \brief Host of every worker of hd's plan: worker 2v (v < extra) is position v's
     /// extra, worker rankOf(v) plays position v (halving-doubling-algorithm.h).
-    std::vector<uint32_t> HostOfWorkers() const
+    std::vector<uint32_t>
+    HostOfWorkers() const
     {
         const uint32_t n = 2 * m_s * m_m;
         std::vector<uint32_t> hostOf(n);
@@ -144,7 +150,8 @@ class FoldInLayoutSearch
     /// position tries the switches of its part in turn, skipping a full switch or one
     /// whose pair with an already placed partner would take a link already taken in that
     /// dimension; a position out of choices is undone and its predecessor moves on.
-    bool Place()
+    bool
+    Place()
     {
         std::vector<uint32_t> tried(m_core, 0); // switches position v has tried
         uint32_t v = 0;
@@ -186,14 +193,16 @@ class FoldInLayoutSearch
     }
 
     /// \brief Link of dimension j's pair of position v on switch sw (of its part).
-    uint32_t Link(uint32_t v, uint32_t sw, uint32_t j) const
+    uint32_t
+    Link(uint32_t v, uint32_t sw, uint32_t j) const
     {
         const uint32_t partner = m_switch[v ^ (1u << j)];
         return Parity(v) == 0 ? sw * m_s + partner : partner * m_s + sw;
     }
 
     /// \brief Whether position v fits on switch sw given the positions before it.
-    bool Fits(uint32_t v, uint32_t sw) const
+    bool
+    Fits(uint32_t v, uint32_t sw) const
     {
         if (m_load[Parity(v) * m_s + sw] + Weight(v) > m_m)
         {
@@ -210,7 +219,8 @@ class FoldInLayoutSearch
     }
 
     /// \brief Takes (or, take = false, releases and unsets) position v's switch and links.
-    void Take(uint32_t v, bool take)
+    void
+    Take(uint32_t v, bool take)
     {
         const uint32_t sw = m_switch[v];
         uint32_t& load = m_load[Parity(v) * m_s + sw];
@@ -229,16 +239,20 @@ class FoldInLayoutSearch
     }
 
     /// \brief Hosts position v takes on its switch: 2 when an extra folds into it.
-    uint32_t Weight(uint32_t v) const { return v < m_extra ? 2 : 1; }
+    uint32_t
+    Weight(uint32_t v) const
+    {
+        return v < m_extra ? 2 : 1;
+    }
 
     uint32_t m_s;
     uint32_t m_m;
-    uint32_t m_core;  //!< C: hypercube positions
-    uint32_t m_extra; //!< r = P - C: workers folded in
-    uint32_t m_dims;  //!< log2 C
-    std::vector<uint32_t> m_switch;          //!< switch (in its part) of each position
-    std::vector<uint32_t> m_load;            //!< hosts taken per switch (part S + w)
-    std::vector<std::vector<bool>> m_used;   //!< [dimension][up * S + low]: link taken
+    uint32_t m_core;                       //!< C: hypercube positions
+    uint32_t m_extra;                      //!< r = P - C: workers folded in
+    uint32_t m_dims;                       //!< log2 C
+    std::vector<uint32_t> m_switch;        //!< switch (in its part) of each position
+    std::vector<uint32_t> m_load;          //!< hosts taken per switch (part S + w)
+    std::vector<std::vector<bool>> m_used; //!< [dimension][up * S + low]: link taken
     uint64_t m_nodes{0};
     bool m_exhausted{false};
 };

@@ -51,13 +51,13 @@ namespace ns3
  * inequality (Harper 1964; Bernstein 1967) needs at least M (D - log2 M) = M (1 + s), and
  * M (1 + s) = 2^k S (1 + s) >= D S = S (1 + 2s + k) for every k >= 1, strictly for
  * k >= 2; at k = 1 only subcubes reach the inequality's bound, and a subcube's M hosts all
- * leave it together in a dimension that leaves it (M > S flows on S links). Ours: the top k rank bits pick one of 2^k groups of S slots of a switch and the
- * low 1 + 2s bits are laid out as in 1. on bigraph:s=S,m=S. The first k halving steps (the
- * largest, W/2 .. W/2^k) stay inside a switch (host links only); in each of the other
- * 1 + 2s steps every inter-part link carries exactly M/S flows (each group alone is
- * contention-free and uses every link once). Fluid GST: 2 W / B (1 - S/M + (M/S)(S/M -
- * 1/P)) = 2 W / B (2 - S/M - 1/(2 S^2)); bigraph:s=4,m=8: 1.469 x 2W/B against the ring
- * term's 0.984 x 2W/B.
+ * leave it together in a dimension that leaves it (M > S flows on S links). Ours: the top k rank
+ * bits pick one of 2^k groups of S slots of a switch and the low 1 + 2s bits are laid out as in 1.
+ * on bigraph:s=S,m=S. The first k halving steps (the largest, W/2 .. W/2^k) stay inside a switch
+ * (host links only); in each of the other 1 + 2s steps every inter-part link carries exactly M/S
+ * flows (each group alone is contention-free and uses every link once). Fluid GST: 2 W / B (1 - S/M
+ * + (M/S)(S/M - 1/P)) = 2 W / B (2 - S/M - 1/(2 S^2)); bigraph:s=4,m=8: 1.469 x 2W/B against the
+ * ring term's 0.984 x 2W/B.
  *
  * 3. P not a power of two: fold-in as in hd (HalvingDoublingAlgorithm: the first r = P - C
  * core positions, C the largest power of two <= P, each take in one extra worker's whole

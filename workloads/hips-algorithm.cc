@@ -58,7 +58,9 @@ class FlowBuilder
 {
   public:
     FlowBuilder(SyncPlan& plan, uint32_t flow, ByteRange range, const std::string& who)
-        : m_plan(plan), m_flow(flow), m_who(who)
+        : m_plan(plan),
+          m_flow(flow),
+          m_who(who)
     {
         for (uint32_t h = 0; h < plan.workers; ++h)
         {
@@ -211,8 +213,8 @@ class FlowBuilder
                 {
                     continue;
                 }
-                TransferId id =
-                    Add(members[j], members[i], sub, TransferOp::Reduce, from.held, deps, phase);
+                TransferId id = Add(
+                    members[j], members[i], sub, TransferOp::Reduce, from.held, deps, phase);
                 sends[j].push_back(id);
                 recvs[i].push_back(id);
             }
@@ -246,8 +248,8 @@ class FlowBuilder
                 {
                     continue;
                 }
-                TransferId id =
-                    Add(members[j], members[i], own, TransferOp::Copy, all, deps, phase);
+                TransferId id = Add(
+                    members[j], members[i], own, TransferOp::Copy, all, deps, phase);
                 sends[j].push_back(id);
                 recvs[i].push_back(id);
             }

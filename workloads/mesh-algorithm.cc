@@ -51,9 +51,16 @@ MeshAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
             {
                 continue;
             }
-            received[i].push_back(plan.Add({0, j, i, offset[i], offset[i + 1] - offset[i],
-                                             TransferOp::Reduce, ContributorSet::Single(n, j),
-                                             {}, i, 0}));
+            received[i].push_back(plan.Add({0,
+                                            j,
+                                            i,
+                                            offset[i],
+                                            offset[i + 1] - offset[i],
+                                            TransferOp::Reduce,
+                                            ContributorSet::Single(n, j),
+                                            {},
+                                            i,
+                                            0}));
         }
     }
     for (uint32_t i = 0; i < n; ++i)
@@ -64,8 +71,16 @@ MeshAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
             {
                 continue;
             }
-            plan.Add({0, i, j, offset[i], offset[i + 1] - offset[i], TransferOp::Copy,
-                      ContributorSet::All(n), received[i], i, 1});
+            plan.Add({0,
+                      i,
+                      j,
+                      offset[i],
+                      offset[i + 1] - offset[i],
+                      TransferOp::Copy,
+                      ContributorSet::All(n),
+                      received[i],
+                      i,
+                      1});
         }
     }
     return plan;

@@ -15,8 +15,8 @@
 
 #include "ns3/spec-string.h"
 
-#include <dlfcn.h>
 #include <cstdlib>
+#include <dlfcn.h>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -117,8 +117,8 @@ ModelProfile::Parse(const std::string& text, const std::string& name, const std:
             }
             if (h != "tensor,params,bytes")
             {
-                throw std::invalid_argument(where + ": expected header 'tensor,params,bytes', got '" +
-                                            t + "'");
+                throw std::invalid_argument(
+                    where + ": expected header 'tensor,params,bytes', got '" + t + "'");
             }
             header = true;
             continue;
@@ -230,7 +230,8 @@ ModelProfile::Load(const std::string& name, const std::string& modelsDirGiven)
                 throw std::invalid_argument(
                     "--model '" + name +
                     "': no models directory found; set PARAMSYNC_MODELS_DIR or --models-dir "
-                    "to the directory of " + name + ".csv");
+                    "to the directory of " +
+                    name + ".csv");
             }
             path = modelsDir + "/" + name + ".csv";
         }

@@ -43,19 +43,36 @@ class ModelProfile
      */
     static std::string DefaultModelsDir();
     /// \brief Parses CSV text `tensor,params,bytes` (header line first); file names the source.
-    static ModelProfile Parse(const std::string& text, const std::string& name,
+    static ModelProfile Parse(const std::string& text,
+                              const std::string& name,
                               const std::string& file);
     /// \brief Names of the built-in models.
     static std::vector<std::string> BuiltInNames();
 
     /// \brief Model name as given.
-    const std::string& Name() const { return m_name; }
+    const std::string&
+    Name() const
+    {
+        return m_name;
+    }
     /// \brief Tensors in backprop order.
-    const std::vector<GradientTensor>& Tensors() const { return m_tensors; }
+    const std::vector<GradientTensor>&
+    Tensors() const
+    {
+        return m_tensors;
+    }
     /// \brief Sum of tensor bytes (W).
-    uint64_t TotalBytes() const { return m_totalBytes; }
+    uint64_t
+    TotalBytes() const
+    {
+        return m_totalBytes;
+    }
     /// \brief Sum of tensor parameters.
-    uint64_t TotalParams() const { return m_totalParams; }
+    uint64_t
+    TotalParams() const
+    {
+        return m_totalParams;
+    }
 
   private:
     std::string m_name;

@@ -87,9 +87,11 @@ PlanChecker::Check(const SyncPlan& plan) const
     const uint64_t total = plan.gradientBytes;
     if (workers == 0 || participants < workers || total == 0)
     {
-        fail("plan " + plan.algorithm + ": needs workers > 0, hostOf for every participant "
-             "(>= workers) and gradientBytes > 0; got workers " + std::to_string(workers) +
-             ", " + std::to_string(participants) + " participants, W " + std::to_string(total));
+        fail("plan " + plan.algorithm +
+             ": needs workers > 0, hostOf for every participant "
+             "(>= workers) and gradientBytes > 0; got workers " +
+             std::to_string(workers) + ", " + std::to_string(participants) + " participants, W " +
+             std::to_string(total));
         return result;
     }
     result.sentBytes.assign(participants, 0);
@@ -127,8 +129,8 @@ PlanChecker::Check(const SyncPlan& plan) const
         }
         if (t.bytes == 0 || t.offset >= total || t.bytes > total - t.offset)
         {
-            fail(Describe(t) + ": range must be non-empty and inside [0," +
-                 std::to_string(total) + ")");
+            fail(Describe(t) + ": range must be non-empty and inside [0," + std::to_string(total) +
+                 ")");
             valid = false;
         }
         if (t.carries.Count() == 0 || !t.carries.IsSubsetOf(ContributorSet::All(workers)))
@@ -271,8 +273,8 @@ PlanChecker::Check(const SyncPlan& plan) const
             {
                 fail("incomplete: worker p" + std::to_string(p) + " ends with " +
                      seg.held.ToString() + " over [" + std::to_string(start) + "," +
-                     std::to_string(seg.end) + "), not the full sum of " +
-                     std::to_string(workers) + " workers");
+                     std::to_string(seg.end) + "), not the full sum of " + std::to_string(workers) +
+                     " workers");
             }
         }
     }

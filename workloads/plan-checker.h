@@ -20,7 +20,11 @@ namespace ns3
 struct PlanCheckResult
 {
     /// \brief True when errors is empty.
-    bool Ok() const { return errors.empty(); }
+    bool
+    Ok() const
+    {
+        return errors.empty();
+    }
     /// \brief All errors joined by newlines (for test failure messages).
     std::string Summary() const;
 

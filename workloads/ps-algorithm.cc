@@ -152,8 +152,16 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
                     {
                         deps.push_back(last[i]);
                     }
-                    last[i] = plan.Add({0, i, server, at, bytes, TransferOp::Reduce,
-                                        ContributorSet::Single(n, i), deps, chunk, 0});
+                    last[i] = plan.Add({0,
+                                        i,
+                                        server,
+                                        at,
+                                        bytes,
+                                        TransferOp::Reduce,
+                                        ContributorSet::Single(n, i),
+                                        deps,
+                                        chunk,
+                                        0});
                     pushes.push_back(last[i]);
                 }
             }
@@ -161,8 +169,16 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
             {
                 if (i != server)
                 {
-                    plan.Add({0, server, i, at, bytes, TransferOp::Copy, ContributorSet::All(n),
-                              pushes, chunk, 1});
+                    plan.Add({0,
+                              server,
+                              i,
+                              at,
+                              bytes,
+                              TransferOp::Copy,
+                              ContributorSet::All(n),
+                              pushes,
+                              chunk,
+                              1});
                 }
             }
         }

@@ -1,14 +1,15 @@
 #include "sync-algorithm.h"
 
 #include "double-binary-tree-algorithm.h"
-#include "hdrm-algorithm.h"
 #include "halving-doubling-algorithm.h"
+#include "hdrm-algorithm.h"
 #include "hips-algorithm.h"
 #include "mesh-algorithm.h"
 #include "ps-algorithm.h"
 #include "ring-algorithm.h"
-#include "two-d-ring-algorithm.h"
 #include "tree-packing-algorithm.h"
+#include "two-d-ring-algorithm.h"
+
 #include "ns3/spec-string.h"
 
 #include <functional>
@@ -44,13 +45,11 @@ Registry()
         {"hips", [](const std::string& s) { return std::make_unique<HipsAlgorithm>(s); }},
         {"ps", [](const std::string& s) { return std::make_unique<PsAlgorithm>(s); }},
         {"hdrm", [](const std::string& s) { return std::make_unique<HdrmAlgorithm>(s); }},
-        {"hd",
-         [](const std::string& s) { return std::make_unique<HalvingDoublingAlgorithm>(s); }},
+        {"hd", [](const std::string& s) { return std::make_unique<HalvingDoublingAlgorithm>(s); }},
         {"2d-ring", [](const std::string& s) { return std::make_unique<TwoDRingAlgorithm>(s); }},
         {"dbtree",
          [](const std::string& s) { return std::make_unique<DoubleBinaryTreeAlgorithm>(s); }},
-        {"trees",
-         [](const std::string& s) { return std::make_unique<TreePackingAlgorithm>(s); }},
+        {"trees", [](const std::string& s) { return std::make_unique<TreePackingAlgorithm>(s); }},
     };
     return table;
 }
@@ -58,8 +57,7 @@ Registry()
 } // namespace
 
 std::optional<RoundPlan>
-SyncAlgorithm::CompileRounds(const Topology& /* topology */,
-                             const ModelProfile& /* model */) const
+SyncAlgorithm::CompileRounds(const Topology& /* topology */, const ModelProfile& /* model */) const
 {
     return std::nullopt;
 }
@@ -80,8 +78,8 @@ MakeSyncAlgorithm(const std::string& spec)
     {
         allowed += (allowed.empty() ? "" : ", ") + entry.first;
     }
-    throw std::invalid_argument("--algorithm '" + spec + "': unknown algorithm; allowed: " +
-                                allowed);
+    throw std::invalid_argument("--algorithm '" + spec +
+                                "': unknown algorithm; allowed: " + allowed);
 }
 
 std::vector<std::string>

@@ -39,7 +39,11 @@ class SyncApplication : public Application
      */
     void Setup(SyncJob* job, ParticipantIndex me);
     /// \brief This participant.
-    ParticipantIndex Participant() const { return m_me; }
+    ParticipantIndex
+    Participant() const
+    {
+        return m_me;
+    }
     /// \brief Resets the dependency counters and posts what is ready (job calls it).
     void BeginIteration();
     /// \brief Transfer dep completed as seen by this participant (job calls it).
@@ -54,12 +58,12 @@ class SyncApplication : public Application
     /// \brief All deps of transfer t are done: post it once its data exists.
     void Ready(TransferId t);
 
-    SyncJob* m_job{nullptr};                //!< owner
-    ParticipantIndex m_me{0};               //!< participant
-    std::vector<TransferId> m_outgoing;     //!< transfers this participant sends
+    SyncJob* m_job{nullptr};                              //!< owner
+    ParticipantIndex m_me{0};                             //!< participant
+    std::vector<TransferId> m_outgoing;                   //!< transfers this participant sends
     std::unordered_map<TransferId, uint32_t> m_remaining; //!< outgoing -> deps not yet done
     std::unordered_map<TransferId, std::vector<TransferId>> m_waiters; //!< dep -> outgoing
-    std::vector<EventId> m_pending;         //!< posts waiting for backprop
+    std::vector<EventId> m_pending; //!< posts waiting for backprop
 };
 
 } // namespace ns3

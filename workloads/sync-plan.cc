@@ -52,8 +52,7 @@ ContributorSet::Add(uint32_t worker)
     if (worker >= m_workers)
     {
         throw std::out_of_range("ContributorSet::Add: worker " + std::to_string(worker) +
-                                " outside a set over " + std::to_string(m_workers) +
-                                " workers");
+                                " outside a set over " + std::to_string(m_workers) + " workers");
     }
     m_bits[worker / 64] |= uint64_t{1} << (worker % 64);
 }

@@ -79,13 +79,13 @@ struct Transfer
     TransferId id;
     ParticipantIndex src;
     ParticipantIndex dst;
-    uint64_t offset;            //!< first byte of the range in the flattened gradient
-    uint64_t bytes;             //!< length of the range, > 0
-    TransferOp op;              //!< what dst does with it
-    ContributorSet carries;     //!< workers whose contributions the data sums
+    uint64_t offset;              //!< first byte of the range in the flattened gradient
+    uint64_t bytes;               //!< length of the range, > 0
+    TransferOp op;                //!< what dst does with it
+    ContributorSet carries;       //!< workers whose contributions the data sums
     std::vector<TransferId> deps; //!< must complete before this starts
-    uint32_t chunk;             //!< algorithm's chunk / segment label (for traces)
-    uint32_t phase;             //!< algorithm's phase / step label (for traces)
+    uint32_t chunk;               //!< algorithm's chunk / segment label (for traces)
+    uint32_t phase;               //!< algorithm's phase / step label (for traces)
 };
 
 /**
@@ -102,7 +102,11 @@ struct SyncPlan
     std::vector<Transfer> transfers; //!< transfers[i].id == i; deps point backwards
 
     /// \brief Number of participants (workers and dedicated servers).
-    uint32_t ParticipantCount() const { return static_cast<uint32_t>(hostOf.size()); }
+    uint32_t
+    ParticipantCount() const
+    {
+        return static_cast<uint32_t>(hostOf.size());
+    }
     /// \brief Appends a transfer, assigning its id; returns the id.
     TransferId Add(Transfer transfer);
     /// \brief Readable multi-line dump: one transfer a line with its range, op, carries, deps.

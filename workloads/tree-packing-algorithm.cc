@@ -79,9 +79,9 @@ TreePackingAlgorithm::Streams(const TreePackingResult& packing) const
     for (uint32_t t = 0; t < packing.trees.size(); ++t)
     {
         const double rate = packing.trees[t].rateBps;
-        const uint64_t count =
-            std::max<int64_t>(1, std::llround(double(m_streams) * packing.trees.size() * rate /
-                                              packing.aggregateBps));
+        const uint64_t count = std::max<int64_t>(
+            1,
+            std::llround(double(m_streams) * packing.trees.size() * rate / packing.aggregateBps));
         for (uint64_t i = 0; i < count; ++i)
         {
             streams.emplace_back(t, rate / count);
@@ -106,11 +106,11 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
         const PackedTree& tree = packing.trees[streams[st].first];
         cumulative += streams[st].second;
         // min: rounding may carry the running share a hair above 1 before the last stream.
-        const uint64_t end =
-            st + 1 == streams.size()
-                ? w
-                : std::min<uint64_t>(
-                      w, static_cast<uint64_t>(w * (cumulative / packing.aggregateBps)));
+        const uint64_t end = st + 1 == streams.size()
+                                 ? w
+                                 : std::min<uint64_t>(w,
+                                                      static_cast<uint64_t>(
+                                                          w * (cumulative / packing.aggregateBps)));
         const uint64_t base = begin;
         begin = end;
         if (end <= base)
@@ -170,8 +170,16 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
                 {
                     deps.push_back(lastUp[h]);
                 }
-                TransferId id = plan.Add({0, h, tree.parent[h], offset, bytes, TransferOp::Reduce,
-                                          subtree[h], deps, chunk, 0});
+                TransferId id = plan.Add({0,
+                                          h,
+                                          tree.parent[h],
+                                          offset,
+                                          bytes,
+                                          TransferOp::Reduce,
+                                          subtree[h],
+                                          deps,
+                                          chunk,
+                                          0});
                 lastUp[h] = id;
                 fromChildren[tree.parent[h]].push_back(id);
             }
@@ -180,14 +188,23 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
             {
                 for (HostRank c : children[h])
                 {
-                    std::vector<TransferId> deps =
-                        h == tree.root ? fromChildren[h] : std::vector<TransferId>{fromParent[h]};
+                    std::vector<TransferId> deps = h == tree.root
+                                                       ? fromChildren[h]
+                                                       : std::vector<TransferId>{fromParent[h]};
                     if (lastDown[c] != kNone)
                     {
                         deps.push_back(lastDown[c]);
                     }
-                    TransferId id = plan.Add({0, h, c, offset, bytes, TransferOp::Copy,
-                                              ContributorSet::All(n), deps, chunk, 1});
+                    TransferId id = plan.Add({0,
+                                              h,
+                                              c,
+                                              offset,
+                                              bytes,
+                                              TransferOp::Copy,
+                                              ContributorSet::All(n),
+                                              deps,
+                                              chunk,
+                                              1});
                     lastDown[c] = id;
                     fromParent[c] = id;
                 }

@@ -4,10 +4,10 @@
 #include "ns3/topology.h"
 
 #include <algorithm>
-#include <cstddef>
-#include <map>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 
