@@ -103,6 +103,8 @@ class DriverOptions
     std::string stopDrainingText;     //!< --stop-draining
     std::string watchdogText;         //!< --pfc-watchdog
     std::string linkDownText;         //!< --link-down
+    std::string pcapText;             //!< --pcap: NODE[.PORT][,...] captured into --out
+    std::string preset;               //!< --preset: "" or hpcc
     std::string bufferText;           //!< --buffer
     std::string priorityText;         //!< --priority
     std::string laneScheduling;       //!< --lane-scheduling: rr (deficit round robin) | strict
@@ -112,8 +114,6 @@ class DriverOptions
     std::string inFlightSampleText;   //!< --in-flight-sample
     std::string maxEventsText;        //!< --max-events
     std::string progressText;         //!< --progress
-    std::string pcapText;             //!< --pcap: NODE[.PORT][,...] captured into --out
-    std::string preset;               //!< --preset: "" or hpcc
 
     // Validated values (after Validate()).
     double rateBps{0};               //!< default link rate, bit/s

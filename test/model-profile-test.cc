@@ -1,4 +1,5 @@
 #include "ns3/model-profile.h"
+#include "ns3/results-writer.h"
 
 #include <gtest/gtest.h>
 
@@ -64,3 +65,50 @@ TEST(ModelProfile, MalformedProfilesNameFileAndLine)
     EXPECT_NE(message(std::string("tensor\0,x", 9)).find("binary"), std::string::npos);
     EXPECT_EQ(message("tensor,params,bytes\r\na,10,40\r\n"), "no error");
 }
+
+namespace ns3
+{
+namespace
+{
+
+TEST(ModelProfileCsv, AByteOrderMarkIsSkipped)
+{
+    // A spreadsheet's UTF-8 CSV starts with EF BB BF: the header after it is still the header.
+    ModelProfile p = ModelProfile::Parse(
+        "\xEF\xBB\xBFtensor,params,bytes\nw,10,40\n", "bom", "bom.csv");
+    ASSERT_EQ(p.Tensors().size(), 1u);
+    EXPECT_EQ(p.TotalBytes(), 40u);
+}
+
+TEST(ModelProfileCsv, QuotedFieldsAsTheCsvWriterWritesThemReadBack)
+{
+    // Names with a comma and a quote, written by the results writer's RFC 4180 quoting, read
+    // back whole: "conv1,weight" and say "hi" (10 fp32 params = 40 B, 1 = 4 B).
+    const std::string a = "conv1,weight";
+    const std::string b = "say \"hi\"";
+    const std::string text = "tensor,params,bytes\n" + ResultsWriter::CsvField(a) + ",10,40\n" +
+                             ResultsWriter::CsvField(b) + ",1,4\n";
+    ModelProfile p = ModelProfile::Parse(text, "quoted", "quoted.csv");
+    ASSERT_EQ(p.Tensors().size(), 2u);
+    EXPECT_EQ(p.Tensors()[0].name, a);
+    EXPECT_EQ(p.Tensors()[1].name, b);
+    EXPECT_EQ(p.TotalBytes(), 44u);
+}
+
+TEST(ModelProfileCsv, AnUnclosedQuoteNamesTheLine)
+{
+    try
+    {
+        ModelProfile::Parse("tensor,params,bytes\n\"open,10,40\n", "bad", "bad.csv");
+        FAIL() << "accepted an unclosed quote";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        EXPECT_NE(std::string(e.what()).find("bad.csv:2: a quoted field is not closed"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
+} // namespace
+} // namespace ns3

@@ -85,9 +85,66 @@ ModelProfile::BuiltInNames()
     return {"vgg16", "vgg19", "resnet50", "mnist-mlp"};
 }
 
-ModelProfile
-ModelProfile::Parse(const std::string& text, const std::string& name, const std::string& file)
+namespace
 {
+
+/// The fields of one CSV line as RFC 4180 writes them (ResultsWriter::CsvField): a field in
+/// double quotes may hold commas, and "" inside it is one quote.
+std::vector<std::string>
+CsvFields(const std::string& line, const std::string& where)
+{
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (size_t i = 0; i < line.size(); ++i)
+    {
+        const char c = line[i];
+        if (quoted)
+        {
+            if (c == '"' && i + 1 < line.size() && line[i + 1] == '"')
+            {
+                fields.back() += '"';
+                ++i;
+            }
+            else if (c == '"')
+            {
+                quoted = false;
+            }
+            else
+            {
+                fields.back() += c;
+            }
+        }
+        else if (c == '"' && Trim(fields.back()).empty())
+        {
+            fields.back().clear();
+            quoted = true;
+        }
+        else if (c == ',')
+        {
+            fields.emplace_back();
+        }
+        else
+        {
+            fields.back() += c;
+        }
+    }
+    if (quoted)
+    {
+        throw std::invalid_argument(where + ": a quoted field is not closed; allowed: "
+                                            "\"text\" with \"\" for a quote inside");
+    }
+    return fields;
+}
+
+} // namespace
+
+ModelProfile
+ModelProfile::Parse(const std::string& rawText, const std::string& name, const std::string& file)
+{
+    // Spreadsheets save CSV with a UTF-8 byte-order mark: not part of the header.
+    const std::string bom = "\xEF\xBB\xBF";
+    const std::string text = rawText.compare(0, bom.size(), bom) == 0 ? rawText.substr(bom.size())
+                                                                      : rawText;
     CheckTextFile(text, file, "CSV model profile");
     ModelProfile profile;
     profile.m_name = name;
@@ -105,34 +162,17 @@ ModelProfile::Parse(const std::string& text, const std::string& name, const std:
             continue;
         }
         std::string where = file + ":" + std::to_string(lineNo);
+        std::vector<std::string> fields = CsvFields(t, where);
         if (!header)
         {
-            std::string h;
-            for (char c : t)
-            {
-                if (c != ' ' && c != '\t')
-                {
-                    h += c;
-                }
-            }
-            if (h != "tensor,params,bytes")
+            if (fields.size() != 3 || Trim(fields[0]) != "tensor" || Trim(fields[1]) != "params" ||
+                Trim(fields[2]) != "bytes")
             {
                 throw std::invalid_argument(
                     where + ": expected header 'tensor,params,bytes', got '" + t + "'");
             }
             header = true;
             continue;
-        }
-        std::vector<std::string> fields;
-        std::string field;
-        std::istringstream row(t);
-        while (std::getline(row, field, ','))
-        {
-            fields.push_back(field);
-        }
-        if (!t.empty() && t.back() == ',')
-        {
-            fields.emplace_back();
         }
         if (fields.size() != 3)
         {

@@ -42,7 +42,9 @@ class ModelProfile
      * is compiled in, so an installed library finds its own data). Empty when none exists.
      */
     static std::string DefaultModelsDir();
-    /// \brief Parses CSV text `tensor,params,bytes` (header line first); file names the source.
+    /// \brief Parses CSV text `tensor,params,bytes` (header line first; RFC 4180 quoting, as
+    /// ResultsWriter::CsvField writes; a leading UTF-8 byte-order mark is skipped); file
+    /// names the source.
     static ModelProfile Parse(const std::string& text,
                               const std::string& name,
                               const std::string& file);
