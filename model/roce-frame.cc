@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstring>
+#include <type_traits>
 
 namespace ns3
 {
@@ -14,18 +15,23 @@ namespace ns3
 namespace
 {
 
-/// Frame header bytes written as one block: the whole header by BuildRoceFrame, the
-/// Ethernet + 802.1Q + IPv4 prefix when a switch rewrites it in place.
-class RoceRawBytes : public Header
+/**
+ * Frame bytes written as one block of at most `Capacity` bytes: a Header (the whole header by
+ * BuildRoceFrame, or the Ethernet + 802.1Q + IPv4 prefix when a switch rewrites it in place)
+ * or a Trailer (ICRC and FCS, or the FCS alone). The two differ only in where the block
+ * sits: a trailer's iterator points past the packet's end, so it steps back first.
+ */
+template<class Base, uint32_t Capacity, const char* TypeName>
+class RoceRawBlock : public Base
 {
   public:
     static TypeId
     GetTypeId()
     {
-        static TypeId tid = TypeId("ns3::RoceRawBytes")
-                                .SetParent<Header>()
+        static TypeId tid = TypeId(TypeName)
+                                .SetParent<Base>()
                                 .SetGroupName("Paramsync")
-                                .AddConstructor<RoceRawBytes>();
+                                .template AddConstructor<RoceRawBlock>();
         return tid;
     }
 
@@ -44,12 +50,20 @@ class RoceRawBytes : public Header
     void
     Serialize(Buffer::Iterator i) const override
     {
+        if constexpr (kIsTrailer)
+        {
+            i.Prev(size);
+        }
         i.Write(bytes, size);
     }
 
     uint32_t
     Deserialize(Buffer::Iterator i) override
     {
+        if constexpr (kIsTrailer)
+        {
+            i.Prev(size);
+        }
         i.Read(bytes, size);
         return size;
     }
@@ -57,66 +71,21 @@ class RoceRawBytes : public Header
     void
     Print(std::ostream& os) const override
     {
-        os << "header bytes " << size;
+        os << (kIsTrailer ? "trailer" : "header") << " bytes " << size;
     }
 
-    uint8_t bytes[64];
+    uint8_t bytes[Capacity];
     uint32_t size{0};
+
+  private:
+    static constexpr bool kIsTrailer = std::is_base_of_v<Trailer, Base>;
 };
 
+constexpr char kRawBytesTypeName[] = "ns3::RoceRawBytes";
+constexpr char kRawTrailerTypeName[] = "ns3::RoceRawTrailer";
+using RoceRawBytes = RoceRawBlock<Header, 64, kRawBytesTypeName>;
+using RoceRawTrailer = RoceRawBlock<Trailer, 8, kRawTrailerTypeName>;
 NS_OBJECT_ENSURE_REGISTERED(RoceRawBytes);
-
-/// The frame's last bytes (ICRC and FCS, or the FCS alone) written as one block.
-class RoceRawTrailer : public Trailer
-{
-  public:
-    static TypeId
-    GetTypeId()
-    {
-        static TypeId tid = TypeId("ns3::RoceRawTrailer")
-                                .SetParent<Trailer>()
-                                .SetGroupName("Paramsync")
-                                .AddConstructor<RoceRawTrailer>();
-        return tid;
-    }
-
-    TypeId
-    GetInstanceTypeId() const override
-    {
-        return GetTypeId();
-    }
-
-    uint32_t
-    GetSerializedSize() const override
-    {
-        return size;
-    }
-
-    void
-    Serialize(Buffer::Iterator end) const override
-    {
-        end.Prev(size);
-        end.Write(bytes, size);
-    }
-
-    uint32_t
-    Deserialize(Buffer::Iterator end) override
-    {
-        end.Prev(size);
-        end.Read(bytes, size);
-        return size;
-    }
-
-    void
-    Print(std::ostream& os) const override
-    {
-        os << "trailer bytes " << size;
-    }
-
-    uint8_t bytes[8];
-    uint32_t size{0};
-};
-
 NS_OBJECT_ENSURE_REGISTERED(RoceRawTrailer);
 
 constexpr uint32_t kEthBytes = 14;

@@ -40,24 +40,64 @@ RunCommand(const std::string& cmd)
     return out;
 }
 
+/// Two PfcNetDevices on one PfcChannel, the first one captured to a pcap file; Decode runs
+/// the simulation to its end, closes the capture and returns tshark's field output.
+class CapturedLink
+{
+  public:
+    explicit CapturedLink(const std::string& name)
+        : m_file("/tmp/paramsync-" + name + "-" + std::to_string(getpid()) + ".pcap")
+    {
+        Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
+        for (auto& dev : m_dev)
+        {
+            Ptr<Node> n = CreateObject<Node>();
+            dev = CreateObject<PfcNetDevice>();
+            dev->SetAddress(Mac48Address::Allocate());
+            n->AddDevice(dev);
+            dev->Attach(ch);
+        }
+        m_dev[0]->EnablePcap(m_file);
+    }
+
+    /// The captured device.
+    Ptr<PfcNetDevice>
+    Sender() const
+    {
+        return m_dev[0];
+    }
+
+    /// Runs the simulation, closes the capture and decodes it with tshark's `options`.
+    std::string
+    Decode(const std::string& options)
+    {
+        Simulator::Run();
+        Simulator::Destroy();
+        m_dev[0]->Dispose(); // closes the capture
+        std::string out = RunCommand("tshark -r " + m_file + " " + options);
+        std::remove(m_file.c_str());
+        return out;
+    }
+
+  private:
+    std::string m_file;
+    Ptr<PfcNetDevice> m_dev[2];
+};
+
+bool
+TsharkMissing()
+{
+    return std::system("command -v tshark > /dev/null 2>&1") != 0;
+}
+
 TEST(PfcPcapTest, TsharkDecodesRoceAndPfc)
 {
-    if (std::system("command -v tshark > /dev/null 2>&1") != 0)
+    if (TsharkMissing())
     {
         GTEST_SKIP() << "tshark is not installed (apt-get install tshark)";
     }
-    std::string file = "/tmp/paramsync-pfc-pcap-" + std::to_string(getpid()) + ".pcap";
-    Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
-    Ptr<PfcNetDevice> d[2];
-    for (auto& dev : d)
-    {
-        Ptr<Node> n = CreateObject<Node>();
-        dev = CreateObject<PfcNetDevice>();
-        dev->SetAddress(Mac48Address::Allocate());
-        n->AddDevice(dev);
-        dev->Attach(ch);
-    }
-    d[0]->EnablePcap(file);
+    CapturedLink link("pfc-pcap");
+    Ptr<PfcNetDevice> sender = link.Sender();
     RoceFrameInfo i;
     i.srcHost = 1;
     i.dstHost = 2;
@@ -68,18 +108,13 @@ TEST(PfcPcapTest, TsharkDecodesRoceAndPfc)
     i.psn = 0x1234;
     i.ackRequest = true;
     i.payloadBytes = 256;
-    d[0]->Enqueue(BuildRoceFrame(i), 3);
-    d[0]->SendPause(5, 0xabcd);
-    Simulator::Run();
-    Simulator::Destroy();
-    d[0]->Dispose(); // closes the capture
+    sender->Enqueue(BuildRoceFrame(i), 3);
+    sender->SendPause(5, 0xabcd);
 
-    std::string fields = RunCommand(
-        "tshark -r " + file +
-        " -d udp.port==4791,infiniband -T fields -E separator=, -e frame.len -e udp.dstport "
+    std::string fields = link.Decode(
+        "-d udp.port==4791,infiniband -T fields -E separator=, -e frame.len -e udp.dstport "
         "-e infiniband.bth.opcode -e infiniband.bth.psn -e infiniband.bth.destqp -e "
         "vlan.priority -e macc.opcode -e macc.cbfc.enbv -e macc.cbfc.pause_time.c5 2>&1");
-    std::remove(file.c_str());
     // Frame 1: the data frame, enqueued first on an idle port, so it leaves first:
     // 14 + 4 + 20 + 8 + 12 + 256 + 4 + 4 = 322 B, UDP 4791, opcode 4 (SEND Only),
     // PSN 0x1234 = 4660, dest QP 0x42, PCP 3.
@@ -90,22 +125,12 @@ TEST(PfcPcapTest, TsharkDecodesRoceAndPfc)
 
 TEST(PfcPcapTest, TsharkDecodesEveryFrameKindWithAGoodFcs)
 {
-    if (std::system("command -v tshark > /dev/null 2>&1") != 0)
+    if (TsharkMissing())
     {
         GTEST_SKIP() << "tshark is not installed (apt-get install tshark)";
     }
-    std::string file = "/tmp/paramsync-pfc-kinds-" + std::to_string(getpid()) + ".pcap";
-    Ptr<PfcChannel> ch = CreateObject<PfcChannel>();
-    Ptr<PfcNetDevice> d[2];
-    for (auto& dev : d)
-    {
-        Ptr<Node> n = CreateObject<Node>();
-        dev = CreateObject<PfcNetDevice>();
-        dev->SetAddress(Mac48Address::Allocate());
-        n->AddDevice(dev);
-        dev->Attach(ch);
-    }
-    d[0]->EnablePcap(file);
+    CapturedLink link("pfc-kinds");
+    Ptr<PfcNetDevice> sender = link.Sender();
     RoceFrameInfo data;
     data.srcHost = 1;
     data.dstHost = 2;
@@ -135,29 +160,24 @@ TEST(PfcPcapTest, TsharkDecodesEveryFrameKindWithAGoodFcs)
     const std::vector<RoceFrameInfo> roce = {data, ack, nak, cnp};
     for (uint32_t k = 0; k < roce.size(); ++k)
     {
-        Simulator::Schedule(NanoSeconds(1000 * k + 1), [&d, &roce, k]() {
-            d[0]->Enqueue(BuildRoceFrame(roce[k]), roce[k].priority);
+        Simulator::Schedule(NanoSeconds(1000 * k + 1), [sender, &roce, k]() {
+            sender->Enqueue(BuildRoceFrame(roce[k]), roce[k].priority);
         });
     }
-    Simulator::Schedule(NanoSeconds(4001), [&d]() { d[0]->SendPause(3, 0xffff); });
-    Simulator::Schedule(NanoSeconds(5001), [&d]() { d[0]->SendPause(3, 0); });
-    Simulator::Schedule(NanoSeconds(6001), [&d, &data]() {
+    Simulator::Schedule(NanoSeconds(4001), [sender]() { sender->SendPause(3, 0xffff); });
+    Simulator::Schedule(NanoSeconds(5001), [sender]() { sender->SendPause(3, 0); });
+    Simulator::Schedule(NanoSeconds(6001), [sender, &data]() {
         Ptr<Packet> marked = BuildRoceFrame(data);
         MarkRoceFrameCe(marked);
-        d[0]->Enqueue(marked, 3);
+        sender->Enqueue(marked, 3);
     });
-    Simulator::Run();
-    Simulator::Destroy();
-    d[0]->Dispose(); // closes the capture
 
-    std::string out = RunCommand(
-        "tshark -r " + file +
-        " -o eth.fcs:Always -o eth.check_fcs:TRUE -d udp.port==4791,infiniband -T fields "
+    std::string out = link.Decode(
+        "-o eth.fcs:Always -o eth.check_fcs:TRUE -d udp.port==4791,infiniband -T fields "
         "-E separator=, -e frame.time_epoch -e frame.len -e eth.fcs.status -e "
         "infiniband.bth.opcode -e infiniband.bth.destqp -e infiniband.bth.psn -e "
         "infiniband.aeth.syndrome -e infiniband.aeth.msn -e ip.dsfield.ecn -e macc.opcode -e "
         "macc.cbfc.enbv -e macc.cbfc.pause_time.c3 -e infiniband.bth 2>/dev/null");
-    std::remove(file.c_str());
     std::vector<std::string> rows;
     std::istringstream lines(out);
     for (std::string line; std::getline(lines, line);)
