@@ -1,3 +1,5 @@
+#include "topology-grid.h"
+
 #include "ns3/double-binary-tree-algorithm.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
@@ -214,20 +216,7 @@ TEST(DoubleBinaryTreeAlgorithm, OptionsAreValidated)
 // profile; tiny W (fewer bytes than blocks) leaves empty blocks out.
 TEST(DoubleBinaryTreeAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1",
-                          "bcube:n=3,k=1",
-                          "bcube:n=4,k=1",
-                          "bcube:n=2,k=2",
-                          "bcube:n=3,k=2",
-                          "torus:dims=2x2",
-                          "torus:dims=3x5",
-                          "torus:dims=5x5",
-                          "torus:dims=3x3x3",
-                          "fattree:k=4",
-                          "fattree:k=6",
-                          "bigraph:s=4,m=4",
-                          "ring:n=9",
-                          "star:n=8"})
+    for (std::string t : CheckerTopologyGrid())
     {
         for (std::string m : {"bytes:1000003", "mnist-mlp"})
         {

@@ -1,3 +1,5 @@
+#include "topology-grid.h"
+
 #include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
 #include "ns3/ps-algorithm.h"
@@ -207,20 +209,7 @@ TEST(PsAlgorithm, OptionsAreValidatedAndSpelledOut)
 // unequal shards and chunks) and the MNIST MLP profile (tensor boundaries).
 TEST(PsAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1",
-                          "bcube:n=3,k=1",
-                          "bcube:n=4,k=1",
-                          "bcube:n=2,k=2",
-                          "bcube:n=3,k=2",
-                          "torus:dims=2x2",
-                          "torus:dims=3x5",
-                          "torus:dims=5x5",
-                          "torus:dims=3x3x3",
-                          "fattree:k=4",
-                          "fattree:k=6",
-                          "bigraph:s=4,m=4",
-                          "ring:n=9",
-                          "star:n=8"})
+    for (std::string t : CheckerTopologyGrid())
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string a : {"ps",

@@ -1,3 +1,5 @@
+#include "topology-grid.h"
+
 #include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
 #include "ns3/ring-algorithm.h"
@@ -47,20 +49,7 @@ TEST(RingAlgorithm, CheckerRejectsRemovedDependency)
 TEST(RingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
     const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
-    for (std::string t : {"bcube:n=2,k=1",
-                          "bcube:n=3,k=1",
-                          "bcube:n=4,k=1",
-                          "bcube:n=2,k=2",
-                          "bcube:n=3,k=2",
-                          "torus:dims=2x2",
-                          "torus:dims=3x5",
-                          "torus:dims=5x5",
-                          "torus:dims=3x3x3",
-                          "fattree:k=4",
-                          "fattree:k=6",
-                          "bigraph:s=4,m=4",
-                          "ring:n=9",
-                          "star:n=8"})
+    for (std::string t : CheckerTopologyGrid())
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string a : {"mesh", "ring", "ring:order=topo"})
@@ -260,20 +249,7 @@ TEST(RingAlgorithm, SegmentsDependOnlyOnTheirOwnChain)
 // Topology-aware options on the grid, checker only (W prime so every split is unequal).
 TEST(RingAlgorithm, OptionsCheckOnTopologyGrid)
 {
-    for (std::string t : {"bcube:n=2,k=1",
-                          "bcube:n=3,k=1",
-                          "bcube:n=4,k=1",
-                          "bcube:n=2,k=2",
-                          "bcube:n=3,k=2",
-                          "torus:dims=2x2",
-                          "torus:dims=3x5",
-                          "torus:dims=5x5",
-                          "torus:dims=3x3x3",
-                          "fattree:k=4",
-                          "fattree:k=6",
-                          "bigraph:s=4,m=4",
-                          "ring:n=9",
-                          "star:n=8"})
+    for (std::string t : CheckerTopologyGrid())
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         for (std::string a : {"ring:order=topo,bidir=1,nics=all,segments=3",

@@ -1,3 +1,5 @@
+#include "topology-grid.h"
+
 #include "ns3/arborescence-packing.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/plan-checker.h"
@@ -210,23 +212,10 @@ TEST(TreePackingAlgorithm, CheckerRejectsRemovedDependency)
 TEST(TreePackingAlgorithm, CheckerAcceptsOnTopologyGrid)
 {
     const std::string models = PARAMSYNC_SOURCE_DIR "/workloads/models";
-    for (std::string t : {"bcube:n=2,k=1",
-                          "bcube:n=3,k=1",
-                          "bcube:n=4,k=1",
-                          "bcube:n=2,k=2",
-                          "bcube:n=3,k=2",
-                          "bcube:n=4,k=2",
-                          "torus:dims=2x2",
-                          "torus:dims=3x3",
-                          "torus:dims=3x5",
-                          "torus:dims=4x4",
-                          "torus:dims=5x5",
-                          "torus:dims=3x3x3",
-                          "fattree:k=4",
-                          "fattree:k=6",
-                          "bigraph:s=4,m=4",
-                          "ring:n=9",
-                          "star:n=8"})
+    // The common grid plus BCube(4,2) (64 hosts) and the square tori 3x3 and 4x4.
+    std::vector<std::string> grid = CheckerTopologyGrid();
+    grid.insert(grid.end(), {"bcube:n=4,k=2", "torus:dims=3x3", "torus:dims=4x4"});
+    for (const std::string& t : grid)
     {
         auto topo = MakeTopology(t, 40e9, 1e-6);
         auto algorithm = MakeSyncAlgorithm("trees");
