@@ -1,5 +1,7 @@
 #include "driver-options.h"
 
+#include "job-registry.h"
+
 #include "ns3/command-line.h"
 #include "ns3/config-store.h"
 #include "ns3/config.h"
@@ -253,12 +255,7 @@ DriverOptions::Table()
           topology,
           [](const std::string& s) { V::CheckText(s, "--topology"); });
     t.Add("algorithm",
-          "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
-          "dbtree, trees), 'all' for every one that applies to the topology, or an "
-          "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only), or "
-          "lapse:workload=mf|kge,mode=dynamic|classic,nodes=N (matrix factorization or "
-          "knowledge-graph embeddings on a Lapse PS on hosts 0..N-1; nodes=1 uses host 0 of "
-          "any topology; packet only)",
+          JobRegistry::Help(), // generated from the registry of --algorithm
           algorithm,
           [](const std::string& s) { V::CheckText(s, "--algorithm"); });
     t.Add("model",
