@@ -2,6 +2,7 @@
 set(PARAMSYNC_HELPER_SOURCES
     helper/build-info.cc
     helper/driver-options.cc
+    helper/driver-options-ns3.cc
     helper/flow-list.cc
     helper/in-flight-sampler.cc
     helper/network-builder.cc
