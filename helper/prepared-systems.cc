@@ -107,41 +107,6 @@ class PlanSystem : public PreparedSystem
     SyncJobConfig m_config;                      //!< iterations, compute, overlap, straggler
 };
 
-/// A system that is a job alone (asynchronous PS, Lapse, flows only).
-class JobSystem : public PreparedSystem
-{
-  public:
-    JobSystem(std::string spec, std::string model, std::function<std::unique_ptr<Job>()> make)
-        : m_spec(std::move(spec)),
-          m_model(std::move(model)),
-          m_make(std::move(make))
-    {
-    }
-
-    std::string
-    Spec() const override
-    {
-        return m_spec;
-    }
-
-    std::string
-    ModelName() const override
-    {
-        return m_model;
-    }
-
-    std::unique_ptr<Job>
-    MakeJob() const override
-    {
-        return m_make ? m_make() : nullptr;
-    }
-
-  private:
-    std::string m_spec;                           //!< canonical spec
-    std::string m_model;                          //!< model column
-    std::function<std::unique_ptr<Job>()> m_make; //!< the job, or none
-};
-
 /// The SyncJob settings of the options.
 SyncJobConfig
 JobConfig(const DriverOptions& o)

@@ -10,11 +10,52 @@
 #include "option-values.h"
 
 #include <exception>
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace ns3
 {
+
+/**
+ * \brief A system that is a job alone (asynchronous PS, Lapse, flows only): its spec, its
+ * model column and the function that makes its Job (none: nullptr).
+ */
+class JobSystem : public PreparedSystem
+{
+  public:
+    /// \brief make may be empty: no job.
+    JobSystem(std::string spec, std::string model, std::function<std::unique_ptr<Job>()> make)
+        : m_spec(std::move(spec)),
+          m_model(std::move(model)),
+          m_make(std::move(make))
+    {
+    }
+
+    std::string
+    Spec() const override
+    {
+        return m_spec;
+    }
+
+    std::string
+    ModelName() const override
+    {
+        return m_model;
+    }
+
+    std::unique_ptr<Job>
+    MakeJob() const override
+    {
+        return m_make ? m_make() : nullptr;
+    }
+
+  private:
+    std::string m_spec;                           //!< canonical spec
+    std::string m_model;                          //!< model column
+    std::function<std::unique_ptr<Job>()> m_make; //!< the job, or none
+};
 
 /// \brief The message of a pure-code error as an OptionError, prefixed with the option unless
 /// it names one already; one line. std::bad_alloc is rethrown (not the option's fault).
