@@ -303,7 +303,8 @@ DriverOptions::AddInputOutputRows(OptionTable& t)
                   return;
               }
               V::CheckText(s, "--pcap");
-              if (out.empty() || backend != "packet")
+              // --backend=fluid refuses it too (FluidBackend::Check: no packets to capture).
+              if (out.empty())
               {
                   throw OptionError("--pcap: '" + s +
                                     "' needs --out=DIR (the captures go there) and "

@@ -54,6 +54,11 @@ void
 FluidBackend::Check() const
 {
     const DriverOptions& o = m_options;
+    if (!o.pcapText.empty())
+    {
+        throw OptionError("--pcap: '" + o.pcapText +
+                          "' needs --out=DIR (the captures go there) and --backend=packet");
+    }
     if (!m_flows.flows.empty())
     {
         throw OptionError("--flows: needs --backend=packet; allowed: --backend=packet");
