@@ -70,4 +70,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/pause-spread-test.cc
     test/in-flight-sampler-test.cc
     test/paramsync-helper-test.cc
+    test/job-registry-test.cc
 )
