@@ -161,6 +161,12 @@ class DriverOptions
     bool hashSeedPerSwitch{false};   //!< --preset=hpcc: switch v's ECMP hash seed is v
 
   private:
+    /// \brief Table() rows of --flows, --out, --format, --trace, --pcap.
+    void AddInputOutputRows(OptionTable& t);
+    /// \brief Table() rows of the training loop and the faults.
+    void AddWorkloadAndFaultRows(OptionTable& t);
+    /// \brief Table() rows of the switches and the run's limits.
+    void AddNetworkAndRunRows(OptionTable& t);
     /// \brief --pfc-watchdog text into watchdogDetectionS / watchdogRestoreS.
     void ParseWatchdog(const std::string& text);
     /// \brief --link-down text into linkDowns.

@@ -1,15 +1,19 @@
 #include "paramsync-helper.h"
 
+#include "jobs.h"
 #include "network-recorder.h"
 #include "roce-sync-transport.h"
+#include "run-guard.h"
+#include "run-invariants.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/callback.h"
+#include "ns3/congestion-control-preset.h"
 #include "ns3/model-profile.h"
 #include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/sync-algorithm.h"
-#include "ns3/sync-job.h"
 #include "ns3/sync-plan.h"
 #include "ns3/topology.h"
 
@@ -59,13 +63,43 @@ void
 ParamsyncHelper::SetTopology(const std::string& spec, DataRate rate, Time delay)
 {
     NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::SetTopology after Install");
-    m_topology = MakeTopology(spec, static_cast<double>(rate.GetBitRate()), delay.GetSeconds());
+    m_ownTopology = MakeTopology(spec, static_cast<double>(rate.GetBitRate()), delay.GetSeconds());
+    m_topology = m_ownTopology.get();
+}
+
+void
+ParamsyncHelper::SetTopology(const Topology& topology)
+{
+    NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::SetTopology after Install");
+    m_ownTopology.reset();
+    m_topology = &topology;
 }
 
 const Topology*
 ParamsyncHelper::GetTopology() const
 {
-    return m_topology.get();
+    return m_topology;
+}
+
+void
+ParamsyncHelper::SetEcmpHashSalt(uint32_t salt)
+{
+    m_builder.SetHashSalt(salt);
+}
+
+void
+ParamsyncHelper::SetTransport(const RoceTransportConfig& config)
+{
+    RoceTransportConfig::CheckCongestionControl(config.cc);
+    m_nic = config.NicFactory();
+    m_cc = config.cc;
+}
+
+void
+ParamsyncHelper::SetCongestionControl(const std::string& preset)
+{
+    RoceTransportConfig::CheckCongestionControl(preset);
+    m_cc = preset;
 }
 
 const PfcNetwork&
@@ -73,11 +107,46 @@ ParamsyncHelper::Install()
 {
     NS_ABORT_MSG_IF(!m_topology, "ParamsyncHelper::Install before SetTopology");
     NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::Install called twice");
+    for (const auto& monitor : m_monitors)
+    {
+        monitor->Configure(m_builder);
+    }
     m_net = m_builder.Build(*m_topology);
     m_recorder = std::make_unique<NetworkRecorder>(m_net);
-    m_transport = std::make_unique<RoceSyncTransport>(m_net, m_nic);
+    m_transport = std::make_unique<RoceSyncTransport>(
+        m_net, m_nic, CongestionControlPreset::Find(m_cc));
+    m_context = std::make_unique<RunContext>(
+        RunContext{*m_topology, m_net, *m_transport, [this]() { return Unfinished(); }});
     m_installed = true;
     return m_net;
+}
+
+void
+ParamsyncHelper::EnablePcap(const std::string& ports, const std::string& dir)
+{
+    NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::EnablePcap before Install");
+    NetworkBuilder::EnablePcap(m_net, NetworkBuilder::PcapPorts(m_topology->Graph(), ports), dir);
+}
+
+RoceSyncTransport&
+ParamsyncHelper::Transport()
+{
+    NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::Transport before Install");
+    return *m_transport;
+}
+
+void
+ParamsyncHelper::InstallJob(std::unique_ptr<Job> job)
+{
+    NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::InstallJob before Install");
+    job->Install(*m_context);
+    m_jobs.push_back(std::move(job));
+}
+
+void
+ParamsyncHelper::AddMonitor(std::unique_ptr<RunMonitor> monitor)
+{
+    m_monitors.push_back(std::move(monitor));
 }
 
 void
@@ -86,7 +155,7 @@ ParamsyncHelper::InstallSyncJob(const std::string& algorithm,
                                 uint32_t iterations)
 {
     NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::InstallSyncJob before Install");
-    NS_ABORT_MSG_IF(m_job, "ParamsyncHelper::InstallSyncJob called twice");
+    NS_ABORT_MSG_IF(m_plan, "ParamsyncHelper::InstallSyncJob called twice");
     std::unique_ptr<SyncAlgorithm> algo = MakeSyncAlgorithm(algorithm);
     std::string why;
     if (!algo->AppliesTo(*m_topology, why))
@@ -98,11 +167,7 @@ ParamsyncHelper::InstallSyncJob(const std::string& algorithm,
     m_plan = std::make_unique<SyncPlan>(algo->Compile(*m_topology, *m_model));
     SyncJobConfig config;
     config.iterations = iterations;
-    m_job = std::make_unique<SyncJob>(*m_plan, m_model->Tensors(), config);
-    m_job->SetTransport(m_transport.get());
-    m_transport->SetJob(m_job.get());
-    m_job->InstallApplications([this](uint32_t host) { return m_net.Host(host); });
-    m_job->Start(Seconds(0));
+    InstallJob(std::make_unique<SyncPlanJob>(*m_plan, m_model->Tensors(), config));
 }
 
 void
@@ -117,93 +182,142 @@ ParamsyncHelper::AddFlow(uint32_t srcHost, uint32_t dstHost, uint64_t bytes, Tim
                                     " B: allowed two different hosts 0.." +
                                     std::to_string(hosts - 1) + " and bytes > 0");
     }
-    const size_t i = m_flows.size();
-    m_flows.push_back({static_cast<uint32_t>(i), srcHost, dstHost, bytes, start.GetSeconds(), -1});
-    Simulator::Schedule(start, [this, i]() {
-        const FlowRecord& f = m_flows[i];
-        m_transport->SendFlow(f.src, f.dst, f.bytes, [this, i]() {
-            m_flows[i].endS = Simulator::Now().GetSeconds();
-        });
-    });
+    if (!m_flows)
+    {
+        auto flows = std::make_unique<FlowsJob>();
+        m_flows = flows.get();
+        InstallJob(std::move(flows));
+    }
+    const auto index = static_cast<uint32_t>(m_flows->Progress().second);
+    m_flows->Add({index, srcHost, dstHost, bytes, start.GetSeconds(), -1}, srcHost, dstHost);
+}
+
+bool
+ParamsyncHelper::Unfinished() const
+{
+    return std::any_of(
+        m_jobs.begin(), m_jobs.end(), [](const auto& job) { return !job->Finished(); });
 }
 
 RunResult
 ParamsyncHelper::Run(Time stop)
 {
-    NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::Run before Install");
-    auto finished = [this]() {
-        return (!m_job || m_job->Finished()) &&
-               std::all_of(
-                   m_flows.begin(), m_flows.end(), [](const FlowRecord& f) { return f.endS >= 0; });
-    };
-    // Stop as soon as the work is done (periodic model timers, e.g. DCQCN's, would keep the
-    // event list busy until `stop`): look after every delivered message, once its event ended.
-    for (uint32_t h = 0; h < m_topology->Graph().HostCount(); ++h)
-    {
-        m_transport->Nic(h)->TraceConnectWithoutContext(
-            "MessageReceived",
-            Callback<void, uint32_t, uint32_t, uint64_t>([finished](uint32_t, uint32_t, uint64_t) {
-                Simulator::ScheduleNow([finished]() {
-                    if (finished())
-                    {
-                        Simulator::Stop();
-                    }
-                });
-            }));
-    }
-    Simulator::Stop(stop);
-    Simulator::Run();
+    RunControl control;
+    control.stop = stop;
+    return Run(control);
+}
 
+RunResult
+ParamsyncHelper::Run(const RunControl& control)
+{
+    NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::Run before Install");
+    m_context->firstTrafficS = 0;
+    for (size_t i = 0; i < m_jobs.size(); ++i)
+    {
+        const double first = m_jobs[i]->FirstStartS();
+        m_context->firstTrafficS = i == 0 ? first : std::min(m_context->firstTrafficS, first);
+    }
+    for (const auto& monitor : m_monitors)
+    {
+        monitor->Install(*m_context);
+    }
+    std::unique_ptr<RunGuard> guard;
+    {
+        RunProgress progress(control.progress, [this]() {
+            std::pair<uint64_t, uint64_t> sum{0, 0};
+            for (const auto& job : m_jobs)
+            {
+                const auto [done, total] = job->Progress();
+                sum.first += done;
+                sum.second += total;
+            }
+            return sum;
+        });
+        // The run ends a grace period after everything finished, or at control.stop, an
+        // absolute simulated time.
+        guard = std::make_unique<RunGuard>(
+            control.stop, control.maxEvents, control.grace, [this]() { return Unfinished(); });
+        Simulator::Run();
+    }
+    m_end = RunEnd{};
+    m_end.drained = guard->Drained();
+    m_end.outOfEvents = guard->OutOfEvents();
     RunResult result;
+    Collect(result, m_end, guard->EndOfWork());
+    return result;
+}
+
+void
+ParamsyncHelper::Collect(RunResult& result, const RunEnd& end, Time endOfWork)
+{
     result.topology = m_topology->Spec();
     result.backend = "packet";
     result.algorithm = m_plan ? m_plan->algorithm : "none";
-    if (m_job)
+    result.model = m_model ? m_model->Name() : "none";
+    for (const auto& job : m_jobs)
     {
-        result.model = m_model->Name();
-        result.workers = m_plan->workers;
-        result.gradientBytes = m_plan->gradientBytes;
-        double gstSum = 0;
-        for (const Time& g : m_job->Gst())
+        job->Collect(*m_context, result);
+        if (!job->MetricsKind().empty())
         {
-            result.gstPerIterationS.push_back(g.GetSeconds());
-            gstSum += g.GetSeconds();
+            result.systemKind = job->MetricsKind();
+            result.systemMetrics = job->Metrics();
         }
-        if (!m_job->Gst().empty())
+        const std::string left = job->Left();
+        if (!left.empty())
         {
-            result.gstS = gstSum / static_cast<double>(m_job->Gst().size());
-        }
-        result.completed = m_job->Finished();
-        for (const SyncTransferTimes& t : m_job->Transfers())
-        {
-            const Transfer& tr = m_plan->transfers[t.id];
-            result.transfers.push_back({t.iteration,
-                                        t.id,
-                                        m_plan->hostOf[tr.src],
-                                        m_plan->hostOf[tr.dst],
-                                        tr.bytes,
-                                        t.start.GetSeconds(),
-                                        t.end.IsNegative() ? -1.0 : t.end.GetSeconds(),
-                                        tr.chunk,
-                                        tr.phase});
+            m_end.left += (m_end.left.empty() ? "" : " and ") + left;
         }
     }
-    result.flows = m_flows;
-    double last = 0;
-    for (const FlowRecord& f : m_flows)
-    {
-        result.completed = result.completed && f.endS >= 0;
-        last = std::max(last, f.endS);
-    }
-    for (const TransferRecord& t : result.transfers)
-    {
-        last = std::max(last, t.endS);
-    }
-    result.simS = result.completed ? last : Simulator::Now().GetSeconds();
     m_recorder->Fill(result);
     result.retransmits = m_transport->Retransmits();
     result.events = Simulator::GetEventCount();
-    return result;
+    // The last transfer or flow end when every one ended (exact); otherwise (asynchronous
+    // systems, unfinished runs) when the guard saw the work done or stopped the run.
+    result.simS = (endOfWork.IsZero() ? Simulator::Now() : endOfWork).GetSeconds();
+    if (result.completed && (!result.transfers.empty() || !result.flows.empty()))
+    {
+        double last = 0;
+        for (const auto& t : result.transfers)
+        {
+            last = std::max(last, t.endS);
+        }
+        for (const auto& f : result.flows)
+        {
+            last = std::max(last, f.endS);
+        }
+        result.simS = last;
+    }
+    std::vector<std::string> broken = RunInvariants::Check(m_net, Counters(result, end));
+    for (const auto& monitor : m_monitors)
+    {
+        monitor->Collect(result, broken);
+        m_end.explained = m_end.explained || monitor->EndedRun();
+    }
+    for (const std::string& b : broken)
+    {
+        result.invariant += (result.invariant.empty() ? "" : "; ") + b;
+    }
+}
+
+RunCounters
+ParamsyncHelper::Counters(const RunResult& result, const RunEnd& end) const
+{
+    RunCounters counters;
+    BooleanValue pfc;
+    m_net.HostPorts(0).front()->GetAttribute("PfcEnabled", pfc);
+    counters.pfc = pfc.Get();
+    counters.drained = end.drained;
+    counters.completed = result.completed;
+    counters.drops = m_recorder->Drops();
+    // Watchdog drops are deliberate (a stormed queue), not a lossless failure, but they are
+    // lost packets all the same for conservation.
+    const uint8_t ack = m_transport->AckPriority();
+    counters.dataDrops = m_recorder->Drops() - m_recorder->DropsOfPriority(ack) +
+                         m_recorder->WatchdogDrops() - m_recorder->WatchdogDropsOfPriority(ack) +
+                         m_recorder->DataLinkDrops();
+    counters.dataSent = m_transport->DataPacketsSent();
+    counters.dataArrived = m_transport->DataPacketsArrived();
+    return counters;
 }
 
 std::string

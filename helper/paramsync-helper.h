@@ -7,6 +7,12 @@
  * ForwardingTable, RoceNic); the trace sources are reachable through the Config paths below.
  * Like ns-3's PointToPointHelper it holds factories and wires: the behaviour is the model's.
  *
+ * Work other than one sync job (an asynchronous PS system, a Lapse system, flow lists) is a
+ * Job (helper/job.h, helper/jobs.h) given to InstallJob; faults and monitors (pause storm,
+ * stalled receiver, link failures, PFC watchdog, deadlock detector, in-flight sampler) are
+ * RunMonitors given to AddMonitor (helper/run-monitors.h). The paramsync driver runs its
+ * packet backend through this class (helper/packet-backend.h).
+ *
  * Use (examples/first-experiment.cc):
  *   ParamsyncHelper helper;
  *   helper.SetSwitchAttribute("BufferSize", UintegerValue(32 << 20));
@@ -20,7 +26,9 @@
 #ifndef PARAMSYNC_PARAMSYNC_HELPER_H
 #define PARAMSYNC_PARAMSYNC_HELPER_H
 
+#include "job.h"
 #include "network-builder.h"
+#include "run-invariants.h"
 #include "run-result.h"
 
 #include "ns3/attribute.h"
@@ -36,12 +44,33 @@
 namespace ns3
 {
 
+class FlowsJob;
 class ModelProfile;
 class NetworkRecorder;
 class RoceSyncTransport;
-class SyncJob;
+struct RoceTransportConfig;
 class Topology;
 struct SyncPlan;
+
+/// \brief How a run ends (ParamsyncHelper::Run).
+struct RunControl
+{
+    Time stop{Seconds(1)};          //!< absolute simulated-time limit
+    uint64_t maxEvents{2000000000}; //!< event limit (a livelock guard)
+    /// Simulated time the run goes on after the work finished, so the last ACKs land and
+    /// the buffers drain: twice RoceNic's default RetransmitTimeout (1 ms) plus 1 ms.
+    Time grace{MilliSeconds(3)};
+    bool progress{false}; //!< a progress line on stderr for runs past 2 s of wall time
+};
+
+/// \brief How the last run ended, for the caller's end-of-run line.
+struct RunEnd
+{
+    bool drained{false};     //!< ended by the grace period after the work finished
+    bool outOfEvents{false}; //!< the event limit ended it
+    bool explained{false};   //!< a monitor ended it and named why (a deadlock)
+    std::string left;        //!< what was left ("3 of 12 transfers and 1 of 2 flows"), or ""
+};
 
 /**
  * \brief Builds a paramsync network, installs a sync job and flows, runs, and collects.
@@ -75,8 +104,21 @@ class ParamsyncHelper
      * \throws std::invalid_argument naming the spec and what is allowed
      */
     void SetTopology(const std::string& spec, DataRate rate, Time delay);
+    /// \brief A topology built by the caller (it must outlive the helper).
+    void SetTopology(const Topology& topology);
     /// \brief The topology set by SetTopology (null before).
     const Topology* GetTopology() const;
+    /// \brief The salt of every switch's ECMP hash (0: each switch salted with its node id,
+    /// as HPCC's simulator does).
+    void SetEcmpHashSalt(uint32_t salt);
+    /**
+     * \brief A congestion-control preset applied to every NIC (model/congestion-control-preset.h:
+     * none, dcqcn, dcqcn-hpcc); none by default. \throws std::invalid_argument for another name
+     */
+    void SetCongestionControl(const std::string& preset);
+    /// \brief The NICs' MTU, priority, timeout and congestion control at once (replaces the
+    /// NIC attributes set before). \throws std::invalid_argument for an unknown preset
+    void SetTransport(const RoceTransportConfig& config);
 
     /**
      * \brief Builds the network and a RoceNic per host. \throws std::invalid_argument for a
@@ -95,6 +137,16 @@ class ParamsyncHelper
                         uint32_t iterations = 1);
     /// \brief One message of `bytes` from host src to host dst on its own queue pair at `start`.
     void AddFlow(uint32_t srcHost, uint32_t dstHost, uint64_t bytes, Time start);
+    /// \brief Any job (helper/jobs.h), installed now (after Install).
+    void InstallJob(std::unique_ptr<Job> job);
+    /// \brief A fault or monitor: configures the factories if added before Install, and
+    /// installs itself when Run starts.
+    void AddMonitor(std::unique_ptr<RunMonitor> monitor);
+    /// \brief PCAP capture of ports ("h0,sw1.2": NetworkBuilder::PcapPorts) into dir.
+    /// \throws std::invalid_argument for a port not in the topology
+    void EnablePcap(const std::string& ports, const std::string& dir);
+    /// \brief The NICs and queue pairs (after Install).
+    RoceSyncTransport& Transport();
 
     /**
      * \brief Runs until every transfer and flow completed (or `stop`) and returns what was
@@ -102,6 +154,19 @@ class ParamsyncHelper
      * priority. The caller calls Simulator::Destroy() afterwards.
      */
     RunResult Run(Time stop);
+    /**
+     * \brief Runs until the work finished and a grace period passed, or control.stop, or
+     * the event limit; returns what was measured, with result.invariant naming what failed
+     * (RunInvariants: drops with PFC on, conservation; a monitor's finding such as a PFC
+     * deadlock). LastRunEnd() then says how it ended.
+     */
+    RunResult Run(const RunControl& control);
+    /// \brief How the last Run ended.
+    const RunEnd&
+    LastRunEnd() const
+    {
+        return m_end;
+    }
 
     /// \brief Config path of every port's PFC pause sent: (priority, quanta) callbacks.
     static std::string PauseSentPath();
@@ -111,17 +176,29 @@ class ParamsyncHelper
     static std::string MessageReceivedPath();
 
   private:
-    NetworkBuilder m_builder;                       //!< network factories
-    ObjectFactory m_nic;                            //!< RoceNic factory
-    std::unique_ptr<Topology> m_topology;           //!< from SetTopology
-    PfcNetwork m_net;                               //!< built by Install
-    bool m_installed{false};                        //!< Install done
-    std::unique_ptr<NetworkRecorder> m_recorder;    //!< PFC, drop and mark counters
-    std::unique_ptr<RoceSyncTransport> m_transport; //!< NICs and queue pairs
-    std::unique_ptr<ModelProfile> m_model;          //!< the job's model
-    std::unique_ptr<SyncPlan> m_plan;               //!< the job's plan
-    std::unique_ptr<SyncJob> m_job;                 //!< the job
-    std::vector<FlowRecord> m_flows;                //!< flows and their completion
+    /// \brief Whether some job has work left.
+    bool Unfinished() const;
+    /// \brief The jobs' and monitors' measurements and the invariants, after the run.
+    void Collect(RunResult& result, const RunEnd& end, Time endOfWork);
+    /// \brief What the end-of-run invariants check, from the recorder and the NICs.
+    RunCounters Counters(const RunResult& result, const RunEnd& end) const;
+
+    NetworkBuilder m_builder;                            //!< network factories
+    ObjectFactory m_nic;                                 //!< RoceNic factory
+    std::string m_cc{"none"};                            //!< congestion-control preset
+    std::unique_ptr<Topology> m_ownTopology;             //!< from SetTopology(spec)
+    const Topology* m_topology{nullptr};                 //!< the topology
+    PfcNetwork m_net;                                    //!< built by Install
+    bool m_installed{false};                             //!< Install done
+    std::unique_ptr<NetworkRecorder> m_recorder;         //!< PFC, drop and mark counters
+    std::unique_ptr<RoceSyncTransport> m_transport;      //!< NICs and queue pairs
+    std::unique_ptr<RunContext> m_context;               //!< what jobs and monitors see
+    std::unique_ptr<ModelProfile> m_model;               //!< InstallSyncJob's model
+    std::unique_ptr<SyncPlan> m_plan;                    //!< InstallSyncJob's plan
+    std::vector<std::unique_ptr<Job>> m_jobs;            //!< installed jobs, in order
+    FlowsJob* m_flows{nullptr};                          //!< AddFlow's job (in m_jobs)
+    std::vector<std::unique_ptr<RunMonitor>> m_monitors; //!< faults and monitors, in order
+    RunEnd m_end;                                        //!< how the last run ended
 };
 
 } // namespace ns3

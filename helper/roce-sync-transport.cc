@@ -13,26 +13,39 @@
 namespace ns3
 {
 
-RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options)
-    : m_net(net)
+ObjectFactory
+RoceTransportConfig::NicFactory() const
 {
-    const CongestionControlPreset* preset = CongestionControlPreset::Find(options.cc);
-    if (!preset)
-    {
-        throw std::invalid_argument("--cc: '" + options.cc + "' is not one of " +
-                                    CongestionControlPreset::Names());
-    }
     ObjectFactory nic("ns3::RoceNic");
-    nic.Set("Mtu", UintegerValue(options.mtu));
-    nic.Set("Priority", UintegerValue(options.priority));
-    nic.Set("RetransmitTimeout", TimeValue(Seconds(options.rtoS)));
-    InstallNics(nic, preset);
+    nic.Set("Mtu", UintegerValue(mtu));
+    nic.Set("Priority", UintegerValue(priority));
+    nic.Set("RetransmitTimeout", TimeValue(rto));
+    return nic;
 }
 
-RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const ObjectFactory& nicFactory)
+void
+RoceTransportConfig::CheckCongestionControl(const std::string& name)
+{
+    if (!CongestionControlPreset::Find(name))
+    {
+        throw std::invalid_argument("--cc: '" + name + "' is not one of " +
+                                    CongestionControlPreset::Names());
+    }
+}
+
+RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const RoceTransportConfig& config)
     : m_net(net)
 {
-    InstallNics(nicFactory, nullptr);
+    RoceTransportConfig::CheckCongestionControl(config.cc);
+    InstallNics(config.NicFactory(), CongestionControlPreset::Find(config.cc));
+}
+
+RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net,
+                                     const ObjectFactory& nicFactory,
+                                     const CongestionControlPreset* preset)
+    : m_net(net)
+{
+    InstallNics(nicFactory, preset);
 }
 
 void

@@ -7,14 +7,15 @@
 #ifndef PARAMSYNC_ROCE_SYNC_TRANSPORT_H
 #define PARAMSYNC_ROCE_SYNC_TRANSPORT_H
 
-#include "driver-options.h"
 #include "network-builder.h"
 
+#include "ns3/nstime.h"
 #include "ns3/object-factory.h"
 #include "ns3/sync-job.h"
 
 #include <functional>
 #include <map>
+#include <string>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -26,16 +27,34 @@ class RoceNic;
 class CongestionControlPreset;
 class QueuePair;
 
+/// \brief The NICs' settings a run chooses (the rest are RoceNic attribute defaults).
+struct RoceTransportConfig
+{
+    uint32_t mtu{1000};        //!< RoCE payload bytes per packet (RoceNic Mtu)
+    uint8_t priority{3};       //!< PFC priority of lane 0 data (RoceNic Priority)
+    Time rto{MilliSeconds(1)}; //!< retransmission timeout (RoceNic RetransmitTimeout)
+    std::string cc{"none"};    //!< congestion-control preset (CongestionControlPreset)
+
+    /// \brief The RoceNic factory with mtu, priority and rto set.
+    ObjectFactory NicFactory() const;
+    /// \brief \throws std::invalid_argument naming --cc and the presets, for an unknown name
+    static void CheckCongestionControl(const std::string& name);
+};
+
 /**
  * \brief SyncTransport over RoceNic queue pairs.
  */
 class RoceSyncTransport : public SyncTransport
 {
   public:
-    /// \brief Installs a RoceNic (MTU, congestion control, priority from options) per host.
-    RoceSyncTransport(const PfcNetwork& net, const DriverOptions& options);
-    /// \brief Installs a RoceNic made by nicFactory (its attributes: Mtu, Priority, ...) per host.
-    RoceSyncTransport(const PfcNetwork& net, const ObjectFactory& nicFactory);
+    /// \brief Installs a RoceNic (MTU, priority, timeout, congestion control) per host.
+    /// \throws std::invalid_argument for an unknown congestion-control preset
+    RoceSyncTransport(const PfcNetwork& net, const RoceTransportConfig& config);
+    /// \brief Installs a RoceNic made by nicFactory (its attributes: Mtu, Priority, ...) per
+    /// host, with a congestion-control preset applied to each (none: nullptr).
+    RoceSyncTransport(const PfcNetwork& net,
+                      const ObjectFactory& nicFactory,
+                      const CongestionControlPreset* preset = nullptr);
     ~RoceSyncTransport() override;
 
     /// \brief The job told of deliveries (may be null: flows only).

@@ -2,6 +2,7 @@
 set(PARAMSYNC_HELPER_SOURCES
     helper/build-info.cc
     helper/driver-options.cc
+    helper/driver-options-ns3.cc
     helper/flow-list.cc
     helper/in-flight-sampler.cc
     helper/network-builder.cc
@@ -9,15 +10,21 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/option-table.cc
     helper/out-directory.cc
     helper/option-values.cc
-    helper/packet-sync-run.cc
+    helper/fluid-backend.cc
+    helper/job-registry.cc
+    helper/jobs.cc
+    helper/packet-backend.cc
     helper/paramsync-driver.cc
     helper/paramsync-helper.cc
     helper/pause-spread.cc
+    helper/prepared-systems.cc
     helper/pfc-deadlock-detector.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
     helper/routed-bound.cc
+    helper/run-guard.cc
     helper/run-invariants.cc
+    helper/run-monitors.cc
     helper/trace-event-writer.cc
 )
 set(PARAMSYNC_HELPER_HEADERS
@@ -30,12 +37,20 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/option-table.h
     helper/out-directory.h
     helper/option-values.h
-    helper/packet-sync-run.h
+    helper/backend.h
+    helper/fluid-backend.h
+    helper/job.h
+    helper/job-registry.h
+    helper/jobs.h
+    helper/packet-backend.h
     helper/paramsync-driver.h
     helper/paramsync-helper.h
     helper/pause-spread.h
+    helper/prepared-systems.h
     helper/pfc-deadlock-detector.h
+    helper/run-guard.h
     helper/run-result.h
+    helper/run-monitors.h
     helper/results-writer.h
     helper/roce-sync-transport.h
     helper/routed-bound.h
@@ -55,4 +70,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/pause-spread-test.cc
     test/in-flight-sampler-test.cc
     test/paramsync-helper-test.cc
+    test/job-registry-test.cc
 )

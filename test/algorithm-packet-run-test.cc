@@ -1,6 +1,5 @@
 // ps, hd and dbtree plans executed packet by packet (SyncJob over RoCE NICs on a PFC star):
 // every plan completes, loses nothing, and its GST sits near the fluid estimator's ideal.
-#include "ns3/driver-options.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/network-builder.h"
 #include "ns3/roce-sync-transport.h"
@@ -46,7 +45,7 @@ TEST(AlgorithmPacketRun, PsHdDbtreeCompleteLosslessNearTheFluidIdeal)
         const double ideal = FluidEstimator().Estimate(*topology, plan).gstS;
 
         PfcNetwork net = NetworkBuilder().Build(*topology);
-        DriverOptions options;
+        RoceTransportConfig options;
         options.mtu = 1000;
         options.cc = "none";
         options.priority = 3;

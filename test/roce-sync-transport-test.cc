@@ -1,6 +1,5 @@
 // RoceSyncTransport: sync messages reuse one QP per (src, dst, QP index), replayed flows get
 // their own QP and are reported at the receiver's last byte, bad --cc is rejected by name.
-#include "ns3/driver-options.h"
 #include "ns3/network-builder.h"
 #include "ns3/queue-pair.h"
 #include "ns3/roce-nic.h"
@@ -17,10 +16,10 @@ using namespace ns3;
 namespace
 {
 
-DriverOptions
+RoceTransportConfig
 Options(const std::string& cc)
 {
-    DriverOptions o;
+    RoceTransportConfig o;
     o.mtu = 1000;
     o.cc = cc;
     o.priority = 3;
@@ -33,7 +32,7 @@ TEST(RoceSyncTransport, FlowsAreDeliveredAtTheLastByteAndSyncQpsAreReused)
 {
     auto topology = MakeTopology("star:n=3", 40e9, 1e-6);
     PfcNetwork net = NetworkBuilder().Build(*topology);
-    DriverOptions options = Options("none");
+    RoceTransportConfig options = Options("none");
     RoceSyncTransport transport(net, options);
     EXPECT_EQ(transport.QueuePairs(0, 2), 1u); // one port per star host
 
@@ -81,7 +80,7 @@ TEST(RoceSyncTransport, UnknownCongestionControlIsRejectedByOption)
 {
     auto topology = MakeTopology("star:n=2", 40e9, 1e-6);
     PfcNetwork net = NetworkBuilder().Build(*topology);
-    DriverOptions options = Options("hpcc");
+    RoceTransportConfig options = Options("hpcc");
     try
     {
         RoceSyncTransport transport(net, options);
