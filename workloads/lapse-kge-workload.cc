@@ -75,6 +75,10 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
     std::iota(m_key.begin(), m_key.end(), 0);
     std::mt19937_64 placement(config.seed);
     std::shuffle(m_key.begin(), m_key.end(), placement);
+    for (uint64_t r = 0; config.relationBytes > 0 && r < config.relations; ++r)
+    {
+        ps.SetValueBytes(m_key[r], config.relationBytes);
+    }
     for (uint32_t w = 0; w < m_workers; ++w)
     {
         std::seed_seq s{config.seed, w};

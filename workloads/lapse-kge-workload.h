@@ -70,6 +70,9 @@ struct LapseKgeConfig
     bool batchLocalize{false};      //!< localize a triple's entities in one batch
     bool clusterRelations{false};   //!< relation r trained at node r mod N only
     uint32_t seed{1};               //!< key placement and triples
+    /// Bytes of a relation's value (0: the PS's value size, as an entity's); RESCAL's
+    /// relations are d x d matrices of floats where entities are d-vectors.
+    uint32_t relationBytes{0};
 };
 
 /**

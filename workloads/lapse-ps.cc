@@ -63,6 +63,20 @@ LapsePs::Value(uint64_t key) const
     return std::nullopt;
 }
 
+void
+LapsePs::SetValueBytes(uint64_t key, uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(key >= m_config.keys, "LapsePs: key " << key << " out of range");
+    m_valueBytes[key] = bytes;
+}
+
+uint32_t
+LapsePs::ValueBytes(uint64_t key) const
+{
+    auto it = m_valueBytes.find(key);
+    return it == m_valueBytes.end() ? m_config.valueBytes : it->second;
+}
+
 const std::vector<LapseApplied>&
 LapsePs::AppliedLog(uint64_t key) const
 {
@@ -259,7 +273,10 @@ LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
     uint64_t bytes = m_config.headerBytes;
     if (m.kind == Kind::TRANSFER)
     {
-        bytes += m.keys.size() * m_config.valueBytes;
+        for (uint64_t k : m.keys)
+        {
+            bytes += ValueBytes(k);
+        }
     }
     else if (m.kind == Kind::LOCALIZE || m.kind == Kind::HANDOVER)
     {
@@ -267,7 +284,7 @@ LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
     }
     else if ((m.kind == Kind::REQUEST && m.op.push) || (m.kind == Kind::RESPONSE && !m.op.push))
     {
-        bytes += m_config.valueBytes;
+        bytes += ValueBytes(m.key);
     }
     m_mail.Post(from, to, m, bytes);
 }

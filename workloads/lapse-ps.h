@@ -26,9 +26,9 @@
  *    remote operation per key in flight (later ones wait, in program order), so each node's
  *    operations on a key are applied in the order it issued them.
  * Message sizes: a header (default 64 B) plus the value (pull answers, pushes, transfers;
- * a batched transfer carries one value per key) plus 8 B per key beyond the first in a
- * batched LOCALIZE / HANDOVER (the key list).
- * A per-message host overhead delays the handling of every message at its receiver.
+ * a batched transfer carries one value per key; keys may differ in size, SetValueBytes) plus 8 B
+ * per key beyond the first in a batched LOCALIZE / HANDOVER (the key list). A per-message host
+ * overhead delays the handling of every message at its receiver.
  */
 #ifndef PARAMSYNC_LAPSE_PS_H
 #define PARAMSYNC_LAPSE_PS_H
@@ -99,6 +99,12 @@ class LapsePs : public MessageSink
     void Localize(uint32_t node, const std::vector<uint64_t>& keys, std::function<void()> done);
 
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
+
+    /// \brief Sets the bytes of one key's value on the wire (default: the config's
+    /// valueBytes), e.g. RESCAL's d x d relation matrices beside its d-vector entities.
+    void SetValueBytes(uint64_t key, uint32_t bytes);
+    /// \brief The bytes of a key's value on the wire.
+    uint32_t ValueBytes(uint64_t key) const;
 
     /// \brief The home node of a key.
     uint32_t Home(uint64_t key) const;
@@ -210,6 +216,7 @@ class LapsePs : public MessageSink
     MessageMailbox<Message> m_mail;                              //!< messages in flight
     std::vector<std::unordered_map<uint64_t, Held>> m_held;      //!< [node] keys owned/awaited
     std::vector<uint32_t> m_owner;                               //!< by key: owner per home
+    std::unordered_map<uint64_t, uint32_t> m_valueBytes;         //!< keys of another size
     std::vector<std::unordered_map<uint64_t, uint32_t>> m_cache; //!< [node] key -> owner guess
     /// [node] key -> operations in program order; the front one is in flight if remote.
     std::vector<std::unordered_map<uint64_t, std::deque<Pending>>> m_queue;
