@@ -168,8 +168,14 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
                                     "allowed with workload=kge or workload=wv");
     }
     const LapseDefaults d = PresetDefaults(preset, r.workload);
-    const std::string mode = s.GetChoice("mode", "dynamic", {"dynamic", "classic"});
+    const std::string mode = s.GetChoice("mode", "dynamic", {"dynamic", "classic", "ssp"});
     const bool dynamic = mode == "dynamic";
+    if (mode == "ssp" && r.workload == "mf")
+    {
+        throw std::invalid_argument(s.Where() +
+                                    "mode=ssp (bounded staleness) runs the sampled workloads; "
+                                    "allowed with workload=kge or workload=wv");
+    }
     r.ps.nodes = static_cast<uint32_t>(s.GetUint("nodes", hosts, 1, hosts));
     const uint32_t workersPerNode = static_cast<uint32_t>(s.GetUint("workers", d.workers, 1, 1024));
     const uint32_t dim = static_cast<uint32_t>(s.GetUint("dim", d.dim, 0, 100000));
@@ -188,12 +194,26 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
     r.ps.localAccessTime = Seconds(local);
     const bool batch = s.GetBool("batch", false);
     const uint32_t seed = static_cast<uint32_t>(s.GetUint("seed", 1, 1, 1u << 31));
+    uint32_t clockSteps = 0;
+    std::ostringstream ssp;
+    if (mode == "ssp")
+    {
+        r.ps.ssp = true;
+        r.ps.workersPerNode = workersPerNode;
+        r.ps.staleness = static_cast<uint32_t>(s.GetUint("staleness", 1, 0, 1000000));
+        r.ps.serverPush = s.GetChoice("sync", "client", {"client", "server"}) == "server";
+        clockSteps = static_cast<uint32_t>(s.GetUint("clock", 10, 1, 100000000));
+        ssp << ",staleness=" << r.ps.staleness
+            << ",sync=" << (r.ps.serverPush ? "server" : "client") << ",clock=" << clockSteps;
+    }
+    r.kge.clockSteps = clockSteps;
+    r.wv.clockSteps = clockSteps;
     std::ostringstream c;
     c << "lapse:workload=" << r.workload << ",preset=" << preset << ",mode=" << mode
       << ",nodes=" << r.ps.nodes << ",workers=" << workersPerNode << ",dim=" << dim
       << ",value=" << r.ps.valueBytes << ",step=" << step
       << "s,caches=" << (r.ps.locationCaches ? 1 : 0) << ",overhead=" << overhead
-      << "s,local=" << local << "s,batch=" << (batch ? 1 : 0) << ",seed=" << seed;
+      << "s,local=" << local << "s,batch=" << (batch ? 1 : 0) << ",seed=" << seed << ssp.str();
     if (r.workload == "mf")
     {
         ParseMf(s, r, workersPerNode, step, seed, dynamic, batch, c);

@@ -2,8 +2,9 @@
  * LapseSpec: the --algorithm spec of the Lapse parameter server (LapsePs) with one of its
  * workloads, a system that is neither an allreduce plan nor a dense-gradient PS:
  *
- *   lapse[:workload=mf|kge|wv,preset=none|paper,mode=dynamic|classic,nodes=HOSTS,
+ *   lapse[:workload=mf|kge|wv,preset=none|paper,mode=dynamic|classic|ssp,nodes=HOSTS,
  *          workers=4,dim=0,value=100,step=1us,caches=0,overhead=0us,local=0us,batch=0,seed=1,
+ *          (ssp) staleness=1,sync=client|server,clock=10,
  *          (mf)  keys=100000,steps=1000,
  *          (kge) entities=100000,relations=100,zipf=1,triples=1000,window=8,
  *                relations-at=home|cluster,
@@ -16,8 +17,11 @@
  * measured step: 4.3us RESCAL, 1.6us skip-gram; lapse-spec.cc says where they come from),
  * any option given overrides them; dim: embeddings of dim floats (overrides value: kge
  * entities 4 dim B and relations, RESCAL's matrices, 4 dim^2 B; wv 4 dim B); mode: dynamic
- * parameter allocation
- * (Lapse) or classic static allocation; nodes: PS nodes, on hosts 0..nodes-1 of the
+ * parameter allocation (Lapse), classic static allocation or (kge, wv) ssp: classic
+ * allocation with client caches under bounded staleness (Petuum's SSP, see LapsePs), with
+ * staleness = s in clocks, sync = client-side (a stale row is read again) or server-side
+ * (servers push updated rows as clocks advance), clock = steps per clock; mode dynamic is
+ * Lapse; nodes: PS nodes, on hosts 0..nodes-1 of the
  * topology (default every host; nodes=1 runs on host 0 alone, every access local); workers
  * per node; value: bytes of one key's value; step: compute per SGD step (mf) or triple
  * (kge); caches: location caches; overhead: per-message host overhead at the receiver;

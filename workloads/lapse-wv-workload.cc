@@ -19,7 +19,8 @@ LapseWvWorkload::LapseWvWorkload(LapsePs& ps,
       m_ps(ps),
       m_config(config),
       m_workers(nodes * config.workersPerNode),
-      m_negative(std::max<uint64_t>(config.vocab, 1), 0.75 * config.zipf)
+      m_negative(std::max<uint64_t>(config.vocab, 1), 0.75 * config.zipf),
+      m_clocks(nodes * config.workersPerNode, config.clockSteps)
 {
     if (config.vocab < 2 || keys != 2 * config.vocab || config.wordsPerEpoch < 2 ||
         config.context == 0)
@@ -146,6 +147,11 @@ LapseWvWorkload::Next(uint32_t w)
         Prefetch(w);
     }
     const uint32_t node = w / m_config.workersPerNode;
+    if (m_clocks.StepEndsClock(w))
+    {
+        m_ps.EndClock(node, nullptr);
+    }
+    const uint64_t clock = m_clocks.Clock(w);
     auto pulls = std::make_shared<size_t>(keys.size());
     auto pulled = [this, w, node, keys, pulls](double) {
         if (--*pulls > 0)
@@ -168,12 +174,24 @@ LapseWvWorkload::Next(uint32_t w)
     };
     for (uint64_t k : keys)
     {
-        m_ps.Pull(node, k, pulled);
+        m_ps.Pull(node, k, pulled, clock);
     }
 }
 
 void
 LapseWvWorkload::EpochDone(uint32_t w)
+{
+    if (!m_clocks.On())
+    {
+        Barrier(w);
+        return;
+    }
+    m_clocks.EpochEnds(w);
+    m_ps.EndClock(w / m_config.workersPerNode, [this, w]() { Barrier(w); });
+}
+
+void
+LapseWvWorkload::Barrier(uint32_t w)
 {
     if (!ArriveAtBarrier(w) || EndEpoch())
     {

@@ -51,6 +51,7 @@ struct LapseWvConfig
     uint32_t epochs{1};             //!< epochs
     bool dynamic{true};             //!< Lapse (true) or classic static allocation
     bool batchLocalize{false};      //!< localize a pair's keys in one batch
+    uint32_t clockSteps{0};         //!< ssp PS: steps per clock (0: no clocks)
     uint32_t seed{1};               //!< key placement, corpus and negatives
 };
 
@@ -97,8 +98,10 @@ class LapseWvWorkload : public LapseWorkload
     void Prefetch(uint32_t w);
     /// \brief Worker w's next pair (or the end of its epoch).
     void Next(uint32_t w);
-    /// \brief Worker w finished its epoch: barrier.
+    /// \brief Worker w finished its epoch: (ssp) its clock ends, then the barrier.
     void EpochDone(uint32_t w);
+    /// \brief Worker w at the barrier.
+    void Barrier(uint32_t w);
 
     LapsePs& m_ps;               //!< the parameter server
     LapseWvConfig m_config;      //!< shape
@@ -110,6 +113,7 @@ class LapseWvWorkload : public LapseWorkload
     std::vector<std::mt19937_64> m_rng;                      //!< per worker: its negatives
     std::vector<std::deque<std::vector<uint64_t>>> m_window; //!< per worker: drawn, not started
     std::vector<uint64_t> m_drawn;                           //!< per worker: pairs drawn
+    LapseClocks m_clocks;                                    //!< ssp: the workers' clocks
     std::vector<uint64_t> m_left;                            //!< per worker: pairs left
 };
 

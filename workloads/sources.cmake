@@ -7,6 +7,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/ps-network-view.cc
     workloads/convergence-model.cc
     workloads/lapse-ps.cc
+    workloads/lapse-ps-ssp.cc
     workloads/lapse-mf-workload.cc
     workloads/lapse-kge-workload.cc
     workloads/lapse-wv-workload.cc
@@ -76,6 +77,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/lapse-ps-test.cc
     test/lapse-kge-workload-test.cc
     test/lapse-wv-workload-test.cc
+    test/lapse-ssp-test.cc
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc
