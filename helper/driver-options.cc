@@ -256,9 +256,10 @@ DriverOptions::Table()
           "sync algorithm spec NAME[:opt=v,...] (ps, mesh, ring, hips, hd, hdrm, 2d-ring, "
           "dbtree, trees), 'all' for every one that applies to the topology, or an "
           "asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only), or "
-          "lapse:workload=mf|kge,mode=dynamic|classic,nodes=N (matrix factorization or "
-          "knowledge-graph embeddings on a Lapse PS on hosts 0..N-1; nodes=1 uses host 0 of "
-          "any topology; packet only)",
+          "lapse:workload=mf|kge|wv,mode=dynamic|classic|ssp,preset=paper,nodes=N (matrix "
+          "factorization, knowledge-graph embeddings or word vectors on a Lapse PS or a "
+          "bounded-staleness PS on hosts 0..N-1; nodes=1 uses host 0 of any topology; packet "
+          "only)",
           algorithm,
           [](const std::string& s) { V::CheckText(s, "--algorithm"); });
     t.Add("model",

@@ -28,7 +28,8 @@ LapsePs::SspPull(uint32_t node, uint64_t key, std::function<void(double)> done, 
         }
         return;
     }
-    ++m_remote;
+    // From the home: over the network unless the node is the key's home (shared memory).
+    ++(Home(key) == node ? m_local : m_remote);
     ++m_outstanding;
     const uint64_t seq = m_seq[node]++;
     n.waiting[seq] = {clock, std::move(done)};

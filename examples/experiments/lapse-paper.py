@@ -20,9 +20,12 @@ times):
 and the systems
   * classic   keys stay at their home node (local keys through shared memory);
   * dynamic   Lapse: relations localized once per node, entities / word vectors prefetched
-              8 steps ahead.
+              8 steps ahead;
+  * ssp       bounded staleness (Petuum's SSP), keys at their home, a cache per node,
+              staleness 1, a clock every 10 steps; client-side sync (a stale row is read
+              again) and server-side sync (servers push updated rows as clocks advance).
 Writes results/lapse-paper/lapse-paper.csv and plots/lapse-paper.png (epoch time and
-speed-up over one node per system, both workloads). How to run:
+remote accesses per system and cluster size, both workloads). How to run:
 examples/README-experiments.md; what it shows: results/README.md.
 """
 import os
@@ -37,7 +40,9 @@ NODES = [1, 2, 4, 8]
 WORKERS = 4  # the preset's worker threads per node
 KGE_TRIPLES = 16000  # one epoch's triples over all workers
 WV_WORDS = 3200  # one epoch's corpus words over all workers
-SYSTEMS = {"classic": "mode=classic", "dynamic": "mode=dynamic"}
+SYSTEMS = {"classic": "mode=classic", "dynamic": "mode=dynamic",
+           "ssp-client": "mode=ssp,staleness=1,sync=client,clock=10",
+           "ssp-server": "mode=ssp,staleness=1,sync=server,clock=10"}
 
 
 def workloads(n):
