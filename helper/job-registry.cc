@@ -21,9 +21,10 @@ JobRegistry::Entries()
          false,
          PrepareAsyncPs},
         {{"lapse"},
-         "lapse:workload=mf|kge,mode=dynamic|classic,nodes=N (matrix factorization or "
-         "knowledge-graph embeddings on a Lapse PS on hosts 0..N-1; nodes=1 uses host 0 of "
-         "any topology; packet only)",
+         "lapse:workload=mf|kge|wv,mode=dynamic|classic|ssp,preset=paper,nodes=N (matrix "
+         "factorization, knowledge-graph embeddings or word vectors on a Lapse PS or a "
+         "bounded-staleness PS on hosts 0..N-1; nodes=1 uses host 0 of any topology; packet "
+         "only)",
          false,
          PrepareLapse},
         {{"none"}, "none: no job, the --flows alone", false, PrepareFlowsOnly},

@@ -49,7 +49,8 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
       m_config(config),
       m_nodes(nodes),
       m_workers(nodes * config.workersPerNode),
-      m_zipf(std::max<uint64_t>(config.entities, 1), config.zipf)
+      m_zipf(std::max<uint64_t>(config.entities, 1), config.zipf),
+      m_clocks(nodes * config.workersPerNode, config.clockSteps)
 {
     if (config.entities < 2 || config.relations == 0 || keys != config.entities + config.relations)
     {
@@ -75,6 +76,10 @@ LapseKgeWorkload::LapseKgeWorkload(LapsePs& ps,
     std::iota(m_key.begin(), m_key.end(), 0);
     std::mt19937_64 placement(config.seed);
     std::shuffle(m_key.begin(), m_key.end(), placement);
+    for (uint64_t r = 0; config.relationBytes > 0 && r < config.relations; ++r)
+    {
+        ps.SetValueBytes(m_key[r], config.relationBytes);
+    }
     for (uint32_t w = 0; w < m_workers; ++w)
     {
         std::seed_seq s{config.seed, w};
@@ -182,6 +187,11 @@ LapseKgeWorkload::Next(uint32_t w)
         Prefetch(w);
     }
     const uint32_t node = w / m_config.workersPerNode;
+    if (m_clocks.StepEndsClock(w))
+    {
+        m_ps.EndClock(node, nullptr);
+    }
+    const uint64_t clock = m_clocks.Clock(w);
     auto pulls = std::make_shared<int>(3);
     auto pulled = [this, w, node, t, pulls](double) {
         if (--*pulls > 0)
@@ -202,13 +212,25 @@ LapseKgeWorkload::Next(uint32_t w)
             m_ps.Push(node, t.tail, 1.0, pushed);
         });
     };
-    m_ps.Pull(node, t.head, pulled);
-    m_ps.Pull(node, t.relation, pulled);
-    m_ps.Pull(node, t.tail, pulled);
+    m_ps.Pull(node, t.head, pulled, clock);
+    m_ps.Pull(node, t.relation, pulled, clock);
+    m_ps.Pull(node, t.tail, pulled, clock);
 }
 
 void
 LapseKgeWorkload::EpochDone(uint32_t w)
+{
+    if (!m_clocks.On())
+    {
+        Barrier(w);
+        return;
+    }
+    m_clocks.EpochEnds(w);
+    m_ps.EndClock(w / m_config.workersPerNode, [this, w]() { Barrier(w); });
+}
+
+void
+LapseKgeWorkload::Barrier(uint32_t w)
 {
     if (!ArriveAtBarrier(w) || EndEpoch())
     {

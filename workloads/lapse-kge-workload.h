@@ -69,7 +69,11 @@ struct LapseKgeConfig
     bool dynamic{true};             //!< Lapse (true) or classic static allocation
     bool batchLocalize{false};      //!< localize a triple's entities in one batch
     bool clusterRelations{false};   //!< relation r trained at node r mod N only
+    uint32_t clockSteps{0};         //!< ssp PS: steps per clock (0: no clocks)
     uint32_t seed{1};               //!< key placement and triples
+    /// Bytes of a relation's value (0: the PS's value size, as an entity's); RESCAL's
+    /// relations are d x d matrices of floats where entities are d-vectors.
+    uint32_t relationBytes{0};
 };
 
 /**
@@ -104,8 +108,10 @@ class LapseKgeWorkload : public LapseWorkload
     void Prefetch(uint32_t w);
     /// \brief Worker w's next triple (or the end of its epoch).
     void Next(uint32_t w);
-    /// \brief Worker w finished its epoch: barrier.
+    /// \brief Worker w finished its epoch: (ssp) its clock ends, then the barrier.
     void EpochDone(uint32_t w);
+    /// \brief Worker w at the barrier.
+    void Barrier(uint32_t w);
 
     LapsePs& m_ps;                            //!< the parameter server
     LapseKgeConfig m_config;                  //!< shape
@@ -116,6 +122,7 @@ class LapseKgeWorkload : public LapseWorkload
     std::vector<std::mt19937_64> m_rng;       //!< per worker: its triples
     std::vector<std::deque<Triple>> m_window; //!< per worker: drawn, not started
     std::vector<uint64_t> m_drawn;            //!< per worker: triples drawn over all epochs
+    LapseClocks m_clocks;                     //!< ssp: the workers' clocks
     std::vector<uint32_t> m_left;             //!< per worker: triples left in this epoch
 };
 

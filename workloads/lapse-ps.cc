@@ -27,6 +27,10 @@ LapsePs::LapsePs(const LapseConfig& config)
     m_inFlight.resize(n);
     m_localizeDone.resize(n);
     m_seq.assign(n, 0);
+    if (config.ssp)
+    {
+        m_ssp.resize(n);
+    }
     m_owner.resize(config.keys);
     for (uint64_t k = 0; k < config.keys; ++k)
     {
@@ -63,6 +67,20 @@ LapsePs::Value(uint64_t key) const
     return std::nullopt;
 }
 
+void
+LapsePs::SetValueBytes(uint64_t key, uint32_t bytes)
+{
+    NS_ABORT_MSG_IF(key >= m_config.keys, "LapsePs: key " << key << " out of range");
+    m_valueBytes[key] = bytes;
+}
+
+uint32_t
+LapsePs::ValueBytes(uint64_t key) const
+{
+    auto it = m_valueBytes.find(key);
+    return it == m_valueBytes.end() ? m_config.valueBytes : it->second;
+}
+
 const std::vector<LapseApplied>&
 LapsePs::AppliedLog(uint64_t key) const
 {
@@ -72,14 +90,28 @@ LapsePs::AppliedLog(uint64_t key) const
 }
 
 void
-LapsePs::Pull(uint32_t node, uint64_t key, std::function<void(double)> done)
+LapsePs::Pull(uint32_t node, uint64_t key, std::function<void(double)> done, uint64_t clock)
 {
+    if (m_config.ssp)
+    {
+        SspPull(node, key, std::move(done), clock);
+        return;
+    }
     Issue(node, key, false, 0, std::move(done));
 }
 
 void
 LapsePs::Push(uint32_t node, uint64_t key, double delta, std::function<void()> done)
 {
+    if (m_config.ssp)
+    {
+        SspPush(node, key, delta);
+        if (done)
+        {
+            done();
+        }
+        return;
+    }
     Issue(node, key, true, delta, [done = std::move(done)](double) {
         if (done)
         {
@@ -150,7 +182,7 @@ LapsePs::SendNext(uint32_t node, uint64_t key)
             target = cached->second;
         }
     }
-    Message m{Kind::REQUEST, key, queue.front().op, 0, 0, 0, {}, {}};
+    Message m{Kind::REQUEST, key, queue.front().op, 0, 0, 0, {}, {}, 0};
     Send(node, target, m);
 }
 
@@ -185,7 +217,7 @@ void
 LapsePs::Serve(uint32_t owner, uint64_t key, Held& held, const Message& m)
 {
     const double value = Apply(owner, key, held, m.op);
-    Message r{Kind::RESPONSE, key, m.op, value, 0, owner, {}, {}};
+    Message r{Kind::RESPONSE, key, m.op, value, 0, owner, {}, {}, 0};
     Send(owner, m.op.node, r);
 }
 
@@ -198,6 +230,7 @@ LapsePs::Localize(uint32_t node, uint64_t key, std::function<void()> done)
 void
 LapsePs::Localize(uint32_t node, const std::vector<uint64_t>& keys, std::function<void()> done)
 {
+    NS_ABORT_MSG_IF(m_config.ssp, "LapsePs: bounded staleness keeps every key at its home");
     std::map<uint32_t, std::vector<uint64_t>> byHome; // keys to fetch, one LOCALIZE per home
     std::vector<uint64_t> awaited;                    // keys whose value is not here yet
     for (uint64_t key : keys)
@@ -242,7 +275,7 @@ LapsePs::Localize(uint32_t node, const std::vector<uint64_t>& keys, std::functio
     }
     for (auto& [home, ks] : byHome)
     {
-        Message m{Kind::LOCALIZE, 0, Op{}, 0, node, 0, std::move(ks), {}};
+        Message m{Kind::LOCALIZE, 0, Op{}, 0, node, 0, std::move(ks), {}, 0};
         Send(node, home, m);
     }
 }
@@ -259,7 +292,17 @@ LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
     uint64_t bytes = m_config.headerBytes;
     if (m.kind == Kind::TRANSFER)
     {
-        bytes += m.keys.size() * m_config.valueBytes;
+        for (uint64_t k : m.keys)
+        {
+            bytes += ValueBytes(k);
+        }
+    }
+    else if (m.kind == Kind::ROWS)
+    {
+        for (uint64_t k : m.keys)
+        {
+            bytes += 8 + ValueBytes(k); // key and value of each updated row
+        }
     }
     else if (m.kind == Kind::LOCALIZE || m.kind == Kind::HANDOVER)
     {
@@ -267,7 +310,7 @@ LapsePs::Send(uint32_t from, uint32_t to, const Message& m)
     }
     else if ((m.kind == Kind::REQUEST && m.op.push) || (m.kind == Kind::RESPONSE && !m.op.push))
     {
-        bytes += m_config.valueBytes;
+        bytes += ValueBytes(m.key);
     }
     m_mail.Post(from, to, m, bytes);
 }
@@ -287,6 +330,11 @@ LapsePs::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 void
 LapsePs::Handle(uint32_t node, Message m)
 {
+    if (m_config.ssp)
+    {
+        SspHandle(node, m);
+        return;
+    }
     const uint64_t key = m.key;
     auto held = m_held[node].find(key);
     switch (m.kind)
@@ -332,14 +380,14 @@ LapsePs::Handle(uint32_t node, Message m)
         }
         for (auto& [old, ks] : byOwner)
         {
-            Message h{Kind::HANDOVER, 0, Op{}, 0, m.newOwner, 0, std::move(ks), {}};
+            Message h{Kind::HANDOVER, 0, Op{}, 0, m.newOwner, 0, std::move(ks), {}, 0};
             Send(node, old, h);
         }
         return;
     }
     case Kind::HANDOVER:
     {
-        Message t{Kind::TRANSFER, 0, Op{}, 0, m.newOwner, 0, {}, {}};
+        Message t{Kind::TRANSFER, 0, Op{}, 0, m.newOwner, 0, {}, {}, 0};
         for (uint64_t k : m.keys)
         {
             auto h = m_held[node].find(k);
@@ -375,6 +423,8 @@ LapsePs::Handle(uint32_t node, Message m)
             Arrive(node, m.keys[i], m.values[i]);
         }
         return;
+    case Kind::ROWS:
+        NS_ABORT_MSG("LapsePs: rows pushed outside bounded staleness");
     }
 }
 

@@ -26,9 +26,9 @@
  *    remote operation per key in flight (later ones wait, in program order), so each node's
  *    operations on a key are applied in the order it issued them.
  * Message sizes: a header (default 64 B) plus the value (pull answers, pushes, transfers;
- * a batched transfer carries one value per key) plus 8 B per key beyond the first in a
- * batched LOCALIZE / HANDOVER (the key list).
- * A per-message host overhead delays the handling of every message at its receiver.
+ * a batched transfer carries one value per key; keys may differ in size, SetValueBytes) plus 8 B
+ * per key beyond the first in a batched LOCALIZE / HANDOVER (the key list). A per-message host
+ * overhead delays the handling of every message at its receiver.
  */
 #ifndef PARAMSYNC_LAPSE_PS_H
 #define PARAMSYNC_LAPSE_PS_H
@@ -43,6 +43,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -61,6 +62,20 @@ struct LapseConfig
     /// Time of an access to a key the node holds: 0 = shared memory (Lapse's fast local
     /// access); > 0 = through the local server process (classic PSs without it, e.g. IPC).
     Time localAccessTime{Seconds(0)};
+    bool ssp{false};            //!< bounded staleness (client caches) instead of allocation
+    uint32_t staleness{1};      //!< ssp: s, in clocks
+    bool serverPush{false};     //!< ssp: server-side sync (rows pushed as clocks advance)
+    uint32_t workersPerNode{1}; //!< ssp: workers that end each clock at a node
+};
+
+/// \brief One SSP read as the reader saw it.
+struct LapseSspRead
+{
+    uint32_t node;     //!< reader
+    uint64_t key;      //!< key read
+    uint64_t clock;    //!< the reader's clock
+    uint64_t rowClock; //!< the row holds every update of clocks < rowClock
+    double value;      //!< value read
 };
 
 /// \brief One operation as the owner applied it (the key's linearization).
@@ -88,8 +103,8 @@ class LapsePs : public MessageSink
         m_mail.SetTransport(transport);
     }
 
-    /// \brief Node reads key; done gets the value.
-    void Pull(uint32_t node, uint64_t key, std::function<void(double)> done);
+    /// \brief Node reads key; done gets the value. ssp: clock is the reading worker's.
+    void Pull(uint32_t node, uint64_t key, std::function<void(double)> done, uint64_t clock = 0);
     /// \brief Node adds delta to key; done when applied.
     void Push(uint32_t node, uint64_t key, double delta, std::function<void()> done);
     /// \brief Node becomes the owner of key; done when its value arrived.
@@ -99,6 +114,28 @@ class LapsePs : public MessageSink
     void Localize(uint32_t node, const std::vector<uint64_t>& keys, std::function<void()> done);
 
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
+
+    /// \brief ssp: a worker of node ended its clock; flushed (if set) runs once the node's
+    /// updates of that clock reached their homes.
+    void EndClock(uint32_t node, std::function<void()> flushed);
+    /// \brief ssp: the minimum node clock (every update of clocks below it is applied).
+    uint64_t
+    MinClock() const
+    {
+        return m_minClock;
+    }
+    /// \brief ssp: every read, in completion order.
+    const std::vector<LapseSspRead>&
+    SspReads() const
+    {
+        return m_sspReads;
+    }
+
+    /// \brief Sets the bytes of one key's value on the wire (default: the config's
+    /// valueBytes), e.g. RESCAL's d x d relation matrices beside its d-vector entities.
+    void SetValueBytes(uint64_t key, uint32_t bytes);
+    /// \brief The bytes of a key's value on the wire.
+    uint32_t ValueBytes(uint64_t key) const;
 
     /// \brief The home node of a key.
     uint32_t Home(uint64_t key) const;
@@ -152,7 +189,8 @@ class LapsePs : public MessageSink
         RESPONSE, //!< the owner's answer to the requester
         LOCALIZE, //!< new owner -> home
         HANDOVER, //!< home -> old owner
-        TRANSFER  //!< old owner -> new owner, with the value
+        TRANSFER, //!< old owner -> new owner, with the value
+        ROWS      //!< ssp server-side sync: server -> node, its updated cached rows
     };
     /// An operation of a node on a key.
     struct Op
@@ -172,7 +210,31 @@ class LapsePs : public MessageSink
         uint32_t newOwner;          //!< LOCALIZE / HANDOVER / TRANSFER: who wants the keys
         uint32_t owner;             //!< RESPONSE: who served it (for location caches)
         std::vector<uint64_t> keys; //!< LOCALIZE / HANDOVER / TRANSFER: the keys that move
-        std::vector<double> values; //!< TRANSFER: their values
+        std::vector<double> values; //!< TRANSFER / ROWS: their values
+        uint64_t clock;             //!< ssp: REQUEST reader's clock, RESPONSE / ROWS row clock
+    };
+    /// ssp: a cached row.
+    struct SspRow
+    {
+        double value;   //!< with this node's own unflushed updates
+        uint64_t clock; //!< holds every update of clocks < clock
+    };
+    /// ssp: what a node keeps.
+    struct SspNode
+    {
+        std::unordered_map<uint64_t, SspRow> cache; //!< rows read
+        std::map<uint64_t, double> buffer;          //!< unflushed
+        /// seq -> the reader's clock and callback of a read sent to the home
+        std::unordered_map<uint64_t, std::pair<uint64_t, std::function<void(double)>>> waiting;
+        uint32_t ended{0};                           //!< workers that ended the open clock
+        uint32_t endsWaiting{0};                     //!< node clocks ended, not yet flushing
+        uint32_t covered{0};                         //!< node clocks the flush in flight ends
+        uint64_t flushAcks{0};                       //!< acknowledgements the flush awaits
+        bool flushing{false};                        //!< a flush is in flight
+        uint64_t clock{0};                           //!< node clock (flushed)
+        std::vector<std::function<void()>> open;     //!< callbacks of the open clock
+        std::vector<std::function<void()>> waitCbs;  //!< of ended clocks not yet flushing
+        std::vector<std::function<void()>> flushCbs; //!< of the flush in flight
     };
     /// What a node knows of a key it owns or awaits.
     struct Held
@@ -205,11 +267,26 @@ class LapsePs : public MessageSink
     void Complete(uint32_t node, uint64_t key, double value);
     /// \brief Sends a message (header + value bytes as the kind needs).
     void Send(uint32_t from, uint32_t to, const Message& m);
+    /// \brief ssp: a read at a node (cache or its home).
+    void SspPull(uint32_t node, uint64_t key, std::function<void(double)> done, uint64_t clock);
+    /// \brief ssp: a push into the node's buffer and cached row.
+    void SspPush(uint32_t node, uint64_t key, double delta);
+    /// \brief ssp: handles a REQUEST, RESPONSE or ROWS message at a node.
+    void SspHandle(uint32_t node, const Message& m);
+    /// \brief ssp: the server answers a read with the value and the minimum clock.
+    void SspServe(uint32_t server, const Message& m);
+    /// \brief ssp: node sends its buffered updates to their homes.
+    void SspStartFlush(uint32_t node);
+    /// \brief ssp: node's flush was acknowledged: its clock advances.
+    void SspFlushDone(uint32_t node);
+    /// \brief ssp: the minimum clock may have advanced: serve held reads, push rows.
+    void SspAdvance();
 
     LapseConfig m_config;                                        //!< shape
     MessageMailbox<Message> m_mail;                              //!< messages in flight
     std::vector<std::unordered_map<uint64_t, Held>> m_held;      //!< [node] keys owned/awaited
     std::vector<uint32_t> m_owner;                               //!< by key: owner per home
+    std::unordered_map<uint64_t, uint32_t> m_valueBytes;         //!< keys of another size
     std::vector<std::unordered_map<uint64_t, uint32_t>> m_cache; //!< [node] key -> owner guess
     /// [node] key -> operations in program order; the front one is in flight if remote.
     std::vector<std::unordered_map<uint64_t, std::deque<Pending>>> m_queue;
@@ -222,6 +299,12 @@ class LapsePs : public MessageSink
     uint64_t m_remote{0};                                //!< remote accesses
     uint64_t m_localizes{0};                             //!< keys relocated on request
     uint64_t m_outstanding{0};                           //!< ops not completed
+    std::vector<SspNode> m_ssp;                          //!< ssp: [node]
+    uint64_t m_minClock{0};                              //!< ssp: minimum node clock
+    std::vector<std::pair<uint32_t, Message>> m_sspHeld; //!< ssp: reads waiting at servers
+    std::map<uint64_t, std::set<uint32_t>> m_cachedAt;   //!< ssp: key -> nodes caching it
+    std::set<uint64_t> m_updated;                        //!< ssp: keys updated since ROWS
+    std::vector<LapseSspRead> m_sspReads;                //!< ssp: reads
 };
 
 } // namespace ns3

@@ -15,6 +15,62 @@ namespace ns3
 {
 
 /**
+ * \brief The clocks of the workers under bounded staleness (LapsePs's ssp mode): a worker's
+ * clock ends every `steps` steps and at the end of each epoch (steps = 0: no clocks).
+ */
+class LapseClocks
+{
+  public:
+    LapseClocks(uint32_t workers, uint32_t steps)
+        : m_steps(steps),
+          m_clock(workers, 0),
+          m_inClock(workers, 0)
+    {
+    }
+    /// \brief Whether the workers count clocks.
+    bool
+    On() const
+    {
+        return m_steps > 0;
+    }
+    /// \brief Worker w starts a step. \return whether its clock ended before it.
+    bool
+    StepEndsClock(uint32_t w)
+    {
+        if (!On())
+        {
+            return false;
+        }
+        if (m_inClock[w] == m_steps)
+        {
+            m_inClock[w] = 1;
+            ++m_clock[w];
+            return true;
+        }
+        ++m_inClock[w];
+        return false;
+    }
+    /// \brief Worker w ended an epoch, and with it its clock.
+    void
+    EpochEnds(uint32_t w)
+    {
+        m_inClock[w] = 0;
+        ++m_clock[w];
+    }
+    /// \brief Worker w's clock.
+    uint64_t
+    Clock(uint32_t w) const
+    {
+        return m_clock.empty() ? 0 : m_clock[w];
+    }
+
+  private:
+    uint32_t m_steps;                //!< steps per clock
+    std::vector<uint64_t> m_clock;   //!< per worker
+    std::vector<uint32_t> m_inClock; //!< per worker: steps in its open clock
+};
+
+/**
  * \brief A training workload driven on a LapsePs. Both workloads separate their rounds of
  * work by a barrier of all workers; this base keeps that barrier and the epoch record.
  */

@@ -7,8 +7,10 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/ps-network-view.cc
     workloads/convergence-model.cc
     workloads/lapse-ps.cc
+    workloads/lapse-ps-ssp.cc
     workloads/lapse-mf-workload.cc
     workloads/lapse-kge-workload.cc
+    workloads/lapse-wv-workload.cc
     workloads/lapse-spec.cc
     workloads/model-profile.cc
     workloads/plan-checker.cc
@@ -44,6 +46,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/lapse-mf-workload.h
     workloads/lapse-kge-workload.h
     workloads/lapse-workload.h
+    workloads/lapse-wv-workload.h
     workloads/lapse-spec.h
     workloads/model-profile.h
     workloads/plan-checker.h
@@ -73,6 +76,8 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/fixed-latency-transport.h
     test/lapse-ps-test.cc
     test/lapse-kge-workload-test.cc
+    test/lapse-wv-workload-test.cc
+    test/lapse-ssp-test.cc
     test/model-profile-test.cc
     test/plan-checker-test.cc
     test/mesh-algorithm-test.cc
