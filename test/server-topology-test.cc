@@ -1,6 +1,8 @@
 // The server model (topologies/server-topology.h): GPUs and NICs behind PCIe switches wrapped
 // around a network; structure, routes, deadlock freedom, and the PCIe bottleneck of a shared
 // path in closed form.
+#include "driver-run.h"
+
 #include "ns3/channel-dependency.h"
 #include "ns3/fluid-estimator.h"
 #include "ns3/server-topology.h"
@@ -188,4 +190,33 @@ TEST(ServerTopology, BadSpecsNameTheProblem)
     EXPECT_NE(Thrown("server:nics=1/star:n=2").find("missing 'gpus'"), std::string::npos);
     EXPECT_NE(Thrown("server:gpus=2,nics=1/bogus:n=2").find("unknown topology family"),
               std::string::npos);
+}
+
+TEST(ServerTopology, PacketLevelHalvingDoublingShowsTheSharedPath)
+{
+    // hd on 8 GPUs, 2 servers of 4, W = 4 MB, PCIe P = 20 Gb/s, network 40 Gb/s. Halving
+    // pairs distance 4 first (workloads/halving-doubling-algorithm.h): GPU r <-> r + 4
+    // across the servers with W/2 = 2 MB each, then distances 2 and 1 inside a server with
+    // W/4 and W/8 over PCIe links of their own. Conventional server (nics=1): the 4 crossing
+    // flows share PCIe switch -> NIC: 4 x 2 MB x 8 / 20 Gb/s = 3.2 ms, then 0.4 + 0.2 ms;
+    // the all-gather mirrors it: 2 x 3.8 = 7.6 ms ideal. EFLOPS server (nics=4): each
+    // crossing flow alone on its path at P: 0.8 ms, 2 x (0.8 + 0.4 + 0.2) = 2.8 ms. Packets
+    // add framing and per-hop delay: within 5 % of those, so the ratio stays above 2.5.
+    using paramsync_test::Field;
+    using paramsync_test::RunParamsync;
+    const std::string common =
+        " --algorithm=hd --model=bytes:4MB --backend=packet --rate=40Gbps --format=json";
+    auto conv = RunParamsync("--topology='server:gpus=4,nics=1,pcie=20Gbps/star:n=2'" + common);
+    auto own = RunParamsync("--topology='server:gpus=4,nics=4,pcie=20Gbps/star:n=8'" + common);
+    ASSERT_EQ(conv.code, 0) << conv.err;
+    ASSERT_EQ(own.code, 0) << own.err;
+    EXPECT_DOUBLE_EQ(Field(conv.out, "ideal_gst_s"), 7.6e-3);
+    EXPECT_DOUBLE_EQ(Field(own.out, "ideal_gst_s"), 2.8e-3);
+    const double c = Field(conv.out, "gst_s");
+    const double e = Field(own.out, "gst_s");
+    EXPECT_GE(c, 7.6e-3);
+    EXPECT_LE(c, 7.6e-3 * 1.05);
+    EXPECT_GE(e, 2.8e-3);
+    EXPECT_LE(e, 2.8e-3 * 1.05);
+    EXPECT_EQ(Field(conv.out, "drops"), 0); // lossless inside the server too
 }
