@@ -54,6 +54,9 @@ STYLE = {
 VARIANTS = ["hips", "hips-r1b0", "hips-r0b1", "hips-r0b0"]
 BASELINES = ["ring", "mesh", "ps-1", "ring-nics", "switch-ring"] + TESTBED_BASELINES
 BAND_COLOURS = {"bcube": "#ffdd88", "torus": "#ffc0a0", "testbed": "#a8c8ff"}
+# (variant, testbed baseline) pairs: dark = vs the ring network, light = vs the switch's mesh
+PAIR_COLOURS = ["#d62728", "#ff9896", "#ff7f0e", "#ffbb78", "#bcbd22", "#dbdb8d", "#8c564b",
+                "#c49c94"]
 
 
 def key(algorithm):
@@ -219,7 +222,7 @@ def scatter_reduction(ax, red, ts, baselines, model, rate, variants=("hips",)):
             if not pts:
                 continue
             xs, ys = zip(*pts)
-            colour = STYLE[b][1] if len(variants) == 1 else STYLE[v][1]
+            colour = STYLE[b][1] if len(variants) == 1 else PAIR_COLOURS[j % len(PAIR_COLOURS)]
             lab = (f"vs {STYLE[b][0]}" if len(variants) == 1 else
                    f"{STYLE[v][0]} vs {STYLE[b][0].split(' (')[0]}")
             ax.scatter(xs, ys, marker=markers[b], s=55 if filled else 110,
