@@ -7,6 +7,7 @@ Writes
   plots/eflops-gst.png       GST over the contention-free bound 2(P-1)W/(PB) per algorithm
                              and network: ideal (fluid) for every size, packet level beside
   plots/eflops-steps.png     per-step link collisions of the packet runs
+  plots/eflops-server.png    the server model: EFLOPS server against conventional servers
   results/eflops/steps.csv   the per-step collisions (every packet run)
 and prints the GST table (ResNet-50 and VGG-19, 40 Gb/s) in Markdown for the README.
 
@@ -39,7 +40,20 @@ def rate_bps(rate):
     return float(rate.replace("Gbps", "")) * 1e9
 
 
+def model_bytes(model):
+    """Gradient bytes of a model name or a "bytes:25MB" model (MB = 1e6 bytes)."""
+    if model.startswith("bytes:"):
+        return int(float(model[6:].replace("MB", "")) * 1e6)
+    return MODEL_BYTES[model]
+
+
 def pretty(topo):
+    if topo.startswith("server:"):
+        opts, _, net = topo[7:].partition("/")
+        kv = dict(a.split("=") for a in opts.split(","))
+        kind = "EFLOPS server" if kv["nics"] == kv["gpus"] else \
+            f"conventional, {kv['nics']} NIC{'s' if kv['nics'] != '1' else ''}"
+        return f"{kind}\n({kv['gpus']} GPUs; {net})"
     fam, _, args = topo.partition(":")
     kv = dict(a.split("=") for a in args.split(","))
     if fam == "bigraph":
@@ -50,7 +64,7 @@ def pretty(topo):
 def bound(row):
     """Contention-free GST of an allreduce: 2 (P-1)/P W / B (every host link busy)."""
     p = int(row["workers"])
-    return 2 * (p - 1) / p * MODEL_BYTES[row["model"]] * 8 / rate_bps(row["rate"])
+    return 2 * (p - 1) / p * model_bytes(row["model"]) * 8 / rate_bps(row["rate"])
 
 
 def read_transfers(path):
@@ -90,14 +104,13 @@ def steps(rows, results_dir):
     return out
 
 
-def fig_gst(rows, dst, model="resnet50", rate="40Gbps"):
+def fig_gst(rows, dst, model="resnet50", rate="40Gbps", large="bytes:25MB"):
+    rows = [r for r in rows if not r["topology"].startswith("server:") and r["gst_s"]]
     fluid = {(r["topology"], alg(r["algorithm"])): r for r in rows
-             if r["backend"] == "fluid" and r["model"] == model and r["rate"] == rate
-             and r["gst_s"]}
+             if r["backend"] == "fluid" and r["model"] == model and r["rate"] == rate}
     packet = defaultdict(list)
     for r in rows:
-        if r["backend"] == "packet" and r["model"] == model and r["rate"] == rate \
-                and r["gst_s"]:
+        if r["backend"] == "packet" and r["model"] in (model, large) and r["rate"] == rate:
             packet[(r["topology"], alg(r["algorithm"]))].append(r)
     topos = []
     for t, _ in fluid:
@@ -123,14 +136,15 @@ def fig_gst(rows, dst, model="resnet50", rate="40Gbps"):
             x = i - 0.3 + j * w
             y = float(r["gst_s"]) / bound(r)
             ax.bar(x, y, w * 0.95, color=COLOURS[a], edgecolor="#333333", linewidth=0.4,
-                   label=once(LABELS[a] + " (ideal, fluid)"))
+                   label=once(LABELS[a] + " (backend fluid: ideal)"))
             ax.annotate(f"{y:.2f}", (x, y), ha="center", va="bottom", fontsize=7)
-            ps = packet.get((t, a), [])
-            if ps:
-                ys = [float(p["gst_s"]) / bound(p) for p in ps]
-                ax.scatter([x] * len(ys), ys, marker="_", s=160, color="black", zorder=3,
-                           linewidths=2,
-                           label=once("packet level (ns-3; fat-tree: ECMP seeds 1-3)"))
+            for p in packet.get((t, a), []):
+                small = p["model"] == large
+                ax.scatter([x], [float(p["gst_s"]) / bound(p)], marker="x" if small else "_",
+                           s=70 if small else 160, color="black", zorder=3, linewidths=2,
+                           label=once("backend packet level, 25 MB gradient (64, 128 hosts)"
+                                      if small else "backend packet level (ns-3; fat-tree "
+                                      "k=4: ECMP seeds 1-3)"))
     ax.axhline(1.0, color="#555555", linestyle="dotted", linewidth=1)
     ax.set_xticks(range(len(topos)))
     ax.set_xticklabels([f"{pretty(t)}\nP={fluid[(t, 'ring')]['workers']}" for t in topos],
@@ -175,7 +189,8 @@ def fig_steps(st, dst):
         ax.legend(fontsize=7)
     axes[0, 0].set_ylabel("worst transfer of the step: B t / 8 b\n(~ flows sharing its bottleneck)")
     axes[0, 0].set_ylim(0, None)
-    fig.suptitle("Per-step link collisions, packet level, ResNet-50 at 40 Gb/s", fontsize=11)
+    fig.suptitle("Per-step link collisions, backend packet level, 40 Gb/s: ResNet-50 (16 and 32 "
+                 "hosts), a 25 MB gradient (64 and 128 hosts)", fontsize=11)
     fig.tight_layout()
     fig.savefig(dst, dpi=120)
     plt.close(fig)
@@ -189,7 +204,8 @@ def markdown(rows, st):
     for s in st:
         k = (s["topology"], s["algorithm"], s["model"])
         worst[k] = max(worst[k], s["max_sharing"])
-    fluid = [r for r in rows if r["backend"] == "fluid" and r["rate"] == "40Gbps" and r["gst_s"]]
+    fluid = [r for r in rows if r["backend"] == "fluid" and r["rate"] == "40Gbps" and r["gst_s"]
+             and not r["topology"].startswith("server:")]
     fluid.sort(key=lambda r: (r["model"], int(r["workers"]), r["topology"].startswith("fat"),
                               r["topology"], ["hdrm", "hd", "ring", "2d-ring"].index(
                                   alg(r["algorithm"]))))
@@ -207,6 +223,55 @@ def markdown(rows, st):
                      f"{float(r['gst_s']) * 1e3:.1f} | {float(r['gst_s']) / bound(r):.2f} | "
                      f"{pg} | {pb} | {wc} |")
     return "\n".join(lines)
+
+
+SERVER_ORDER = ["ring", "hd", "2d-ring", "mesh"]
+
+
+def fig_server(rows, dst):
+    """The server model: GST per algorithm and server kind, fluid bars and packet markers,
+    label = GST over the EFLOPS server's on the same fabric."""
+    rows = [r for r in rows if r["topology"].startswith("server:") and r["gst_s"]]
+    topos = sorted({r["topology"] for r in rows},
+                   key=lambda t: ("bigraph" in t, -int(t.split("nics=")[1].split("/")[0])))
+    if not topos:
+        return []
+    fig, ax = plt.subplots(figsize=(12, 4.8))
+    w = 0.8 / len(SERVER_ORDER)
+    table = []
+    gst = {(r["topology"], alg(r["algorithm"]), r["backend"]): float(r["gst_s"]) for r in rows}
+    ref = {a: {b: gst.get((topos[0], a, b)) for b in ("fluid", "packet")}
+           for a in SERVER_ORDER}
+    for j, a in enumerate(SERVER_ORDER):
+        for i, t in enumerate(topos):
+            x = i - 0.4 + (j + 0.5) * w
+            f, p = gst.get((t, a, "fluid")), gst.get((t, a, "packet"))
+            if f:
+                ax.bar(x, f * 1e3, w * 0.95, color=COLOURS.get(a, "#ff7f0e"),
+                       edgecolor="#333333", linewidth=0.4,
+                       label=f"{LABELS.get(a, a)} (backend fluid)" if i == 0 else None)
+            if p:
+                ax.scatter([x], [p * 1e3], marker="D", s=28, facecolors="white",
+                           edgecolors="black", zorder=3,
+                           label="backend packet level (ns-3, PFC in the PCIe switches)"
+                           if i == 0 and j == 0 else None)
+                if ref[a]["packet"]:
+                    ax.annotate(f"{p / ref[a]['packet']:.1f}x", (x, p * 1e3), ha="center",
+                                va="bottom", fontsize=7, xytext=(0, 4),
+                                textcoords="offset points")
+            table.append((t, a, f, p, ref[a]["fluid"], ref[a]["packet"]))
+    ax.set_yscale("log")
+    ax.set_xticks(range(len(topos)))
+    ax.set_xticklabels([pretty(t) for t in topos], fontsize=8)
+    ax.set_ylabel("GST (ms, log)")
+    ax.set_title("ResNet-50 allreduce over 32 GPUs (4 servers x 8), PCIe 126 Gb/s, NICs 100 Gb/s"
+                 ": label = packet GST / EFLOPS server's", fontsize=10)
+    ax.grid(axis="y", which="both", alpha=0.3)
+    ax.legend(fontsize=8, loc="upper left", ncol=2)
+    fig.tight_layout()
+    fig.savefig(dst, dpi=120)
+    plt.close(fig)
+    return table
 
 
 def main():
@@ -230,7 +295,17 @@ def main():
     made.append(os.path.join(out, "eflops-gst.png"))
     if fig_steps(st, os.path.join(out, "eflops-steps.png")):
         made.append(os.path.join(out, "eflops-steps.png"))
+    server = fig_server(rows, os.path.join(out, "eflops-server.png"))
+    if server:
+        made.append(os.path.join(out, "eflops-server.png"))
     print("wrote " + ", ".join(made))
+    print("\nServer model: GST (ms) fluid / packet, and over the EFLOPS server's:\n")
+    for t, a, f, p, rf, rp in server:
+        fs = f"{f * 1e3:.2f}" if f else "-"
+        ps = f"{p * 1e3:.2f}" if p else "-"
+        rat = (f"{f / rf:.2f}x" if f and rf else "-") + " / " + \
+              (f"{p / rp:.2f}x" if p and rp else "-")
+        print(f"| {pretty(t).replace(chr(10), ' ')} | {a} | {fs} | {ps} | {rat} |")
     print("\nGST at 40 Gb/s (bound = 2(P-1)W/(PB); packet runs on the fat-tree: seeds 1/2/3)\n")
     print(markdown(rows, st))
 

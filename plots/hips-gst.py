@@ -6,11 +6,13 @@ Usage: /usr/bin/python3 plots/hips-gst.py [results/hips-gst/hips-gst.csv] [plots
 Writes
   plots/hips-gst.png            ideal (fluid) GST per algorithm per topology, VGG-19, 40 Gb/s
   plots/hips-gst-reduction.png  hips' GST reduction against each baseline, fluid and packet,
-                                beside the published bands (Geng et al., NetAI'18)
+                                each published band (Geng et al., NetAI'18) beside the
+                                baselines it was measured against
+  plots/hips-gst-ablation.png   hips rotate x bidir against the one-NIC ring, fluid and packet
   plots/hips-gst-packet.png     packet-level GST beside the ideal GST, 40 Gb/s
   plots/hips-gst-rate.png       packet-level reduction against the link rate (MNIST MLP)
   results/hips-gst/reduction.csv  the reductions (every model, rate and backend)
-and prints the reduction table (VGG-19, 40 Gb/s) in Markdown for the README.
+and prints the reduction and ablation tables (64 MB, 40 Gb/s) in Markdown for the README.
 """
 import csv
 import os
@@ -22,29 +24,48 @@ import matplotlib
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-# Published GST reductions of HiPS against the baselines (Geng et al., "HiPS: Hierarchical
-# Parameter Synchronization in Large-Scale Distributed Machine Learning", NetAI'18):
-# simulation on BCube and Torus, and the BCube(3,1) testbed.
+# Published GST reductions of HiPS (Geng et al., "HiPS: Hierarchical Parameter Synchronization
+# in Large-Scale Distributed Machine Learning", NetAI'18, and its slides), each with the
+# baselines it was measured against. Simulation: HiPS on BCube / torus against the flat
+# algorithms (ring, mesh) on the same network (our reading: the PS with one server is far
+# outside both bands, so it is not among them). Testbed (BCube(3,1), 9 servers): against ring
+# allreduce on a ring network and mesh on a fat-tree (slide 29); ours: ring on ring:n=9 and
+# mesh on star:n=9, the non-blocking switch a full-bisection 9-host fat-tree amounts to.
 BANDS = {"bcube": (37.5, 61.9), "torus": (49.6, 66.4)}
+BAND_BASELINES = ["ring", "mesh"]
 TESTBED = ("bcube:n=3,k=1", 18.7, 56.4)
+TESTBED_BASELINES = ["testbed-ring", "testbed-mesh"]
 
-# (label, colour) per baseline key; the key of a row is its algorithm option with the PS
-# server count folded into "S=1" / "S=N".
+# (label, colour) per key: one colour per legend entry. A row's key is its algorithm option
+# with hips' ablation and the PS server count folded in.
 STYLE = {
-    "hips": ("HiPS", "#d62728"),
-    "ring-nics": ("ring, one per NIC (topo order)", "#ff9896"),
-    "mesh": ("mesh", "#2ca02c"),
-    "ps-N": ("PS, S = N co-located", "#98df8a"),
+    "hips": ("HiPS (rotate=1, bidir=1: default)", "#d62728"),
+    "hips-r1b0": ("HiPS rotate=1, bidir=0", "#ff7f0e"),
+    "hips-r0b1": ("HiPS rotate=0, bidir=1", "#bcbd22"),
+    "hips-r0b0": ("HiPS rotate=0, bidir=0 (one NIC at a time)", "#8c564b"),
+    "ring-nics": ("ring, one per NIC (topo order)", "#e377c2"),
+    "mesh": ("mesh (= PS with S = N co-located)", "#2ca02c"),
     "ring": ("ring (one NIC)", "#1f77b4"),
     "ps-1": ("PS, 1 server", "#7f7f7f"),
     "switch-ring": ("ring on a non-blocking switch / fat-tree", "#000000"),
+    "testbed-ring": ("ring on a ring network (ring:n=N)", "#17becf"),
+    "testbed-mesh": ("mesh on a non-blocking switch (star:n=N)", "#9467bd"),
 }
-BASELINES = ["ring", "mesh", "ps-1", "ps-N", "ring-nics", "switch-ring"]
+VARIANTS = ["hips", "hips-r1b0", "hips-r0b1", "hips-r0b0"]
+BASELINES = ["ring", "mesh", "ps-1", "ring-nics", "switch-ring"] + TESTBED_BASELINES
+BAND_COLOURS = {"bcube": "#ffdd88", "torus": "#ffc0a0", "testbed": "#a8c8ff"}
+# (variant, testbed baseline) pairs: dark = vs the ring network, light = vs the switch's mesh
+PAIR_COLOURS = ["#d62728", "#ff9896", "#ff7f0e", "#ffbb78", "#bcbd22", "#dbdb8d", "#8c564b",
+                "#c49c94"]
 
 
 def key(algorithm):
-    if algorithm == "hips":
-        return "hips"
+    if algorithm.startswith("hips"):
+        if algorithm == "hips":
+            return "hips"
+        kv = dict(a.split("=") for a in algorithm.partition(":")[2].split(","))
+        r, b = kv.get("rotate", "1"), kv.get("bidir", "1")
+        return "hips" if (r, b) == ("1", "1") else f"hips-r{r}b{b}"
     if algorithm.startswith("ring:") and "nics=all" in algorithm:
         return "ring-nics"
     if algorithm.startswith("ps:servers=1,"):
@@ -59,6 +80,8 @@ MODEL_NAMES = {"vgg16": "VGG-16", "vgg19": "VGG-19", "mnist-mlp": "MNIST MLP",
 
 
 def model_name(model):
+    if model.startswith("bytes:"):
+        return f"a {model[6:].replace('MB', ' MB')} gradient"
     return MODEL_NAMES.get(model, model)
 
 
@@ -71,6 +94,10 @@ def pretty(topo):
         return f"torus {kv['dims']}"
     if fam == "fattree":
         return f"fat-tree k={kv['k']}"
+    if fam == "ring":
+        return "ring net"
+    if fam == "star":
+        return "switch"
     return topo
 
 
@@ -109,30 +136,45 @@ def switch_ring(runs, backend, model, rate, topo, workers):
     return r, f"star:n={n}"
 
 
+def testbed_baseline(runs, backend, model, rate, n, k):
+    """The testbed band's baselines for N = n hosts: ring on ring:n=N, mesh on star:n=N."""
+    topo, alg = (f"ring:n={n}", "ring") if k == "testbed-ring" else (f"star:n={n}", "mesh")
+    return runs.get((backend, model, rate, topo), {}).get(alg), topo
+
+
 def reductions(runs, workers):
     out = []
     for (backend, model, rate, topo), algs in sorted(runs.items()):
-        if "hips" not in algs:
+        fam = topo.split(":")[0]
+        if fam not in BANDS:
             continue
-        h = float(algs["hips"]["gst_s"])
-        base = {k: algs[k] for k in BASELINES if k in algs}
+        base = {k: (algs[k], topo) for k in BASELINES if k in algs}
         sw, swt = switch_ring(runs, backend, model, rate, topo, workers)
         if sw is not None:
-            base["switch-ring"] = sw
-        fam = topo.split(":")[0]
-        for k, r in base.items():
-            g = float(r["gst_s"])
-            out.append({"backend": backend, "model": model, "rate": rate, "topology": topo,
-                        "workers": workers[topo], "baseline": k,
-                        "baseline_topology": swt if k == "switch-ring" else topo,
-                        "hips_gst_s": h, "baseline_gst_s": g,
-                        "reduction_pct": round(100 * (1 - h / g), 2),
-                        "published_low_pct": BANDS[fam][0], "published_high_pct": BANDS[fam][1]})
+            base["switch-ring"] = (sw, swt)
+        for k in TESTBED_BASELINES if topo == TESTBED[0] else []:
+            r, t = testbed_baseline(runs, backend, model, rate, workers[topo], k)
+            if r is not None:
+                base[k] = (r, t)
+        for v in VARIANTS:
+            if v not in algs:
+                continue
+            h = float(algs[v]["gst_s"])
+            for k, (r, bt) in base.items():
+                g = float(r["gst_s"])
+                band = (BANDS[fam] if k in BAND_BASELINES else
+                        TESTBED[1:] if k in TESTBED_BASELINES and topo == TESTBED[0] else
+                        ("", ""))
+                out.append({"backend": backend, "model": model, "rate": rate,
+                            "topology": topo, "workers": workers[topo], "hips": v,
+                            "baseline": k, "baseline_topology": bt, "hips_gst_s": h,
+                            "baseline_gst_s": g, "reduction_pct": round(100 * (1 - h / g), 2),
+                            "published_low_pct": band[0], "published_high_pct": band[1]})
     return out
 
 
 def fig_gst(runs, workers, topos, dst, model="vgg19", rate="40Gbps"):
-    order = ["hips", "ring-nics", "mesh", "ps-N", "ring", "ps-1"]
+    order = ["hips", "ring-nics", "mesh", "ring", "ps-1"]
     fig, ax = plt.subplots(figsize=(13, 5))
     w = 0.8 / len(order)
     for j, k in enumerate(order):
@@ -155,89 +197,138 @@ def fig_gst(runs, workers, topos, dst, model="vgg19", rate="40Gbps"):
     ax.set_xticks(range(len(topos)))
     ax.set_xticklabels([f"{pretty(t)}\nN={workers[t]}" for t in topos], fontsize=8)
     ax.set_ylabel("ideal GST (ms, log scale)")
-    ax.set_title(f"{model_name(model)} at {rate.replace('Gbps', ' Gb/s')}: ideal GST (fluid "
-                 "estimator: payload at line rate, max-min fair) per algorithm and topology")
+    ax.set_title(f"{model_name(model)} at {rate.replace('Gbps', ' Gb/s')}: ideal GST (backend: "
+                 "fluid estimator, payload at line rate, max-min fair) per algorithm")
     ax.grid(axis="y", which="both", alpha=0.25)
-    ax.legend(fontsize=8, ncol=4, loc="upper left")
+    ax.legend(fontsize=8, ncol=3, loc="upper left")
     ax.set_ylim(20, 3e4)
     fig.tight_layout()
     fig.savefig(dst, dpi=120)
     plt.close(fig)
 
 
-def fig_reduction(red, topos, workers, dst, model="vgg19", rate="40Gbps"):
-    fams = ["bcube", "torus"]
-    fig, axes = plt.subplots(1, 2, figsize=(13, 5.2), sharey=True,
-                             gridspec_kw={"width_ratios": [4, 8]})
-    markers = {"ring": "o", "mesh": "s", "ps-1": "v", "ps-N": "D", "ring-nics": "^",
-               "switch-ring": "*"}
-    for ax, fam in zip(axes, fams):
-        ts = [t for t in topos if t.startswith(fam)]
+def scatter_reduction(ax, red, ts, baselines, model, rate, variants=("hips",)):
+    """HiPS' reduction against `baselines` on topologies `ts`: filled = fluid, hollow =
+    packet level; one x slot per (variant, baseline) inside each topology's column."""
+    markers = {"ring": "o", "mesh": "s", "ps-1": "v", "ring-nics": "^", "switch-ring": "*",
+               "testbed-ring": "o", "testbed-mesh": "s"}
+    slots = [(v, b) for v in variants for b in baselines]
+    for j, (v, b) in enumerate(slots):
+        off = 0 if len(slots) == 1 else -0.32 + 0.64 * j / (len(slots) - 1)
+        for backend, filled in (("fluid", True), ("packet", False)):
+            pts = [(ts.index(r["topology"]) + off, r["reduction_pct"]) for r in red
+                   if r["backend"] == backend and r["model"] == model and r["rate"] == rate
+                   and r["baseline"] == b and r["hips"] == v and r["topology"] in ts]
+            if not pts:
+                continue
+            xs, ys = zip(*pts)
+            colour = STYLE[b][1] if len(variants) == 1 else PAIR_COLOURS[j % len(PAIR_COLOURS)]
+            lab = (f"vs {STYLE[b][0]}" if len(variants) == 1 else
+                   f"{STYLE[v][0]} vs {STYLE[b][0].split(' (')[0]}")
+            ax.scatter(xs, ys, marker=markers[b], s=55 if filled else 110,
+                       facecolors=colour if filled else "none",
+                       edgecolors="#222222" if filled else colour,
+                       linewidths=0.6 if filled else 1.8,
+                       label=lab if backend == "fluid" else None, zorder=3)
+    ax.set_xticks(range(len(ts)))
+    ax.set_xticklabels([f"{pretty(t)}" for t in ts], fontsize=8, rotation=20)
+    ax.set_xlim(-0.6, len(ts) - 0.4)
+    ax.grid(axis="y", alpha=0.3)
+
+
+def fig_reduction(red, topos, workers, dst, model="bytes:64MB", rate="40Gbps"):
+    """One panel per published band, each band beside only the baselines it was measured
+    against; the other baselines in a last panel without a band."""
+    bc = [t for t in topos if t.startswith("bcube")]
+    to = [t for t in topos if t.startswith("torus")]
+    fig, axes = plt.subplots(1, 4, figsize=(18, 5.8), sharey=True,
+                             gridspec_kw={"width_ratios": [4, 8, 4, 12]})
+    for ax, fam, ts in ((axes[0], "bcube", bc), (axes[1], "torus", to)):
         lo, hi = BANDS[fam]
-        ax.axhspan(lo, hi, color="#ffdd88", alpha=0.5,
-                   label=f"published, simulation: {lo}-{hi} %")
-        if fam == "bcube" and TESTBED[0] in ts:
-            i = ts.index(TESTBED[0])
-            ax.fill_between([i - 0.42, i + 0.42], TESTBED[1], TESTBED[2], color="#88bbff",
-                            alpha=0.5, label=f"published, BCube(3,1) testbed: "
-                                             f"{TESTBED[1]}-{TESTBED[2]} %")
-        nb = len(BASELINES)
-        for j, b in enumerate(BASELINES):
-            off = -0.3 + 0.6 * j / (nb - 1)
-            for backend, filled in (("fluid", True), ("packet", False)):
-                pts = [(ts.index(r["topology"]) + off, r["reduction_pct"]) for r in red
-                       if r["backend"] == backend and r["model"] == model
-                       and r["rate"] == rate and r["baseline"] == b and r["topology"] in ts]
-                if not pts:
-                    continue
-                xs, ys = zip(*pts)
-                lab = STYLE[b][0] if backend == "fluid" else None
-                ax.scatter(xs, ys, marker=markers[b], s=55 if filled else 110,
-                           facecolors=STYLE[b][1] if filled else "none",
-                           edgecolors="#222222" if filled else STYLE[b][1],
-                           linewidths=0.6 if filled else 1.8, label=lab, zorder=3)
-        ax.set_xticks(range(len(ts)))
-        ax.set_xticklabels([f"{pretty(t)}\nN={workers[t]}" for t in ts], fontsize=8)
-        ax.set_xlim(-0.6, len(ts) - 0.4)
-        ax.set_title("BCube" if fam == "bcube" else "torus (2-D and 3-D)")
-        ax.grid(axis="y", alpha=0.3)
+        ax.axhspan(lo, hi, color=BAND_COLOURS[fam], alpha=0.6,
+                   label=f"published, {fam} simulation: {lo}-{hi} %")
+        scatter_reduction(ax, red, ts, BAND_BASELINES, model, rate)
+        ax.set_title(f"{'BCube' if fam == 'bcube' else 'torus'} simulation band:\nvs ring and "
+                     "mesh on the same network", fontsize=9)
+    ax = axes[2]
+    ax.axhspan(TESTBED[1], TESTBED[2], color=BAND_COLOURS["testbed"], alpha=0.6,
+               label=f"published, BCube(3,1) testbed: {TESTBED[1]}-{TESTBED[2]} %")
+    scatter_reduction(ax, red, [TESTBED[0]], TESTBED_BASELINES, model, rate, VARIANTS)
+    ax.set_title("testbed band: vs ring on a ring\nand mesh on a switch (N = 9)", fontsize=9)
+    ax = axes[3]
+    scatter_reduction(ax, red, bc + to, ["ps-1", "ring-nics", "switch-ring"], model, rate)
+    ax.set_title("baselines without a published band", fontsize=9)
     axes[0].set_ylabel("HiPS' GST reduction against the baseline (%)")
     axes[0].set_ylim(-4, 104)
-    h0, l0 = axes[0].get_legend_handles_labels()
-    h1, l1 = axes[1].get_legend_handles_labels()
-    seen = dict(zip(l0, h0))
-    for h, lab in zip(h1, l1):
-        seen.setdefault(lab, h)
-    seen["packet level (hollow), same baselines"] = plt.Line2D(
+    seen = {}
+    for a in axes:
+        for h, lab in zip(*a.get_legend_handles_labels()):
+            seen.setdefault(lab, h)
+    seen["backend: packet level (hollow), fluid (filled)"] = plt.Line2D(
         [], [], marker="o", linestyle="none", markerfacecolor="none",
         markeredgecolor="#444444", markersize=9)
     fig.legend(seen.values(), seen.keys(), fontsize=8, ncol=3, loc="lower center")
-    fig.suptitle(f"HiPS' GST reduction, {model_name(model)} at {rate.replace('Gbps', ' Gb/s')}: "
-                 "ideal/fluid (filled) and packet level (hollow), published bands shaded",
-                 fontsize=11)
-    fig.tight_layout(rect=(0, 0.13, 1, 1))
+    fig.suptitle(f"HiPS' GST reduction, {model_name(model)} at "
+                 f"{rate.replace('Gbps', ' Gb/s')}: each published band beside the baselines "
+                 "it was measured against (backend: fluid filled, packet hollow)", fontsize=11)
+    fig.tight_layout(rect=(0, 0.2, 1, 1))
+    fig.savefig(dst, dpi=120)
+    plt.close(fig)
+
+
+def fig_ablation(runs, workers, topos, dst, model="bytes:64MB", rate="40Gbps"):
+    """GST of hips' rotate x bidir variants, the one-NIC ring and the ring per NIC, relative
+    to the one-NIC ring: fluid bars, packet-level diamonds."""
+    order = ["hips", "hips-r1b0", "hips-r0b1", "hips-r0b0", "ring-nics", "ring"]
+    fig, ax = plt.subplots(figsize=(14, 5))
+    w = 0.8 / len(order)
+    for j, k in enumerate(order):
+        for backend in ("fluid", "packet"):
+            xs, ys = [], []
+            for i, t in enumerate(topos):
+                algs = runs.get((backend, model, rate, t), {})
+                if k in algs and "ring" in algs:
+                    xs.append(i - 0.4 + (j + 0.5) * w)
+                    ys.append(float(algs[k]["gst_s"]) / float(algs["ring"]["gst_s"]))
+            if backend == "fluid":
+                ax.bar(xs, ys, w, label=STYLE[k][0], color=STYLE[k][1], edgecolor="#333333",
+                       linewidth=0.4)
+            elif xs:
+                ax.scatter(xs, ys, marker="D", s=30, facecolors="white",
+                           edgecolors="#000000", linewidths=1.0, zorder=3,
+                           label="backend: packet level (ns-3), same bar" if j == 0 else None)
+    ax.set_xticks(range(len(topos)))
+    ax.set_xticklabels([f"{pretty(t)}\nN={workers[t]}" for t in topos], fontsize=8)
+    ax.set_ylabel("GST / one-NIC ring's GST (same backend)")
+    ax.set_title(f"HiPS ablation, {model_name(model)} at {rate.replace('Gbps', ' Gb/s')}: bars = "
+                 "backend fluid (ideal), diamonds = backend packet level")
+    ax.grid(axis="y", alpha=0.3)
+    ax.set_ylim(0, 1.25)
+    ax.legend(fontsize=8, ncol=4, loc="upper left")
+    fig.tight_layout()
     fig.savefig(dst, dpi=120)
     plt.close(fig)
 
 
 def fig_packet(runs, workers, dst, rate="40Gbps"):
     models = sorted({m for (b, m, r, _) in runs if b == "packet"},
-                    key=lambda m: ["vgg19", "vgg16", "mnist-mlp"].index(m)
-                    if m in ("vgg19", "vgg16", "mnist-mlp") else 9)
+                    key=lambda m: ["bytes:64MB", "vgg19", "mnist-mlp"].index(m)
+                    if m in ("bytes:64MB", "vgg19", "mnist-mlp") else 9)
     topos = []
     for (b, _, r, t) in sorted(runs):
         if b == "packet" and r == rate and t not in topos:
             topos.append(t)
-    topos.sort(key=lambda t: (t.startswith("fattree"), t))
+    topos.sort(key=lambda t: (t.split(":")[0] in ("fattree", "ring", "star"), t))
     if not models or not topos:
         return False
-    order = ["hips", "ring-nics", "mesh", "ps-N", "ring", "ps-1"]
+    order = ["hips", "ring-nics", "mesh", "ring", "ps-1"]
     fig, axes = plt.subplots(len(models), 1, figsize=(13, 4.2 * len(models)), squeeze=False)
     for ax, model in zip(axes[:, 0], models):
         labels, x = [], 0
         ticks = []
         for t in topos:
             algs = runs.get(("packet", model, rate, t), {})
+            x0 = x
             for k in order:
                 if k not in algs:
                     continue
@@ -254,8 +345,8 @@ def fig_packet(runs, workers, dst, rate="40Gbps"):
                               .replace(" co-located", ""))
                 x += 1
             ax.axvline(x - 0.5, color="#999999", linewidth=0.8)
-            ax.text(x - 0.6, 1.02, f"{pretty(t)} (N={workers[t]})", ha="right", va="bottom",
-                    transform=ax.get_xaxis_transform(), fontsize=9)
+            ax.text((x0 + x - 1) / 2, 1.02, f"{pretty(t)} (N={workers[t]})", ha="center",
+                    va="bottom", transform=ax.get_xaxis_transform(), fontsize=8)
             x += 0.5
         ax.set_xticks(ticks)
         ax.set_xticklabels(labels, rotation=35, ha="right", fontsize=8)
@@ -269,8 +360,8 @@ def fig_packet(runs, workers, dst, rate="40Gbps"):
     axes[0, 0].legend(handles, ["packet-level GST (ns-3, RoCEv2 + PFC, no CC)",
                                 "ideal GST (fluid) of the same plan"], fontsize=8,
                       loc="upper left")
-    fig.suptitle(f"Packet-level GST beside the ideal at {rate.replace('Gbps', ' Gb/s')} "
-                 "(label: packet / ideal)", fontsize=11)
+    fig.suptitle(f"Backend packet level (solid) beside backend fluid (hatched) at "
+                 f"{rate.replace('Gbps', ' Gb/s')} (label: packet / ideal)", fontsize=11)
     fig.tight_layout()
     fig.savefig(dst, dpi=120)
     plt.close(fig)
@@ -279,6 +370,7 @@ def fig_packet(runs, workers, dst, rate="40Gbps"):
 
 def fig_rate(red, workers, dst, model="mnist-mlp"):
     """Packet-level reduction against link rate for a small model, fluid flat beside it."""
+    red = [r for r in red if r["hips"] == "hips"]
     pk = [r for r in red if r["backend"] == "packet" and r["model"] == model]
     topos = []
     for r in pk:
@@ -324,30 +416,42 @@ def fig_rate(red, workers, dst, model="mnist-mlp"):
     return True
 
 
-def markdown(red, topos, model="vgg19", rate="40Gbps"):
-    cols = ["ring", "mesh", "ps-1", "ps-N", "ring-nics", "switch-ring"]
-    head = ["topology", "N"] + [STYLE[c][0] for c in cols] + ["published"]
+def cell(rs, c):
+    f, p = rs.get(("fluid", c)), rs.get(("packet", c))
+    text = f"{f['reduction_pct']:.1f}" if f else "-"
+    return text + (f" ({p['reduction_pct']:.1f})" if p else "")
+
+
+def markdown(red, topos, model="bytes:64MB", rate="40Gbps"):
+    cols = ["ring", "mesh", "ps-1", "ring-nics", "switch-ring"]
+    head = ["topology", "N"] + [STYLE[c][0] for c in cols] + ["published (vs ring, mesh)"]
     lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
     for t in topos:
-        rs = {(r["backend"], r["baseline"]): r for r in red
-              if r["topology"] == t and r["model"] == model and r["rate"] == rate}
+        rs = {(r["backend"], r["baseline"]): r for r in red if r["topology"] == t and
+              r["model"] == model and r["rate"] == rate and r["hips"] == "hips"}
         if not rs:
             continue
-        cells = []
-        for c in cols:
-            f = rs.get(("fluid", c))
-            p = rs.get(("packet", c))
-            s = f"{f['reduction_pct']:.1f}" if f else "-"
-            if p:
-                s += f" ({p['reduction_pct']:.1f})"
-            cells.append(s)
         fam = t.split(":")[0]
-        band = f"{BANDS[fam][0]}-{BANDS[fam][1]}"
-        if t == TESTBED[0]:
-            band += f"; testbed {TESTBED[1]}-{TESTBED[2]}"
         any_r = next(iter(rs.values()))
-        lines.append(f"| {pretty(t)} | {any_r['workers']} | " + " | ".join(cells) +
-                     f" | {band} |")
+        lines.append(f"| {pretty(t)} | {any_r['workers']} | " +
+                     " | ".join(cell(rs, c) for c in cols) +
+                     f" | {BANDS[fam][0]}-{BANDS[fam][1]} |")
+    return "\n".join(lines)
+
+
+def markdown_ablation(red, topos, model="bytes:64MB", rate="40Gbps"):
+    """Per topology and hips variant: reduction against the one-NIC ring, mesh, the ring per
+    NIC and (BCube(3,1)) the testbed's baselines."""
+    cols = ["ring", "mesh", "ring-nics", "testbed-ring", "testbed-mesh"]
+    head = ["topology", "HiPS variant"] + [STYLE[c][0] for c in cols]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for t in topos:
+        for v in VARIANTS:
+            rs = {(r["backend"], r["baseline"]): r for r in red if r["topology"] == t and
+                  r["model"] == model and r["rate"] == rate and r["hips"] == v}
+            if rs:
+                lines.append(f"| {pretty(t)} | {v} | " + " | ".join(cell(rs, c) for c in cols)
+                             + " |")
     return "\n".join(lines)
 
 
@@ -368,14 +472,17 @@ def main():
         w.writerows(red)
     fig_gst(runs, workers, topos, os.path.join(out, "hips-gst.png"))
     fig_reduction(red, topos, workers, os.path.join(out, "hips-gst-reduction.png"))
-    made = ["hips-gst.png", "hips-gst-reduction.png"]
+    fig_ablation(runs, workers, topos, os.path.join(out, "hips-gst-ablation.png"))
+    made = ["hips-gst.png", "hips-gst-reduction.png", "hips-gst-ablation.png"]
     if fig_packet(runs, workers, os.path.join(out, "hips-gst-packet.png")):
         made.append("hips-gst-packet.png")
     if fig_rate(red, workers, os.path.join(out, "hips-gst-rate.png")):
         made.append("hips-gst-rate.png")
     print(f"wrote {red_path} and " + ", ".join(os.path.join(out, m) for m in made))
-    print("\nHiPS' GST reduction (%), VGG-19 at 40 Gb/s: fluid (packet level in brackets)\n")
+    print("\nHiPS' GST reduction (%), 64 MB at 40 Gb/s: fluid (packet level in brackets)\n")
     print(markdown(red, topos))
+    print("\nAblation: reduction (%) of each HiPS variant, 64 MB at 40 Gb/s, fluid (packet)\n")
+    print(markdown_ablation(red, topos))
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ Writes
   plots/trees-hosts.png    the same with every link of 0-8 random hosts slowed (hips too)
   plots/trees-packet.png   packet-level GST: uniform vs 30 % of links at 1/4 rate, and
                            under 0 / 8 / 16 background flows of 4 MB
+  plots/trees-large.png    uniform 64- and 128-host networks, packet level beside fluid
   results/trees/summary.csv  the numbers behind the figures
 and prints the README tables in Markdown.
 """
@@ -27,11 +28,15 @@ TITLES = {"fattree:k=4": "fat-tree k=4", "bcube:n=4,k=1": "BCube(4,1)",
           "torus:dims=4x4": "torus 4x4"}
 ALGS = ["trees", "ring", "ring-nics", "ps1", "psN", "hips"]
 LABELS = {"trees": "trees (forest packing)", "ring": "ring (one NIC)",
-          "ring-nics": "ring, topo order, every NIC", "ps1": "PS, 1 server",
+          "ring-nics": "ring per NIC (topology order, one ring per port)", "ps1": "PS, 1 server",
           "psN": "PS, S = N", "hips": "hips"}
 COLOURS = {"trees": "#d62728", "ring": "#2ca02c", "ring-nics": "#17becf", "ps1": "#7f7f7f",
            "psN": "#9467bd", "hips": "#1f77b4"}
 HOSTS = 16
+LINKS = {"fattree:k=4": 48, "bcube:n=4,k=1": 32, "torus:dims=4x4": 32}
+LARGE = ["bcube:n=4,k=2", "torus:dims=8x8", "fattree:k=8"]
+LARGE_TITLES = {"bcube:n=4,k=2": "BCube(4,2), 64 hosts", "torus:dims=8x8": "torus 8x8, 64 hosts",
+                "fattree:k=8": "fat-tree k=8, 128 hosts"}
 
 
 def alg_key(spec):
@@ -44,24 +49,21 @@ def alg_key(spec):
 
 def load(csv_path):
     rows = [r for r in csv.DictReader(open(csv_path, newline="")) if r["gst_s"]]
-    manifest = {m["file"]: m for m in
-                csv.DictReader(open(os.path.join(os.path.dirname(csv_path), "inputs.csv")))}
     for r in rows:
         r["alg"] = alg_key(r["algorithm"])
         r["gst_ms"] = float(r["gst_s"]) * 1e3
         r["ideal_ms"] = float(r["ideal_gst_s"]) * 1e3
-        topo = r["topology"]
-        if topo.startswith("file:"):
-            m = manifest[os.path.basename(topo[5:])]
-            r["family"], r["frac"], r["factor"] = m["family"], float(m["fraction"]), \
-                float(m["rate_factor"])
-            r["mode"] = "links"
+        r["family"] = r["topology"]
+        links = [x for x in r.get("slow-link", "").split(",") if x]
+        hosts = [h for h in r.get("slow-hosts", "").split(",") if h]
+        if links:
+            # the nominal fraction f drawn (round(f L) of the family's L links)
+            r["mode"], r["frac"] = "links", round(len(links) / LINKS[r["family"]] * 10) / 10
+        elif hosts:
+            r["mode"], r["frac"] = "hosts", len(hosts) / HOSTS
         else:
-            r["family"] = topo
-            hosts = [h for h in r.get("slow-hosts", "").split(",") if h]
-            r["frac"] = len(hosts) / HOSTS
-            r["factor"] = float(r["slow-link-fraction"]) if hosts else 1.0
-            r["mode"] = "hosts"
+            r["mode"], r["frac"] = "uniform", 0.0
+        r["factor"] = float(r["slow-link-fraction"]) if links or hosts else 1.0
         flows = r.get("flows", "")
         r["flows"] = int(os.path.basename(flows)[6:-4]) if flows else 0
     return rows
@@ -71,7 +73,8 @@ def curves(rows, mode, backend="fluid"):
     """(family, alg, factor) -> sorted [(fraction, mean, min, max)] over the draws."""
     acc = defaultdict(list)
     for r in rows:
-        if r["mode"] != mode or r["backend"] != backend or r["flows"]:
+        if r["mode"] not in (mode, "uniform") or r["backend"] != backend or r["flows"] \
+                or r["family"] not in FAMILIES:
             continue
         factors = [r["factor"]] if r["frac"] > 0 else [0.5, 0.25]  # f = 0 starts both lines
         for fac in factors:
@@ -119,8 +122,8 @@ def plot_fractions(rows, mode, path, xlabel, title):
 
 def plot_packet(rows, path):
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.4), sharey=True)
-    cases = [("hosts", 0.0, 0, "uniform"), ("links", 0.3, 0, "30 % links\nat 1/4"),
-             ("hosts", 0.0, 8, "8 bg flows"), ("hosts", 0.0, 16, "16 bg flows")]
+    cases = [("uniform", 0.0, 0, "uniform"), ("links", 0.3, 0, "30 % links\nat 1/4"),
+             ("uniform", 0.0, 8, "8 bg flows"), ("uniform", 0.0, 16, "16 bg flows")]
     table = []
     for ax, fam in zip(axes, FAMILIES):
         algs = [a for a in ALGS if any(r["family"] == fam and r["alg"] == a for r in rows)]
@@ -145,7 +148,7 @@ def plot_packet(rows, path):
         ax.set_xticks(range(len(cases)))
         ax.set_xticklabels([c[3] for c in cases])
         ax.set_yscale("log")
-        ax.set_title(TITLES[fam] + " (packet level)")
+        ax.set_title(TITLES[fam] + " (backend: packet level)")
         ax.grid(True, axis="y", which="both", alpha=0.3)
     axes[0].set_ylabel("GST (ms, log), 32 MB, 40 Gb/s")
     handles, labels = [], []
@@ -161,17 +164,61 @@ def plot_packet(rows, path):
     return table, [c[3].replace("\n", " ") for c in cases]
 
 
+def plot_large(rows, path):
+    """Uniform 64- and 128-host networks: packet-level GST (bars) beside the fluid ideal."""
+    fams = [f for f in LARGE if any(r["family"] == f for r in rows)]
+    if not fams:
+        return []
+    fig, ax = plt.subplots(figsize=(11, 4.4))
+    algs = [a for a in ALGS if any(r["family"] in fams and r["alg"] == a for r in rows)]
+    width = 0.8 / len(algs)
+    table = []
+    for i, alg in enumerate(algs):
+        for backend, hatch in (("packet", None), ("fluid", "///")):
+            xs, ys = [], []
+            for j, fam in enumerate(fams):
+                pick = [r for r in rows if r["family"] == fam and r["alg"] == alg
+                        and r["backend"] == backend]
+                if pick:
+                    xs.append(j + (i - (len(algs) - 1) / 2) * width
+                              + (-width / 4 if backend == "packet" else width / 4))
+                    ys.append(pick[0]["gst_ms"])
+                    table.append((fam, alg, backend, pick[0]["gst_ms"],
+                                  int(pick[0]["pfc_pause_frames"] or 0)))
+            if backend == "packet":
+                ax.bar(xs, ys, width / 2, color=COLOURS[alg], label=LABELS[alg])
+            else:
+                ax.bar(xs, ys, width / 2, color="white", edgecolor=COLOURS[alg], hatch=hatch)
+    ax.set_xticks(range(len(fams)))
+    ax.set_xticklabels([LARGE_TITLES[f] for f in fams])
+    ax.set_yscale("log")
+    ax.set_ylabel("GST (ms, log), 32 MB, 40 Gb/s")
+    ax.grid(True, axis="y", which="both", alpha=0.3)
+    h, lab = ax.get_legend_handles_labels()
+    h += [plt.Rectangle((0, 0), 1, 1, facecolor="#888888"),
+          plt.Rectangle((0, 0), 1, 1, facecolor="white", edgecolor="#888888", hatch="///")]
+    lab += ["backend: packet level (ns-3, RoCEv2 + PFC)", "backend: fluid (ideal GST)"]
+    ax.legend(h, lab, fontsize=8, ncol=2, loc="upper left")
+    ax.set_title("Uniform links, 64 and 128 hosts: packet level (solid) beside fluid (hatched)")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return table
+
+
 def main():
     csv_path = sys.argv[1] if len(sys.argv) > 1 else "results/trees/trees.csv"
     out = sys.argv[2] if len(sys.argv) > 2 else "plots"
     rows = load(csv_path)
     links = plot_fractions(rows, "links", os.path.join(out, "trees-links.png"),
                            "links slowed (%), random, mean of 3 draws",
-                           "Random links slowed: ideal GST (fluid)")
+                           "Random links slowed (--slow-link on the families): ideal GST "
+                           "(backend: fluid)")
     hosts = plot_fractions(rows, "hosts", os.path.join(out, "trees-hosts.png"),
                            "hosts with every link slowed (% of 16), mean of 3 draws",
-                           "Slow hosts (--slow-hosts): ideal GST (fluid)")
+                           "Slow hosts (--slow-hosts): ideal GST (backend: fluid)")
     table, cases = plot_packet(rows, os.path.join(out, "trees-packet.png"))
+    large = plot_large(rows, os.path.join(out, "trees-large.png"))
 
     summary = os.path.join(os.path.dirname(csv_path), "summary.csv")
     with open(summary, "w", newline="") as f:
@@ -210,6 +257,14 @@ def main():
             if (fam, alg) in by:
                 print(f"| {TITLES[fam]} | {alg} | " +
                       " | ".join(by[(fam, alg)].get(i, "-") for i in range(len(cases))) + " |")
+    print("\nUniform 64/128-host networks, GST (ms) packet / fluid (PFC pause frames):\n")
+    big = defaultdict(dict)
+    for fam, alg, backend, gst, pauses in large:
+        big[(fam, alg)][backend] = (gst, pauses)
+    for (fam, alg), v in sorted(big.items()):
+        p, f = v.get("packet"), v.get("fluid")
+        print(f"| {LARGE_TITLES[fam]} | {alg} | " + (f"{p[0]:.2f} ({p[1]})" if p else "-") +
+              " | " + (f"{f[0]:.2f}" if f else "-") + " |")
 
 
 if __name__ == "__main__":

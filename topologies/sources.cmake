@@ -10,6 +10,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/fat-tree-topology.cc
     topologies/bigraph-topology.cc
     topologies/file-topology.cc
+    topologies/server-topology.cc
     topologies/shortest-path-routing.cc
     topologies/channel-dependency.cc
     topologies/directed-cycle.cc
@@ -27,6 +28,7 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/fat-tree-topology.h
     topologies/bigraph-topology.h
     topologies/file-topology.h
+    topologies/server-topology.h
     topologies/shortest-path-routing.h
     topologies/channel-dependency.h
     topologies/directed-cycle.h
@@ -36,6 +38,7 @@ set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
     test/topology-graph-test.cc
     test/topology-test.cc
+    test/server-topology-test.cc
     test/file-topology-test.cc
     test/channel-dependency-test.cc
     test/directed-cycle-test.cc

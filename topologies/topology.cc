@@ -5,6 +5,7 @@
 #include "fat-tree-topology.h"
 #include "file-topology.h"
 #include "ring-topology.h"
+#include "server-topology.h"
 #include "spec-string.h"
 #include "star-topology.h"
 #include "torus-topology.h"
@@ -33,12 +34,16 @@ struct FamilyEntry
 {
     const char* name;
     const char* usage;
-    std::unique_ptr<Topology> (*make)(SpecString& spec, double rateBps, double delayS);
+    /// `inner`: the text after "/" of a wrapper family (server), empty for the others.
+    std::unique_ptr<Topology> (*make)(SpecString& spec,
+                                      const std::string& inner,
+                                      double rateBps,
+                                      double delayS);
 };
 
 template<typename T>
 std::unique_ptr<Topology>
-Make(SpecString& spec, double rateBps, double delayS)
+Make(SpecString& spec, const std::string& /* inner */, double rateBps, double delayS)
 {
     return std::make_unique<T>(spec, rateBps, delayS);
 }
@@ -52,6 +57,7 @@ const FamilyEntry kFamilies[] = {
     {"ring", "ring:n=N", &Make<RingTopology>},
     {"star", "star:n=N", &Make<StarTopology>},
     {"file", "file:PATH", &Make<FileTopology>},
+    {"server", "server:gpus=G,nics=K/NETWORK", &MakeServerTopology},
 };
 
 } // namespace
@@ -164,12 +170,19 @@ MakeTopology(const std::string& spec, double rateBps, double delayS)
             text = "file:path=" + rest;
         }
     }
+    // "server:OPTIONS/NETWORK" wraps another spec: the server's options end at the first '/'.
+    std::string inner;
+    if (text.compare(0, 7, "server:") == 0 && text.find('/') != std::string::npos)
+    {
+        inner = text.substr(text.find('/') + 1);
+        text.erase(text.find('/'));
+    }
     SpecString parsed(text, "--topology");
     for (const auto& family : kFamilies)
     {
         if (parsed.Name() == family.name)
         {
-            return family.make(parsed, rateBps, delayS);
+            return family.make(parsed, inner, rateBps, delayS);
         }
     }
     std::string allowed;
