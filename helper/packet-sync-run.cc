@@ -277,6 +277,10 @@ PacketSyncRun::MakeBuilder(const DriverOptions& o)
     // --seed varies the ECMP choices too; --preset=hpcc seeds switch v's hash with v, as
     // HPCC's simulator seeds each switch's ECMP hash with its node id.
     builder.SetHashSalt(o.hashSeedPerSwitch ? 0 : o.seed * 7919u);
+    if (o.preset == "hpcc")
+    {
+        builder.SetHpccMmu(); // HPCC's PFC thresholds, headroom and queue reserve
+    }
     return builder;
 }
 
