@@ -141,13 +141,13 @@ class NetworkBuilder
   private:
     /// \brief (Re)fills node v's forwarding table from the topology's NextHops.
     static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
+    /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu.
+    ObjectFactory SwitchFactory(const PfcNetwork& net) const;
 
     ObjectFactory m_device;  //!< PfcNetDevice factory
     ObjectFactory m_channel; //!< PfcChannel factory
     ObjectFactory m_switch;  //!< PfcSwitch factory
     ObjectFactory m_table;   //!< ForwardingTable factory
-    /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu.
-    ObjectFactory SwitchFactory(const PfcNetwork& net) const;
 
     bool m_alphaFromNicRate{false}; //!< SetHpccMmu: AlphaReferenceRate = the NIC rate
     uint32_t m_hashSalt{0};         //!< ECMP salt base
