@@ -168,9 +168,11 @@ DriverOptions::Table()
           delayText,
           [this](const std::string& s) { delayS = V::Time(s, "--delay", 0, 1); });
     t.Add("preset",
-          "hpcc: follow HPCC's simulator on its own input files as far as paramsync's switch "
-          "allows: --cc=dcqcn-hpcc (ACK every packet), --mtu=1000, each switch's ECMP hash "
-          "seeded by its node index (README: Congestion control presets); empty: none",
+          "hpcc: follow HPCC's simulator on its own input files: --cc=dcqcn-hpcc (ACK every "
+          "packet), --mtu=1000, each switch's ECMP hash seeded by its node index, its switch "
+          "buffer (free-buffer shift 3 at the NIC rate, less on faster ports; headroom 3 x "
+          "BDP; 4 KiB per-queue reserve; resume 3 KiB below XOFF) (README: Congestion control "
+          "presets); empty: none",
           preset,
           [this](const std::string& s) {
               hashSeedPerSwitch = false;

@@ -1,6 +1,7 @@
 #include "network-builder.h"
 
 #include "ns3/data-rate.h"
+#include "ns3/double.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
@@ -186,6 +187,32 @@ NetworkBuilder::LaneConflict(const Topology& topology,
                             : "a base priority in {" + allowed + "} for this topology");
 }
 
+void
+NetworkBuilder::SetHpccMmu()
+{
+    // HPCC's simulator (alibaba-edu/High-Precision-Congestion-Control): switch-mmu.cc keeps
+    // 4 KiB per queue aside and resumes 3 KiB below the threshold; its main program sizes
+    // each port's headroom at 3 x rate x delay and lowers the free-buffer shift (3) by one per
+    // doubling of the port's rate above the NIC rate; its NIC stops at a pause's arrival.
+    m_switch.Set("QueueReserveBytes", UintegerValue(4096));
+    m_switch.Set("HeadroomOneWayBdps", DoubleValue(3.0));
+    m_switch.Set("XonHysteresis", UintegerValue(3072));
+    m_device.Set("PfcReactionBitTimes", UintegerValue(0));
+    m_alphaFromNicRate = true;
+}
+
+ObjectFactory
+NetworkBuilder::SwitchFactory(const PfcNetwork& net) const
+{
+    ObjectFactory factory = m_switch;
+    if (m_alphaFromNicRate && !net.hostNode.empty())
+    {
+        factory.Set("AlphaReferenceRate",
+                    DataRateValue(net.ports[net.hostNode.front()].front()->GetDataRate()));
+    }
+    return factory;
+}
+
 PfcNetwork
 NetworkBuilder::Build(const Topology& topology) const
 {
@@ -261,6 +288,7 @@ NetworkBuilder::Build(const Topology& topology) const
         net.channels[l] = channel;
     }
 
+    const ObjectFactory switchFactory = SwitchFactory(net);
     for (NodeIndex v = 0; v < n; ++v)
     {
         const TopologyNode& node = g.Node(v);
@@ -276,7 +304,7 @@ NetworkBuilder::Build(const Topology& topology) const
         net.nodes.Get(v)->AggregateObject(table);
         if (!node.isHost || g.Ports(v).size() > 1)
         {
-            Ptr<PfcSwitch> sw = m_switch.Create<PfcSwitch>();
+            Ptr<PfcSwitch> sw = switchFactory.Create<PfcSwitch>();
             for (const auto& dev : net.ports[v])
             {
                 sw->AddPort(dev);

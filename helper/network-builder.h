@@ -97,6 +97,15 @@ class NetworkBuilder
     void SetHashSalt(uint32_t salt, bool perNode = true);
 
     /**
+     * \brief The switch buffer of HPCC's simulator (--preset=hpcc; README "Congestion control
+     * presets"): a 4096 B private reserve per lossless queue, headroom of 3 one-way
+     * bandwidth-delay products per port, resume 3072 B below XOFF, Alpha (1/8 at the NIC rate)
+     * doubled per doubling of a port's rate above the hosts' NIC rate (the first host's first
+     * port, as HPCC takes it), and pauses obeyed the moment they arrive (PfcReactionBitTimes 0).
+     */
+    void SetHpccMmu();
+
+    /**
      * \brief The ports a capture list names: comma-separated NODE (every port of the node)
      * or NODE.PORT, NODE a graph node name. A name that is itself a node wins over a split at
      * its last dot ("sw0.0" is switch sw0.0, "sw0.0.3" its port 3). Throws
@@ -132,13 +141,17 @@ class NetworkBuilder
   private:
     /// \brief (Re)fills node v's forwarding table from the topology's NextHops.
     static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
+    /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu.
+    ObjectFactory SwitchFactory(const PfcNetwork& net) const;
 
-    ObjectFactory m_device;   //!< PfcNetDevice factory
-    ObjectFactory m_channel;  //!< PfcChannel factory
-    ObjectFactory m_switch;   //!< PfcSwitch factory
-    ObjectFactory m_table;    //!< ForwardingTable factory
-    uint32_t m_hashSalt{0};   //!< ECMP salt base
-    bool m_saltPerNode{true}; //!< each node its own salt
+    ObjectFactory m_device;  //!< PfcNetDevice factory
+    ObjectFactory m_channel; //!< PfcChannel factory
+    ObjectFactory m_switch;  //!< PfcSwitch factory
+    ObjectFactory m_table;   //!< ForwardingTable factory
+
+    bool m_alphaFromNicRate{false}; //!< SetHpccMmu: AlphaReferenceRate = the NIC rate
+    uint32_t m_hashSalt{0};         //!< ECMP salt base
+    bool m_saltPerNode{true};       //!< each node its own salt
 };
 
 } // namespace ns3

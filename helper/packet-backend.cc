@@ -103,6 +103,10 @@ PacketBackend::Configure(ParamsyncHelper& helper) const
     // --seed varies the ECMP choices too; --preset=hpcc seeds switch v's hash with v, as
     // HPCC's simulator seeds each switch's ECMP hash with its node id.
     helper.SetEcmpHashSalt(o.hashSeedPerSwitch ? 0 : o.seed * 7919u);
+    if (o.preset == "hpcc")
+    {
+        helper.UseHpccSwitchBuffer(); // HPCC's PFC thresholds, headroom and queue reserve
+    }
     RoceTransportConfig nic;
     nic.mtu = o.mtu;
     nic.priority = o.priority;

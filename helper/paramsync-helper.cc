@@ -88,6 +88,12 @@ ParamsyncHelper::SetEcmpHashSalt(uint32_t salt)
 }
 
 void
+ParamsyncHelper::UseHpccSwitchBuffer()
+{
+    m_builder.SetHpccMmu();
+}
+
+void
 ParamsyncHelper::SetTransport(const RoceTransportConfig& config)
 {
     RoceTransportConfig::CheckCongestionControl(config.cc);

@@ -111,6 +111,9 @@ class ParamsyncHelper
     /// \brief The salt of every switch's ECMP hash (0: each switch salted with its node id,
     /// as HPCC's simulator does).
     void SetEcmpHashSalt(uint32_t salt);
+    /// \brief The switch buffer of HPCC's simulator (NetworkBuilder::SetHpccMmu: per-queue
+    /// reserve, 3 x BDP headroom, free-buffer shift by port rate, immediate pause reaction).
+    void UseHpccSwitchBuffer();
     /**
      * \brief A congestion-control preset applied to every NIC (model/congestion-control-preset.h:
      * none, dcqcn, dcqcn-hpcc); none by default. \throws std::invalid_argument for another name

@@ -71,8 +71,10 @@ PfcNetDevice::GetTypeId()
             .AddAttribute("ControlPriority",
                           "Priority served ahead of every data priority and never paused "
                           "(received pauses for it are counted and ignored): the class of "
-                          "ACK, NAK and CNP (RoceNic's AckPriority, default 7). 8 = none.",
-                          UintegerValue(7),
+                          "ACK, NAK and CNP: RoceNic sends them on it (its read-only "
+                          "AckPriority follows). 8 = none (they then ride priority 7 as an "
+                          "ordinary class).",
+                          UintegerValue(kDefaultControlPriority),
                           MakeUintegerAccessor(&PfcNetDevice::m_controlPriority),
                           MakeUintegerChecker<uint8_t>(0, kPfcPriorities))
             .AddAttribute("PfcReactionBitTimes",

@@ -2,8 +2,9 @@
  * The device's interface, in short:
  *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetFrameRelay, so a relaying host's NIC
  *    and switch share a port in any wiring order (frames alternate within a priority).
- *  - The control priority (ControlPriority, default 7 = RoceNic's AckPriority: ACK, NAK,
- *    CNP) is served first under every scheduling and is never paused.
+ *  - The control priority (ControlPriority, default kDefaultControlPriority = 7: ACK, NAK,
+ *    CNP; RoceNic sends them on ControlFramePriority(), so the NIC follows it) is served
+ *    first under every scheduling and is never paused.
  *  - Counters: GetPauseFramesSent/Received, GetResumeFramesReceived, GetPausedTime,
  *    GetTxFrames; PauseDuration(quanta) gives Q x 512 bit times at our rate.
  *  - EnablePcap(filename) captures both directions of this port (DLT_EN10MB, nanosecond
@@ -75,6 +76,10 @@ class PcapFileWrapper;
 
 /// \brief Number of PFC priorities.
 constexpr uint8_t kPfcPriorities = 8;
+/// \brief The control class (ACK, NAK, CNP) by default: PfcNetDevice::ControlPriority's
+/// default and the priority RoceNic sends them on when a port has no control class. RoceNic
+/// sends its control frames on its port's ControlFramePriority(), so the two cannot differ.
+constexpr uint8_t kDefaultControlPriority = 7;
 
 class PfcNetDevice;
 
@@ -239,6 +244,13 @@ class PfcNetDevice : public NetDevice
     {
         return m_controlPriority;
     }
+    /// \brief The priority ACK, NAK and CNP frames leave this port on: ControlPriority, or
+    /// kDefaultControlPriority (as an ordinary class) when there is no control class.
+    uint8_t
+    ControlFramePriority() const
+    {
+        return m_controlPriority < kPfcPriorities ? m_controlPriority : kDefaultControlPriority;
+    }
     /// \brief The channel.
     Ptr<PfcChannel> GetPfcChannel() const;
     /// \brief Whether the transmitter is idle.
@@ -359,16 +371,16 @@ class PfcNetDevice : public NetDevice
 
     // Fields every frame touches come first and together (a few cache lines): in a large
     // topology each hop otherwise pays a cache miss per scattered field of the two devices.
-    TxState m_txState{READY};                          //!< transmitter state
-    TxScheduling m_scheduling{STRICT_PRIORITY};        //!< scheduling policy
-    bool m_pfcEnabled{true};                           //!< honour received PFC frames
-    uint8_t m_currentPriority{0};                      //!< priority being serialized (8 = PFC)
-    uint8_t m_rrNext{0};                               //!< round-robin: priority to look at first
-    uint8_t m_controlPriority{7};                      //!< served first, never paused (8: none)
-    uint8_t m_drrCurrent{0};                           //!< DRR: priority whose turn it is
-    std::array<int64_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
-    uint32_t m_drrQuantum{0};                          //!< DRR: credit per turn (bytes)
-    uint32_t m_reactionBits{0};                        //!< PfcReactionBitTimes (kAuto: by rate)
+    TxState m_txState{READY};                           //!< transmitter state
+    TxScheduling m_scheduling{STRICT_PRIORITY};         //!< scheduling policy
+    bool m_pfcEnabled{true};                            //!< honour received PFC frames
+    uint8_t m_currentPriority{0};                       //!< priority being serialized (8 = PFC)
+    uint8_t m_rrNext{0};                                //!< round-robin: priority to look at first
+    uint8_t m_controlPriority{kDefaultControlPriority}; //!< served first, never paused (8: none)
+    uint8_t m_drrCurrent{0};                            //!< DRR: priority whose turn it is
+    std::array<int64_t, kPfcPriorities> m_drrCredit{};  //!< DRR: bytes it may still send
+    uint32_t m_drrQuantum{0};                           //!< DRR: credit per turn (bytes)
+    uint32_t m_reactionBits{0};                         //!< PfcReactionBitTimes (kAuto: by rate)
     bool m_inTryTransmit{false}; //!< TryTransmit is running (a puller may Wake us)
     bool m_wakePending{false};   //!< Wake() arrived during the scan
     uint8_t m_relayBacklog{0};   //!< priorities the relay source has frames of

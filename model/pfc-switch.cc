@@ -79,6 +79,31 @@ PfcSwitch::GetTypeId()
                           DoubleValue(1.0),
                           MakeDoubleAccessor(&PfcSwitch::m_headroomScale),
                           MakeDoubleChecker<double>(0))
+            .AddAttribute("QueueReserveBytes",
+                          "Private buffer of each lossless ingress port-priority (bytes): it "
+                          "fills first and only bytes beyond it count against XOFF and the "
+                          "shared pool, which gives it up. 0 (default) = none; HPCC's "
+                          "simulator (--preset=hpcc): 4096.",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&PfcSwitch::m_queueReserve),
+                          MakeUintegerChecker<uint64_t>())
+            .AddAttribute("HeadroomOneWayBdps",
+                          "Headroom per lossless port-priority as this many one-way "
+                          "bandwidth-delay products of the port (rate x delay / 8 bytes), "
+                          "replacing the formula of HeadroomScale (still scaled by it). 0 "
+                          "(default) = the formula; HPCC's simulator (--preset=hpcc): 3.",
+                          DoubleValue(0.0),
+                          MakeDoubleAccessor(&PfcSwitch::m_headroomBdps),
+                          MakeDoubleChecker<double>(0))
+            .AddAttribute("AlphaReferenceRate",
+                          "Ports faster than this rate (bit/s) get Alpha doubled once per "
+                          "doubling of their rate above it while it stays <= 1: HPCC's "
+                          "free-buffer shift, 3 at the NIC rate and one less per doubling "
+                          "(--preset=hpcc sets the hosts' NIC rate). 0 bit/s (default) = "
+                          "Alpha on every port.",
+                          DataRateValue(DataRate(0)),
+                          MakeDataRateAccessor(&PfcSwitch::m_alphaReferenceRate),
+                          MakeDataRateChecker())
             .AddAttribute("LosslessPriorities",
                           "Bit mask of PFC priorities that are lossless (headroom reserved, "
                           "pause generated). 0 (default) = the data lanes of the "
@@ -238,6 +263,9 @@ PfcSwitch::Initialize()
     c.headroomScale = m_headroomScale;
     c.losslessMask = m_losslessMask ? m_losslessMask : DataLaneMask();
     c.pfcEnabled = m_pfcEnabled;
+    c.queueReserveBytes = m_queueReserve;
+    c.headroomBdps = m_headroomBdps;
+    c.alphaReferenceRateBps = static_cast<double>(m_alphaReferenceRate.GetBitRate());
     auto mmu = std::make_unique<SharedBufferMmu>(c);
     for (auto& port : m_ports)
     {

@@ -196,22 +196,25 @@ class PfcSwitch : public Object, public PfcFrameRelay
     Ptr<UniformRandomVariable> m_uniform;    //!< ECN marking draws
 
     // Attributes
-    uint64_t m_bufferBytes;  //!< BufferSize
-    bool m_dynamicThreshold; //!< DynamicThreshold
-    double m_alpha;          //!< Alpha
-    double m_lossyAlpha;     //!< LossyAlpha
-    uint64_t m_staticXoff;   //!< StaticXoff
-    uint64_t m_hysteresis;   //!< XonHysteresis
-    uint32_t m_mtuBytes;     //!< MaxFrameBytes
-    Time m_responseTime;     //!< ResponseTime
-    double m_headroomScale;  //!< HeadroomScale
-    uint8_t m_losslessMask;  //!< LosslessPriorities
-    bool m_pfcEnabled;       //!< PfcEnabled
-    uint16_t m_pauseQuanta;  //!< PauseQuanta
-    bool m_ecnEnabled;       //!< EcnEnabled
-    uint64_t m_kminAttr;     //!< EcnKmin (0 = scale with rate)
-    uint64_t m_kmaxAttr;     //!< EcnKmax (0 = scale with rate)
-    double m_pmax;           //!< EcnPmax
+    uint64_t m_bufferBytes;        //!< BufferSize
+    bool m_dynamicThreshold;       //!< DynamicThreshold
+    double m_alpha;                //!< Alpha
+    double m_lossyAlpha;           //!< LossyAlpha
+    uint64_t m_staticXoff;         //!< StaticXoff
+    uint64_t m_hysteresis;         //!< XonHysteresis
+    uint32_t m_mtuBytes;           //!< MaxFrameBytes
+    Time m_responseTime;           //!< ResponseTime
+    double m_headroomScale;        //!< HeadroomScale
+    uint8_t m_losslessMask;        //!< LosslessPriorities
+    uint64_t m_queueReserve;       //!< QueueReserveBytes
+    double m_headroomBdps;         //!< HeadroomOneWayBdps
+    DataRate m_alphaReferenceRate; //!< AlphaReferenceRate
+    bool m_pfcEnabled;             //!< PfcEnabled
+    uint16_t m_pauseQuanta;        //!< PauseQuanta
+    bool m_ecnEnabled;             //!< EcnEnabled
+    uint64_t m_kminAttr;           //!< EcnKmin (0 = scale with rate)
+    uint64_t m_kmaxAttr;           //!< EcnKmax (0 = scale with rate)
+    double m_pmax;                 //!< EcnPmax
 
     uint64_t m_ecnMarks{0};  //!< CE marks
     uint64_t m_forwarded{0}; //!< frames dequeued

@@ -70,9 +70,12 @@ RoceNic::GetTypeId()
                           MakeUintegerAccessor(&RoceNic::m_priority),
                           MakeUintegerChecker<uint8_t>(0, kPriorityFromTable))
             .AddAttribute("AckPriority",
-                          "PFC priority of ACK, NACK and CNP frames (0..7).",
-                          UintegerValue(7),
-                          MakeUintegerAccessor(&RoceNic::m_ackPriority),
+                          "PFC priority of ACK, NACK and CNP frames (0..7), read-only: the "
+                          "first port's PfcNetDevice ControlPriority (one source for both; "
+                          "set that attribute to move them).",
+                          TypeId::ATTR_GET,
+                          UintegerValue(kDefaultControlPriority),
+                          MakeUintegerAccessor(&RoceNic::GetAckPriority),
                           MakeUintegerChecker<uint8_t>(0, 7))
             .AddAttribute("AckInterval",
                           "The responder ACKs every this many in-order data packets "
@@ -187,6 +190,12 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev)
     {
         dev->SetTxBacklog(p, false); // until a QP of p becomes active
     }
+}
+
+uint8_t
+RoceNic::GetAckPriority() const
+{
+    return m_ports.empty() ? kDefaultControlPriority : m_ports.front().dev->ControlFramePriority();
 }
 
 uint32_t
@@ -782,7 +791,16 @@ RoceNic::SendControl(uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrom
     info.srcHost = m_hostRank;
     info.dstHost = peer;
     info.udpSrcPort = rx.udpSrcPort;
-    info.priority = m_ackPriority;
+    uint32_t port = 0;
+    if (m_ports.size() > 1)
+    {
+        const ForwardingRoute* route = Table()->Lookup(peer, 0, m_hostRank, rx.udpSrcPort);
+        NS_ABORT_MSG_IF(!route, "RoceNic: no route back to host " << peer);
+        port = route->port;
+    }
+    // The port's control class: the device serves it first and never pauses it.
+    const uint8_t priority = m_ports[port].dev->ControlFramePriority();
+    info.priority = priority;
     info.ecnCapable = false; // control frames are not ECN-capable (no CNP for a CNP)
     info.opcode = opcode;
     info.destQp = rx.qp;
@@ -796,15 +814,7 @@ RoceNic::SendControl(uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrom
         rx.becnPending = false;
     }
     info.vlan = m_vlan;
-    uint32_t port = 0;
-    if (m_ports.size() > 1)
-    {
-        const ForwardingRoute* route = Table()->Lookup(peer, 0, m_hostRank, rx.udpSrcPort);
-        NS_ABORT_MSG_IF(!route, "RoceNic: no route back to host " << peer);
-        port = route->port;
-    }
-    m_ports[port].dev->EnqueueRoce(
-        BuildRoceFrame(info), m_ackPriority, RoceFrameInfoAsParsed(info));
+    m_ports[port].dev->EnqueueRoce(BuildRoceFrame(info), priority, RoceFrameInfoAsParsed(info));
 }
 
 void

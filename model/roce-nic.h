@@ -30,10 +30,9 @@
  *    expected one), as IBA Vol. 1 §9.7.5.1. AETH MSN = messages completed on the QP.
  *  - The destination QP of every frame of a connection is the requester's QP number.
  *  - ACK/NACK/CNP frames leave by the port and lane-0 route the ForwardingTable gives for
- *    the peer (hashed with the data's UDP source port) on AckPriority. They are queued in the
- *    device's priority queue, which the device serves before asking the NIC for data of the
- *    same priority; with AckPriority above the data priorities (default 7) strict priority
- *    sends them first.
+ *    the peer (hashed with the data's UDP source port) on that port's control class
+ *    (PfcNetDevice ControlPriority, default 7; AckPriority reads it). The device serves that
+ *    class before every data priority and never pauses it.
  *  - No window: a QP sends as fast as its rate and PFC allow (as DCQCN NICs do).
  */
 #ifndef PARAMSYNC_ROCE_NIC_H
@@ -97,6 +96,12 @@ class RoceNic : public Object
     void AddPort(Ptr<PfcNetDevice> dev);
     /// \brief Number of ports.
     uint32_t GetNPorts() const;
+    /**
+     * \brief The priority of our ACK, NAK and CNP frames (attribute AckPriority, read-only):
+     * the first port's PfcNetDevice::ControlFramePriority(), kDefaultControlPriority before
+     * any port. Each control frame goes on the priority of the port it leaves by.
+     */
+    uint8_t GetAckPriority() const;
     /**
      * \brief The forwarding table used to pick a QP's port and lane; by default the
      * ForwardingTable aggregated to the node (NetworkBuilder does that).
@@ -262,7 +267,6 @@ class RoceNic : public Object
     uint32_t m_mtu;         //!< payload bytes per packet
     std::string m_ccName;   //!< CongestionControl TypeId name
     uint8_t m_priority;     //!< data priority of lane 0 (8 = table's BasePriority)
-    uint8_t m_ackPriority;  //!< ACK/NACK/CNP priority
     uint32_t m_ackInterval; //!< packets per ACK
     Time m_rto;             //!< retransmission timeout
     Time m_cnpInterval;     //!< minimum time between CNPs per QP

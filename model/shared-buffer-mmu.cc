@@ -1,5 +1,6 @@
 #include "shared-buffer-mmu.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -43,11 +44,29 @@ SharedBufferMmu::AddPort(double rateBps, double delayS, double responseS)
     Port p{};
     p.rateBps = rateBps;
     p.delayS = delayS;
-    // 2 x delay x rate + 3 x MTU + response time x rate (bytes), rounded up.
-    double bytes = m_config.headroomScale *
-                   (2.0 * delayS * rateBps / 8.0 + 3.0 * m_config.mtuBytes +
-                    (m_config.responseTimeS + responseS) * rateBps / 8.0);
+    double bytes;
+    if (m_config.headroomBdps > 0)
+    {
+        // HPCC's simulator: a multiple of the one-way bandwidth-delay product alone.
+        bytes = m_config.headroomScale * m_config.headroomBdps * delayS * rateBps / 8.0;
+    }
+    else
+    {
+        // 2 x delay x rate + 3 x MTU + response time x rate (bytes), rounded up.
+        bytes = m_config.headroomScale * (2.0 * delayS * rateBps / 8.0 + 3.0 * m_config.mtuBytes +
+                                          (m_config.responseTimeS + responseS) * rateBps / 8.0);
+    }
     p.headroom = static_cast<uint64_t>(std::ceil(bytes - 1e-9));
+    // HPCC's free-buffer shift: one less per doubling of the port's rate above the reference
+    // (the NIC rate), never below shift 0, i.e. alpha doubles while it stays <= 1.
+    p.alpha = m_config.alpha;
+    if (m_config.alphaReferenceRateBps > 0)
+    {
+        for (double r = rateBps; r > m_config.alphaReferenceRateBps && p.alpha * 2 <= 1.0; r /= 2)
+        {
+            p.alpha *= 2;
+        }
+    }
     m_ports.push_back(p);
     return static_cast<uint32_t>(m_ports.size() - 1);
 }
@@ -63,14 +82,15 @@ SharedBufferMmu::Finalize()
     }
     for (const Port& p : m_ports)
     {
-        reserve += p.headroom * lossless;
+        // Headroom and the private reserve of every lossless port-priority.
+        reserve += (p.headroom + m_config.queueReserveBytes) * lossless;
     }
     if (reserve >= m_config.bufferBytes)
     {
         std::ostringstream os;
         os << "SharedBufferMmu: PFC headroom " << reserve << " B (" << m_ports.size() << " ports x "
-           << lossless << " lossless priorities x 2*delay*rate + 3*MTU + "
-           << "response) does not fit the buffer of " << m_config.bufferBytes
+           << lossless << " lossless priorities x (headroom + reserve)) does not fit the buffer of "
+           << m_config.bufferBytes
            << " B; allowed: a larger BufferSize, fewer LosslessPriorities, or shorter links";
         throw std::invalid_argument(os.str());
     }
@@ -84,6 +104,12 @@ SharedBufferMmu::HeadroomBytes(uint32_t port) const
     return m_ports.at(port).headroom;
 }
 
+double
+SharedBufferMmu::Alpha(uint32_t port) const
+{
+    return m_ports.at(port).alpha;
+}
+
 uint64_t
 SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
 {
@@ -92,7 +118,7 @@ SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
         return m_config.staticXoffBytes;
     }
     uint64_t free = m_sharedPool > m_sharedUsed ? m_sharedPool - m_sharedUsed : 0;
-    return static_cast<uint64_t>(m_config.alpha * static_cast<double>(free));
+    return static_cast<uint64_t>(m_ports[port].alpha * static_cast<double>(free));
 }
 
 uint64_t
@@ -114,14 +140,23 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
 {
     Port& p = m_ports[port];
     bool lossless = Lossless(priority);
+    // A lossless port-priority fills its private reserve first; only the rest is shared.
+    uint64_t toReserve = 0;
+    if (lossless && p.hdrm[priority] == 0 && p.reserved[priority] < m_config.queueReserveBytes)
+    {
+        toReserve = std::min<uint64_t>(bytes, m_config.queueReserveBytes - p.reserved[priority]);
+    }
+    const uint64_t toShared = bytes - toReserve;
     // Every class stays in the shared pool up to its threshold: a lossy class that could
     // take every free byte would drive the lossless XOFF to zero.
-    bool sharedOk = m_sharedUsed + bytes <= m_sharedPool &&
-                    p.shared[priority] + bytes <= (lossless ? Xoff(port, priority) : LossyLimit());
+    bool sharedOk = toShared == 0 || (m_sharedUsed + toShared <= m_sharedPool &&
+                                      p.shared[priority] + toShared <=
+                                          (lossless ? Xoff(port, priority) : LossyLimit()));
     if (sharedOk && p.hdrm[priority] == 0)
     {
-        p.shared[priority] += bytes;
-        m_sharedUsed += bytes;
+        p.reserved[priority] += toReserve;
+        p.shared[priority] += toShared;
+        m_sharedUsed += toShared;
         return SHARED;
     }
     if (lossless && p.hdrm[priority] + bytes <= p.headroom)
@@ -141,12 +176,15 @@ SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
     uint64_t fromHdrm = bytes < p.hdrm[priority] ? bytes : p.hdrm[priority];
     p.hdrm[priority] -= fromHdrm;
     uint64_t rest = bytes - fromHdrm;
-    if (rest > p.shared[priority])
+    if (rest > p.shared[priority] + p.reserved[priority])
     {
         throw std::logic_error("SharedBufferMmu::Release of bytes never admitted");
     }
-    p.shared[priority] -= rest;
-    m_sharedUsed -= rest;
+    // Shared bytes leave before the reserve's (the reserve refills last, as in HPCC).
+    uint64_t fromShared = std::min(rest, p.shared[priority]);
+    p.shared[priority] -= fromShared;
+    m_sharedUsed -= fromShared;
+    p.reserved[priority] -= rest - fromShared;
 }
 
 bool
@@ -171,6 +209,12 @@ uint64_t
 SharedBufferMmu::SharedBytes(uint32_t port, uint8_t priority) const
 {
     return m_ports.at(port).shared[priority];
+}
+
+uint64_t
+SharedBufferMmu::ReservedBytes(uint32_t port, uint8_t priority) const
+{
+    return m_ports.at(port).reserved[priority];
 }
 
 uint64_t

@@ -25,6 +25,20 @@
  * frame whose arrival finds XOFF crossed (XOFF also falls when other ports fill the pool)
  * is itself admitted to headroom. With 2 x MTU, VGG-19 halving-doubling on BCube(3,1) at
  * 40 Gb/s dropped 5 frames of 4162 B in 18364 B of headroom.
+ *
+ * Three optional knobs reproduce the MMU of HPCC's simulator (Li et al. SIGCOMM'19; its
+ * switch-mmu.cc and its main program's switch set-up, described here in our words), all off
+ * by default:
+ *  - queueReserveBytes: each lossless port-priority first fills a private reserve of this
+ *    many bytes; only bytes beyond it count as shared (against XOFF and the pool). The pool
+ *    gives up reserve x ports x lossless priorities (HPCC: 4 KiB per queue, one per port).
+ *  - headroomBdps: headroom per lossless port-priority = this many one-way
+ *    bandwidth-delay products (rate x delay / 8 bytes) instead of the formula above (HPCC: 3,
+ *    no frame or reaction term, since its ports act on a pause at once).
+ *  - alphaReferenceRateBps: a port faster than this rate gets alpha doubled once per
+ *    doubling of its rate above it (ceil(log2(rate / reference)) times), as long as alpha
+ *    stays <= 1 (HPCC: free-buffer shift 3 at the NIC rate, one less per doubling, down to
+ *    shift 0; alpha 1/8 at 100 Gb/s is 1/2 at 400 Gb/s). XOFF of a port = its alpha x free.
  */
 #ifndef PARAMSYNC_SHARED_BUFFER_MMU_H
 #define PARAMSYNC_SHARED_BUFFER_MMU_H
@@ -53,12 +67,15 @@ class SharedBufferMmu
         uint8_t losslessMask{0xff};         //!< priorities with PFC (headroom reserved)
         bool pfcEnabled{true};              //!< headroom and pause only with PFC
         double headroomScale{1.0};          //!< headroom = scale x formula (studies of undersizing)
+        uint64_t queueReserveBytes{0};      //!< private bytes per lossless port-priority
+        double headroomBdps{0};             //!< > 0: headroom = this x one-way BDP (bytes)
+        double alphaReferenceRateBps{0};    //!< > 0: alpha doubles per rate doubling above it
     };
 
     /// \brief Result of Admit.
     enum Admission
     {
-        SHARED,   //!< stored in the shared pool
+        SHARED,   //!< stored in the shared pool (or the port-priority's reserve)
         HEADROOM, //!< stored in the headroom of its port-priority
         DROP      //!< no room: dropped and counted
     };
@@ -77,6 +94,10 @@ class SharedBufferMmu
 
     /// \brief Headroom bytes of one port-priority (formula above).
     uint64_t HeadroomBytes(uint32_t port) const;
+    /// \brief Dynamic threshold factor of a port (Config::alpha, doubled on fast ports).
+    double Alpha(uint32_t port) const;
+    /// \brief Reserve bytes held by a port-priority (up to Config::queueReserveBytes).
+    uint64_t ReservedBytes(uint32_t port, uint8_t priority) const;
     /// \brief Shared pool size after Finalize.
     uint64_t
     SharedPoolBytes() const
@@ -135,6 +156,8 @@ class SharedBufferMmu
         double rateBps;           //!< link rate
         double delayS;            //!< link delay
         uint64_t headroom;        //!< headroom per lossless priority
+        double alpha;             //!< dynamic threshold factor of this port
+        uint64_t reserved[8];     //!< reserve bytes per priority
         uint64_t shared[8];       //!< shared bytes per priority
         uint64_t hdrm[8];         //!< headroom bytes per priority
         uint64_t drops[8];        //!< dropped frames per priority

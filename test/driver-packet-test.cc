@@ -679,11 +679,16 @@ TEST(DriverPacket, GoldenResultsOfSmallScenariosDoNotDrift)
     EXPECT_TRUE(near(ringStrict, 3.82549e-3)) << ringStrict;
     EXPECT_TRUE(near(hips, 1.84433e-3)) << hips;
     EXPECT_TRUE(near(ps, 13.0742e-3)) << ps;
-    // --preset=hpcc is --cc=dcqcn-hpcc with --mtu=1000 and switch-seeded ECMP hashes; a star
-    // has no ECMP choice, so it must give the dcqcn-hpcc number exactly.
+    // --preset=hpcc is --cc=dcqcn-hpcc with --mtu=1000, switch-seeded ECMP hashes (a star has
+    // no ECMP choice) and HPCC's switch buffer (4 KiB reserve per queue, headroom 3 x BDP,
+    // resume 3072 B below XOFF, pauses obeyed at once): 6.25981 ms, where it gave the
+    // dcqcn-hpcc 6.00998 ms exactly before the buffer. It is not one knob's doing: alone, the
+    // reserve gives 6.239 ms, the immediate pause 6.241, headroom 3 x BDP (with it) 5.956,
+    // resume 3072 B 6.010 ms; this run's slowest flow moves by a few % whenever its 32-64
+    // pauses fall at other times (README "Congestion control presets").
     for (const auto& [cc, golden] : {std::pair<std::string, double>{"--cc=dcqcn-hpcc", 6.00998e-3},
                                      std::pair<std::string, double>{"--cc=dcqcn", 8.10899e-3},
-                                     std::pair<std::string, double>{"--preset=hpcc", 6.00998e-3}})
+                                     std::pair<std::string, double>{"--preset=hpcc", 6.25981e-3}})
     {
         const std::string dir = "/tmp/paramsync-golden-" + std::to_string(getpid());
         Outcome o = RunJson(

@@ -25,6 +25,8 @@ void CheckMmuLossyClassCannotDriveTheLosslessXoffToZero(CheckReporter& r);
 void CheckMmuUpstreamReactionTimeJoinsTheHeadroom(CheckReporter& r);
 void CheckMmuDynamicThreshold(CheckReporter& r);
 void CheckMmuHeadroomThatDoesNotFitIsAClearError(CheckReporter& r);
+void CheckMmuHpccHeadroomReserveAndShiftPerPortRate(CheckReporter& r);
+void CheckMmuHpccReserveFillsFirstAndResume3072BelowXoff(CheckReporter& r);
 /// @}
 
 /// \name RoCEv2 and PFC frame sizes and bytes (test/roce-header-checks.cc)

@@ -234,3 +234,58 @@ TEST(NetworkBuilder, PerNodeEcmpSaltSpreadsInterPodFlowsOverAllFourCores)
     // between two pods; 64 flows with distinct UDP source ports must use all of them.
     EXPECT_EQ(CoresUsed(true), 4u);
 }
+
+TEST(NetworkBuilder, HpccMmuFollowsHpccsSimulatorOnItsFatTree)
+{
+    // HPCC's fat.txt: 320 hosts at 100 Gb/s (the NIC rate), 160 fabric links at 400 Gb/s,
+    // every link 1 us. SetHpccMmu: headroom 3 x rate x delay / 8 per port, free-buffer shift
+    // 3 (alpha 1/8) at 100 Gb/s and one less per doubling, i.e. shift 1 (alpha 1/2) at
+    // 400 Gb/s = 2 doublings; 4096 B reserve, resume 3072 B below XOFF; pauses obeyed at once.
+    auto fat = MakeTopology("file:" PARAMSYNC_SOURCE_DIR "/topologies/hpcc/fat.txt", kRate, kDelay);
+    NetworkBuilder hpcc;
+    hpcc.SetHpccMmu();
+    PfcNetwork net = hpcc.Build(*fat);
+    uint32_t slow = 0;
+    uint32_t fast = 0;
+    for (uint32_t v = 0; v < net.switches.size(); ++v)
+    {
+        if (!net.switches[v])
+        {
+            continue;
+        }
+        const SharedBufferMmu& mmu = net.switches[v]->GetMmu();
+        EXPECT_EQ(mmu.GetConfig().queueReserveBytes, 4096u);
+        EXPECT_EQ(mmu.GetConfig().hysteresisBytes, 3072u);
+        for (uint32_t p = 0; p < net.ports[v].size(); ++p)
+        {
+            EXPECT_EQ(net.ports[v][p]->GetPfcReactionDelay(), Time(0));
+            if (net.ports[v][p]->GetDataRate().GetBitRate() == 100000000000ULL)
+            {
+                ++slow;
+                EXPECT_EQ(mmu.Alpha(p), 1.0 / 8);
+                EXPECT_EQ(mmu.HeadroomBytes(p), 37500u); // 3 x 100 Gb/s x 1 us / 8
+            }
+            else
+            {
+                ++fast;
+                EXPECT_EQ(mmu.Alpha(p), 1.0 / 2);
+                EXPECT_EQ(mmu.HeadroomBytes(p), 150000u); // 3 x 400 Gb/s x 1 us / 8
+            }
+        }
+    }
+    EXPECT_EQ(slow, 320u);     // one switch end per host link
+    EXPECT_EQ(fast, 2 * 160u); // both ends of every fabric link
+    // Without the preset every port keeps Alpha 1/8 and the headroom formula.
+    PfcNetwork plain = NetworkBuilder().Build(*fat);
+    for (uint32_t v = 0; v < plain.switches.size(); ++v)
+    {
+        if (plain.switches[v])
+        {
+            for (uint32_t p = 0; p < plain.ports[v].size(); ++p)
+            {
+                EXPECT_EQ(plain.switches[v]->GetMmu().Alpha(p), 1.0 / 8);
+            }
+        }
+    }
+    Simulator::Destroy();
+}

@@ -74,7 +74,10 @@ SharedBodyTestSuite g_sharedBufferMmuSuite(
       CheckMmuLossyClassCannotDriveTheLosslessXoffToZero},
      {"UpstreamReactionTimeJoinsTheHeadroom", CheckMmuUpstreamReactionTimeJoinsTheHeadroom},
      {"DynamicThreshold", CheckMmuDynamicThreshold},
-     {"HeadroomThatDoesNotFitIsAClearError", CheckMmuHeadroomThatDoesNotFitIsAClearError}});
+     {"HeadroomThatDoesNotFitIsAClearError", CheckMmuHeadroomThatDoesNotFitIsAClearError},
+     {"HpccHeadroomReserveAndShiftPerPortRate", CheckMmuHpccHeadroomReserveAndShiftPerPortRate},
+     {"HpccReserveFillsFirstAndResume3072BelowXoff",
+      CheckMmuHpccReserveFillsFirstAndResume3072BelowXoff}});
 
 /// RoCEv2 / PFC frame sizes and PFC frame bytes.
 SharedBodyTestSuite g_roceHeaderSuite("paramsync-roce-header",

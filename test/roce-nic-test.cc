@@ -398,6 +398,33 @@ TEST_F(RoceNicTest, CnpInAckFlagsTheAckInsteadOfSendingACnp)
     EXPECT_EQ(f->nics[0]->GetCnpsReceived(), 2u);
 }
 
+TEST_F(RoceNicTest, OneControlPriorityFeedsTheDeviceAndTheNicsAcks)
+{
+    // PfcNetDevice::ControlPriority is the one source of the control class: moved to 6, the
+    // device serves 6 first and the NIC (whose AckPriority only reads it) sends its ACKs on
+    // 6. Six packets of 4096 B, ACK every 4 and at the message end: ACKs after packets 4 and
+    // 6, two frames on priority 6 and none on 7 (before, the NIC's own AckPriority kept 7).
+    Config::SetDefault("ns3::PfcNetDevice::ControlPriority", UintegerValue(6));
+    auto f = BuildFabric("star:n=2");
+    Ptr<PfcNetDevice> responderPort = f->net.HostPorts(1)[0];
+    EXPECT_EQ(responderPort->GetControlPriority(), 6);
+    UintegerValue ack;
+    f->nics[1]->GetAttribute("AckPriority", ack);
+    EXPECT_EQ(ack.Get(), 6u);
+    Ptr<QueuePair> qp = f->nics[0]->CreateQueuePair(1);
+    f->nics[0]->PostSend(qp, 6 * 4096, []() {});
+    Simulator::Run();
+    EXPECT_EQ(qp->GetMessagesCompleted(), 1u);
+    EXPECT_EQ(f->nics[1]->GetAcksSent(), 2u);
+    EXPECT_EQ(responderPort->GetTxFrames(6), 2u);
+    EXPECT_EQ(responderPort->GetTxFrames(7), 0u);
+    // Unset, both are kDefaultControlPriority (7).
+    Config::Reset();
+    EXPECT_EQ(CreateObject<PfcNetDevice>()->GetControlPriority(), kDefaultControlPriority);
+    EXPECT_EQ(CreateObject<RoceNic>()->GetAckPriority(), kDefaultControlPriority);
+    EXPECT_EQ(kDefaultControlPriority, 7);
+}
+
 TEST_F(RoceNicTest, QueuePairNumbersStartAboveTheReservedOnes)
 {
     // IBA Vol. 1 §3.5.1 reserves QP0 (SMI) and QP1 (GSI): a data QP numbered 1 decodes as

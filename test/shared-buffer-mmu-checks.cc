@@ -245,4 +245,117 @@ CheckMmuHeadroomThatDoesNotFitIsAClearError(CheckReporter& r)
     }
     PS_CHECK(r, threw);
 }
+
+namespace
+{
+/// HPCC's simulator's MMU (shared-buffer-mmu.h): headroom 3 one-way BDPs, 4096 B reserve per
+/// lossless queue, free-buffer shift 3 (alpha 1/8) at the 100 Gb/s NIC rate, resume 3072 B
+/// below XOFF; priority 3 lossless.
+SharedBufferMmu::Config
+HpccConfig()
+{
+    SharedBufferMmu::Config c;
+    c.dynamicThreshold = true;
+    c.alpha = 1.0 / 8;
+    c.hysteresisBytes = 3072;
+    c.losslessMask = 0x08;
+    c.headroomBdps = 3;
+    c.queueReserveBytes = 4096;
+    c.alphaReferenceRateBps = 100e9;
+    return c;
+}
+} // namespace
+
+void
+CheckMmuHpccHeadroomReserveAndShiftPerPortRate(CheckReporter& r)
+{
+    SharedBufferMmu::Config c = HpccConfig();
+    c.bufferBytes = 1000000;
+    SharedBufferMmu m(c);
+    m.AddPort(100e9, 1e-6); // NIC rate: shift 3
+    m.AddPort(400e9, 1e-6); // two doublings above it: shift 1
+    m.Finalize();
+    // headroom = 3 x rate x delay / 8: 3 x 12500 = 37500 B at 100 Gb/s, 3 x 50000 = 150000 B
+    // at 400 Gb/s (no frame or reaction term)
+    PS_CHECK_EQ(r, m.HeadroomBytes(0), 37500u);
+    PS_CHECK_EQ(r, m.HeadroomBytes(1), 150000u);
+    // pool = 1e6 - (37500 + 4096) - (150000 + 4096) = 804308
+    PS_CHECK_EQ(r, m.SharedPoolBytes(), 804308u);
+    // free F = 804308: XOFF = F >> 3 = 100538 at the NIC rate, F >> 1 = 402154 at 400 Gb/s
+    PS_CHECK_EQ(r, m.Xoff(0, 3), 100538u);
+    PS_CHECK_EQ(r, m.Xoff(1, 3), 402154u);
+    PS_CHECK_EQ(r, m.Xon(0, 3), 100538u - 3072u);
+
+    // alpha per port rate with the 100 Gb/s reference: doubled ceil(log2(rate / 100 G)) times
+    // while <= 1: 100 G 1/8; 150 G and 200 G 1/4; 400 G 1/2; 800 G and 1.6 T 1; 40 G 1/8.
+    SharedBufferMmu rates(c);
+    for (double gbps : {100.0, 150.0, 200.0, 400.0, 800.0, 1600.0, 40.0})
+    {
+        rates.AddPort(gbps * 1e9, 0);
+    }
+    const double want[] = {0.125, 0.25, 0.25, 0.5, 1.0, 1.0, 0.125};
+    for (uint32_t i = 0; i < 7; ++i)
+    {
+        PS_CHECK_EQ(r, rates.Alpha(i), want[i]);
+    }
+    c.alphaReferenceRateBps = 0; // off: Alpha on every port
+    SharedBufferMmu flat(c);
+    flat.AddPort(400e9, 0);
+    PS_CHECK_EQ(r, flat.Alpha(0), 0.125);
+}
+
+void
+CheckMmuHpccReserveFillsFirstAndResume3072BelowXoff(CheckReporter& r)
+{
+    SharedBufferMmu::Config c = HpccConfig();
+    // one 100 Gb/s port of 1 us: headroom 37500, reserve 4096; pool F = 960000 exactly
+    c.bufferBytes = 960000 + 37500 + 4096;
+    SharedBufferMmu m(c);
+    m.AddPort(100e9, 1e-6);
+    m.Finalize();
+    PS_CHECK_EQ(r, m.SharedPoolBytes(), 960000u);
+    PS_CHECK_EQ(r, m.Xoff(0, 3), 120000u); // F / 8
+    // Frames of 1000 B: the first 4 stay in the reserve (4000 B, nothing shared), the 5th puts
+    // 96 B in the reserve and 904 B in the pool.
+    for (int k = 0; k < 4; ++k)
+    {
+        PS_CHECK_EQ(r, m.Admit(0, 3, 1000), SharedBufferMmu::SHARED);
+    }
+    PS_CHECK_EQ(r, m.ReservedBytes(0, 3), 4000u);
+    PS_CHECK_EQ(r, m.SharedUsed(), 0u);
+    PS_CHECK_EQ(r, m.Admit(0, 3, 1000), SharedBufferMmu::SHARED);
+    PS_CHECK_EQ(r, m.ReservedBytes(0, 3), 4096u);
+    PS_CHECK_EQ(r, m.SharedBytes(0, 3), 904u);
+    PS_CHECK_EQ(r, m.SharedUsed(), 904u);
+    // A frame is shared while s + 1000 <= (960000 - s) / 8 <=> 9 s <= 952000 <=> s <= 105777;
+    // s = 904 + 1000 j, so j = 0..104 are admitted (105 frames) and s ends at 105904.
+    int shared = 0;
+    while (m.Admit(0, 3, 1000) == SharedBufferMmu::SHARED)
+    {
+        ++shared;
+    }
+    PS_CHECK_EQ(r, shared, 105);
+    PS_CHECK_EQ(r, m.SharedBytes(0, 3), 105904u);
+    PS_CHECK_EQ(r, m.HeadroomUsed(0, 3), 1000u);
+    PS_CHECK(r, m.ShouldPause(0, 3));
+    // Resume: no headroom and s <= XOFF - 3072 = (960000 - s) / 8 - 3072 <=> 9 s <= 935424
+    // <=> s <= 103936. The headroom frame leaves first (s stays 105904), then s falls by
+    // 1000 per frame: 104904 is still above, 103904 resumes.
+    m.Release(0, 3, 1000);
+    PS_CHECK_EQ(r, m.HeadroomUsed(0, 3), 0u);
+    PS_CHECK(r, !m.ShouldResume(0, 3));
+    m.Release(0, 3, 1000);
+    PS_CHECK(r, !m.ShouldResume(0, 3));
+    m.Release(0, 3, 1000);
+    PS_CHECK(r, m.ShouldResume(0, 3));
+    // Shared bytes leave before the reserve's: 103904 + 1000 released leave 3096 reserved.
+    m.Release(0, 3, 104904);
+    PS_CHECK_EQ(r, m.SharedUsed(), 0u);
+    PS_CHECK_EQ(r, m.ReservedBytes(0, 3), 3096u);
+    // The control class (lossy) has no reserve: its bytes are shared at once.
+    PS_CHECK_EQ(r, m.Admit(0, 7, 90), SharedBufferMmu::SHARED);
+    PS_CHECK_EQ(r, m.ReservedBytes(0, 7), 0u);
+    PS_CHECK_EQ(r, m.SharedUsed(), 90u);
+}
+
 } // namespace ns3

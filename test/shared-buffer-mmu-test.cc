@@ -27,6 +27,12 @@ SHARED_BODY_TEST(SharedBufferMmuTest, DynamicThreshold, CheckMmuDynamicThreshold
 SHARED_BODY_TEST(SharedBufferMmuTest,
                  HeadroomThatDoesNotFitIsAClearError,
                  CheckMmuHeadroomThatDoesNotFitIsAClearError)
+SHARED_BODY_TEST(SharedBufferMmuTest,
+                 HpccHeadroomReserveAndShiftPerPortRate,
+                 CheckMmuHpccHeadroomReserveAndShiftPerPortRate)
+SHARED_BODY_TEST(SharedBufferMmuTest,
+                 HpccReserveFillsFirstAndResume3072BelowXoff,
+                 CheckMmuHpccReserveFillsFirstAndResume3072BelowXoff)
 
 } // namespace
 } // namespace ns3
