@@ -2,6 +2,7 @@
 
 #include "build-info.h"
 #include "packet-sync-run.h"
+#include "resource-estimate.h"
 #include "results-writer.h"
 #include "trace-event-writer.h"
 
@@ -81,7 +82,11 @@ Ns3AttributeDefaults()
     std::ostringstream text;
     text << in.rdbuf();
     std::remove(path);
-    return text.str();
+    // The store's own file name is this temporary one, different at every run: record "".
+    std::string saved = text.str();
+    const std::string name = "\"" + std::string(path) + "\"";
+    const size_t at = saved.find(name);
+    return at == std::string::npos ? saved : saved.replace(at, name.size(), "\"\"");
 }
 
 /// Refuses a file path whose directory the run could not write into (tried by creating
@@ -743,6 +748,10 @@ ParamsyncDriver::Run(int argc, char** argv)
         m_options.Validate();
         // The options as ns-3 defaults: what ns3-attributes.txt records is what ran.
         m_options.SetNs3Defaults();
+        if (!ResourceEstimate::Guard(m_options, std::cout, std::cerr))
+        {
+            return kExitOk; // --estimate: printed, nothing run
+        }
         Prepare();
         if (!m_options.out.empty())
         {
@@ -834,7 +843,7 @@ ParamsyncDriver::Run(int argc, char** argv)
             ResultsWriter::WriteDirectory(
                 m_out->Staging(),
                 runs,
-                m_options.Used(),
+                m_options.UsedRelativeTo(m_options.out),
                 exit,
                 {{"ns3-attributes.txt", Ns3AttributeDefaults()}, {"topology.txt", topology.str()}},
                 &config);
@@ -844,7 +853,9 @@ ParamsyncDriver::Run(int argc, char** argv)
             // A trace inside --out goes with the directory's other files.
             const bool inOut = m_out && m_out->Holds(m_options.trace);
             const std::string name = m_options.trace.substr(m_options.trace.rfind('/') + 1);
-            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace, runs);
+            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace,
+                                    runs,
+                                    m_options.traceMaxBytes);
         }
         if (m_out)
         {

@@ -14,6 +14,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/paramsync-helper.cc
     helper/pause-spread.cc
     helper/pfc-deadlock-detector.cc
+    helper/resource-estimate.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
     helper/routed-bound.cc
@@ -35,6 +36,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/paramsync-helper.h
     helper/pause-spread.h
     helper/pfc-deadlock-detector.h
+    helper/resource-estimate.h
     helper/run-result.h
     helper/results-writer.h
     helper/roce-sync-transport.h
@@ -44,6 +46,7 @@ set(PARAMSYNC_HELPER_HEADERS
 )
 set(PARAMSYNC_HELPER_TESTS
     test/driver-pieces-test.cc
+    test/resource-estimate-test.cc
     test/sync-application-logic-test.cc
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
