@@ -731,7 +731,8 @@ ParamsyncDriver::Run(int argc, char** argv)
         cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
                   "Exit codes: 0 ok; 2 bad input (one line naming the option, nothing run or "
-                  "written); 3 finished but an invariant failed (a stall, drops with PFC on; "
+                  "written; also a resource estimate over --max-memory); 3 finished but an "
+                  "invariant failed (a stall, drops with PFC on; "
                   "results written); 4 the results could not be written; 5 out of memory.");
         m_options.Register(cmd);
         // The option table reads every argument (values whole); ns-3's CommandLine only
