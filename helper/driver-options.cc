@@ -563,8 +563,8 @@ DriverOptions::Table()
     // Resource limits (helper/resource-estimate.h): the memory a run may take, the
     // estimate alone, and the size of the --trace file.
     t.Add("max-memory",
-          "memory the run may take with its unit (e.g. 4GB), up to 1PB; a run whose estimate "
-          "(--estimate) is larger is refused before anything is built (exit 2); auto: "
+          "memory the run may take with its unit (e.g. 4GB), 1MiB to 1000000GB; a run whose "
+          "estimate (--estimate) is larger is refused before anything is built (exit 2); auto: "
           "MemAvailable of /proc/meminfo, or the address-space limit (ulimit -v) if lower",
           maxMemoryText,
           [this](const std::string& s) {
