@@ -29,9 +29,11 @@ namespace
  *    (14 MB to 199 MB): 13.9 KB per port and 75 B per routing entry, every run within 17 %.
  *    A node's own cost does not separate from its ports' (the fit gives it a negative
  *    weight): it is inside the per-port figure.
- *  - kTransfer: packet runs of mesh on star:n=16, 32, 64 with bytes:64KB (480 to 8064
- *    transfers, 14.4 to 32.0 MB): 1.7 and 2.2 KB per transfer (plan, application state,
- *    queue-pair message, result row); 2 KB. A flow (--flows) is a transfer on its own.
+ *  - kTransfer, kQueuePair: packet runs of ring and mesh on star:n=64 and 128 with
+ *    bytes:64KB (8064 and 32512 transfers each; ring opens N queue pairs, mesh N (N - 1)):
+ *    20.5, 42.1, 32.1 and 102.7 MB; ring gives 660 to 740 B per transfer (plan, application
+ *    state, message, result row), mesh beyond that 2.9 to 3.7 KB per queue pair. A flow
+ *    (--flows) is a transfer with a queue pair of its own.
  *  - kPacket: ~300 B per frame in flight, a Packet and its pending event (/work/shared
  *    NOTES.md, Speed references, measured on this stack).
  *  - kFluidPair, kFluidTransfer: fluid runs of ps on torus:dims=16x16, 32x32, 64x64 and
@@ -44,7 +46,8 @@ namespace
 constexpr double kBase = 13.1e6;
 constexpr double kDevice = 13900;
 constexpr double kRouteEntry = 75;
-constexpr double kTransfer = 2000;
+constexpr double kTransfer = 750;
+constexpr double kQueuePair = 3500;
 constexpr double kTransferRow = 80;
 constexpr double kPacket = 300;
 constexpr double kFluidPair = 12;
@@ -232,6 +235,20 @@ FlowVolume(const std::string& path)
     return {count, bytes};
 }
 
+/// Queue pairs the algorithm opens over n workers: a pair per worker pair for mesh (and
+/// "all", which includes it); the others talk to a few peers each, 2 log2 N bounding
+/// ring (1 or 2), halving-doubling (log2 N), trees and BCube / torus neighbours.
+uint64_t
+QueuePairs(const std::string& algorithm, uint64_t n)
+{
+    const std::string name = algorithm.substr(0, algorithm.find(':'));
+    if (name == "mesh" || name == "all")
+    {
+        return Mul(n, n > 0 ? n - 1 : 0);
+    }
+    return 2 * n * static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2))));
+}
+
 } // namespace
 
 std::optional<NetworkCounts>
@@ -304,6 +321,7 @@ ResourceEstimate::Of(const DriverOptions& o)
     e.devices = 2 * c.links;
     e.transfers = o.algorithm == "none" ? 0 : PlanTransfers(o.algorithm, c.hosts);
     e.transferRows = Mul(e.transfers, o.iterations);
+    e.queuePairs = std::min(e.transfers, QueuePairs(o.algorithm, c.hosts));
     double bytes = kBase;
     if (!e.packet)
     {
@@ -344,6 +362,7 @@ ResourceEstimate::Of(const DriverOptions& o)
     bytes += kDevice * static_cast<double>(e.devices) +
              kRouteEntry * static_cast<double>(e.routingEntries) +
              kTransfer * static_cast<double>(e.transfers + e.flows) +
+             kQueuePair * static_cast<double>(e.queuePairs + e.flows) +
              kTransferRow * static_cast<double>(e.transferRows) +
              kPacket * static_cast<double>(inFlight);
     e.bytes = static_cast<uint64_t>(std::min(bytes, 4e18));
@@ -417,6 +436,7 @@ ResourceEstimate::Describe() const
        << "devices        " << devices << "\n"
        << "routing        " << routingEntries << " entries\n"
        << "transfers      " << transfers << " per synchronization, " << transferRows << " kept\n"
+       << "queue pairs    " << queuePairs << "\n"
        << "flows          " << flows << "\n"
        << "in flight      " << packetsInFlight << " packets, " << events << " events (bound)\n"
        << "memory         " << Size(static_cast<double>(bytes)) << " (" << bytes << " B)\n"

@@ -85,6 +85,7 @@ class ResourceEstimate
     uint64_t routingEntries{0};  //!< forwarding-table (destination, lane) entries, all nodes
     uint64_t transfers{0};       //!< plan transfers of every plan, per synchronization
     uint64_t transferRows{0};    //!< transfer results kept: transfers x iterations
+    uint64_t queuePairs{0};      //!< RoCE queue pairs the plans open
     uint64_t flows{0};           //!< --flows flows
     uint64_t packetsInFlight{0}; //!< frames existing at once, upper bound (the buffers' worth)
     uint64_t events{0};          //!< simulator events pending at once, upper bound
