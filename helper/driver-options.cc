@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fcntl.h>
+#include <filesystem>
 #include <iostream>
 #include <set>
 #include <sys/stat.h>
@@ -126,7 +127,10 @@ DriverOptions::DriverOptions()
       deadlockCheckText("1ms"),
       inFlightSampleText("0"),
       maxEventsText("2000000000"),
-      progressText("auto")
+      progressText("auto"),
+      maxMemoryText("auto"),
+      estimateText("0"),
+      traceMaxText("256MB")
 {
 }
 
@@ -470,6 +474,33 @@ DriverOptions::AddNetworkAndRunRows(OptionTable& t)
           [this](const std::string& s) {
               progress = s == "auto" ? -1 : (V::Flag(s, "--progress") ? 1 : 0);
           });
+    // Resource limits (helper/resource-estimate.h): the memory a run may take, the
+    // estimate alone, and the size of the --trace file.
+    t.Add("max-memory",
+          "memory the run may take with its unit (e.g. 4GB), 1MiB to 1000000GB; a run whose "
+          "estimate (--estimate) is larger is refused before anything is built (exit 2); auto: "
+          "MemAvailable of /proc/meminfo, or the address-space limit (ulimit -v) if lower",
+          maxMemoryText,
+          [this](const std::string& s) {
+              maxMemoryBytes = s == "auto" ? 0
+                                           : V::Bytes(s,
+                                                      "--max-memory",
+                                                      uint64_t{1} << 20,
+                                                      uint64_t{1000000000000000});
+          });
+    t.Add("estimate",
+          "1: print the resource estimate (nodes, devices, routing entries, plan transfers, "
+          "packets in flight, memory, trace size) and the memory limit, run nothing, exit 0",
+          estimateText,
+          [this](const std::string& s) { estimateOnly = V::Flag(s, "--estimate"); });
+    t.Add("trace-max",
+          "largest --trace file with its unit (e.g. 64MB), 1KB to 1TB: a trace that would be "
+          "larger keeps the events that fit, ends with a 'trace truncated' marker event (still "
+          "valid JSON) and says so on stderr",
+          traceMaxText,
+          [this](const std::string& s) {
+              traceMaxBytes = V::Bytes(s, "--trace-max", 1000, uint64_t{1000000000000});
+          });
     // --models-dir is checked where it is used: only a built-in model name reads it.
 }
 
@@ -597,6 +628,39 @@ DriverOptions::Used() const
 {
     // The table only reads the text fields here.
     return const_cast<DriverOptions*>(this)->Table().Used();
+}
+
+std::vector<std::pair<std::string, std::string>>
+DriverOptions::UsedRelativeTo(const std::string& dir) const
+{
+    namespace fs = std::filesystem;
+    const fs::path base = fs::absolute(dir).lexically_normal();
+    const auto relative = [&base](const std::string& path) {
+        const fs::path rel = fs::absolute(path).lexically_normal().lexically_relative(base);
+        return rel.empty() ? path : rel.generic_string();
+    };
+    std::vector<std::pair<std::string, std::string>> used = Used();
+    for (auto& [name, value] : used)
+    {
+        if (value.empty())
+        {
+            continue;
+        }
+        if (name == "models-dir" || name == "out" || name == "trace" || name == "flows" ||
+            (name == "model" && value.find('/') != std::string::npos))
+        {
+            value = relative(value);
+        }
+        else if (name == "topology" && value.rfind("file:", 0) == 0)
+        {
+            const size_t comma = value.find(',');
+            std::string path = value.substr(5, comma == std::string::npos ? comma : comma - 5);
+            const std::string key = path.rfind("path=", 0) == 0 ? "path=" : "";
+            value = "file:" + key + relative(path.substr(key.size())) +
+                    (comma == std::string::npos ? "" : value.substr(comma));
+        }
+    }
+    return used;
 }
 
 } // namespace ns3

@@ -68,6 +68,13 @@ class DriverOptions
     /// \brief (name, value) of every option as used, for attributes.txt / summary.json.
     std::vector<std::pair<std::string, std::string>> Used() const;
 
+    /**
+     * \brief Used() with every path (--models-dir, --out, --trace, --flows, a --model file,
+     * a file: topology) relative to dir, so that files written into dir name no local
+     * absolute path and two machines' outputs differ only where the runs do.
+     */
+    std::vector<std::pair<std::string, std::string>> UsedRelativeTo(const std::string& dir) const;
+
     /// \brief ns-3 attributes and globals the command line set: (name, value) as given.
     std::vector<std::pair<std::string, std::string>> ns3Given;
     /// \brief --version (or ns-3's --PrintVersion) was given: print the versions, run nothing.
@@ -114,6 +121,9 @@ class DriverOptions
     std::string inFlightSampleText;   //!< --in-flight-sample
     std::string maxEventsText;        //!< --max-events
     std::string progressText;         //!< --progress
+    std::string maxMemoryText;        //!< --max-memory: SIZE or auto
+    std::string estimateText;         //!< --estimate
+    std::string traceMaxText;         //!< --trace-max
 
     // Validated values (after Validate()).
     double rateBps{0};               //!< default link rate, bit/s
@@ -159,6 +169,9 @@ class DriverOptions
     uint64_t maxEvents{2000000000};  //!< event limit of one run (livelock guard)
     int progress{-1};                //!< -1 auto (terminal and long run), 0 off, 1 on
     bool hashSeedPerSwitch{false};   //!< --preset=hpcc: switch v's ECMP hash seed is v
+    uint64_t maxMemoryBytes{0};      //!< memory limit of the run, bytes (0: auto)
+    bool estimateOnly{false};        //!< print the resource estimate and run nothing
+    uint64_t traceMaxBytes{0};       //!< largest --trace file, bytes
 
   private:
     /// \brief Table() rows of --flows, --out, --format, --trace, --pcap.

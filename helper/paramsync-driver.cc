@@ -2,6 +2,7 @@
 
 #include "build-info.h"
 #include "prepared-systems.h"
+#include "resource-estimate.h"
 #include "results-writer.h"
 #include "trace-event-writer.h"
 
@@ -59,7 +60,11 @@ Ns3AttributeDefaults()
     std::ostringstream text;
     text << in.rdbuf();
     std::remove(path);
-    return text.str();
+    // The store's own file name is this temporary one, different at every run: record "".
+    std::string saved = text.str();
+    const std::string name = "\"" + std::string(path) + "\"";
+    const size_t at = saved.find(name);
+    return at == std::string::npos ? saved : saved.replace(at, name.size(), "\"\"");
 }
 
 /// Refuses a file path whose directory the run could not write into (tried by creating
@@ -339,7 +344,8 @@ ParamsyncDriver::Setup(int argc, char** argv)
         cmd.Usage("paramsync: replay the gradient synchronization of a training job on a "
                   "RoCEv2 + PFC network and measure the global synchronization time (GST).\n"
                   "Exit codes: 0 ok; 2 bad input (one line naming the option, nothing run or "
-                  "written); 3 finished but an invariant failed (a stall, drops with PFC on; "
+                  "written; also a resource estimate over --max-memory); 3 finished but an "
+                  "invariant failed (a stall, drops with PFC on; "
                   "results written); 4 the results could not be written; 5 out of memory.");
         m_options.Register(cmd);
         // The option table reads every argument (values whole); ns-3's CommandLine only
@@ -356,6 +362,10 @@ ParamsyncDriver::Setup(int argc, char** argv)
         m_options.Validate();
         // The options as ns-3 defaults: what ns3-attributes.txt records is what ran.
         m_options.SetNs3Defaults();
+        if (!ResourceEstimate::Guard(m_options, std::cout, std::cerr))
+        {
+            return kExitOk; // --estimate: printed, nothing run
+        }
         Prepare();
         if (!m_options.out.empty())
         {
@@ -424,7 +434,7 @@ ParamsyncDriver::WriteOutputs(const std::vector<RunResult>& runs, const RunExit&
             ResultsWriter::WriteDirectory(
                 m_out->Staging(),
                 runs,
-                m_options.Used(),
+                m_options.UsedRelativeTo(m_options.out),
                 exit,
                 {{"ns3-attributes.txt", Ns3AttributeDefaults()}, {"topology.txt", topology.str()}},
                 &config);
@@ -434,7 +444,9 @@ ParamsyncDriver::WriteOutputs(const std::vector<RunResult>& runs, const RunExit&
             // A trace inside --out goes with the directory's other files.
             const bool inOut = m_out && m_out->Holds(m_options.trace);
             const std::string name = m_options.trace.substr(m_options.trace.rfind('/') + 1);
-            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace, runs);
+            TraceEventWriter::Write(inOut ? m_out->Staging() + "/" + name : m_options.trace,
+                                    runs,
+                                    m_options.traceMaxBytes);
         }
         if (m_out)
         {

@@ -14,6 +14,29 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// The machine wall times were measured on: CPU model (/proc/cpuinfo) and online cores.
+std::string
+MachineDescription()
+{
+    std::ifstream cpuinfo("/proc/cpuinfo");
+    std::string line;
+    std::string model = "unknown CPU";
+    while (std::getline(cpuinfo, line))
+    {
+        if (line.rfind("model name", 0) == 0 && line.find(':') != std::string::npos)
+        {
+            model = line.substr(line.find(':') + 2);
+            break;
+        }
+    }
+    return model + ", " + std::to_string(sysconf(_SC_NPROCESSORS_ONLN)) + " cores";
+}
+
+} // namespace
+
 const std::vector<std::string>&
 ResultsWriter::Columns()
 {
@@ -318,8 +341,12 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     {
         summary << (i ? "," : "") << JsonString(used[i].first) << ":" << JsonString(used[i].second);
     }
-    summary << "},\"exit\":{\"code\":" << exit.code << ",\"reason\":" << JsonString(exit.reason)
-            << "}}\n";
+    // The exit record ends the file.
+    summary << "},\"wall_clock\":{\"machine\":" << JsonString(MachineDescription())
+            << ",\"note\":\"wall_s and fluid_wall_s are wall-clock seconds measured on this "
+               "machine: they change from run to run, every other number only with the code, the "
+               "options or ns-3\"},\"exit\":{\"code\":"
+            << exit.code << ",\"reason\":" << JsonString(exit.reason) << "}}\n";
 
     std::ostringstream transfers;
     transfers << "algorithm,iteration,id,src,dst,bytes,start_s,end_s,chunk,phase\n";
@@ -352,7 +379,8 @@ ResultsWriter::WriteDirectory(const std::string& dir,
         }
     }
     std::ostringstream attributes;
-    attributes << "# paramsync options of this run; rerun with: paramsync";
+    attributes << "# paramsync options of this run (paths relative to this directory); rerun "
+                  "from here with: paramsync";
     for (const auto& kv : used)
     {
         if (kv.first != "out")

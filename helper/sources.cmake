@@ -19,6 +19,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/pause-spread.cc
     helper/prepared-systems.cc
     helper/pfc-deadlock-detector.cc
+    helper/resource-estimate.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
     helper/routed-bound.cc
@@ -48,6 +49,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/pause-spread.h
     helper/prepared-systems.h
     helper/pfc-deadlock-detector.h
+    helper/resource-estimate.h
     helper/run-guard.h
     helper/run-result.h
     helper/run-monitors.h
@@ -59,6 +61,7 @@ set(PARAMSYNC_HELPER_HEADERS
 )
 set(PARAMSYNC_HELPER_TESTS
     test/driver-pieces-test.cc
+    test/resource-estimate-test.cc
     test/sync-application-logic-test.cc
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc

@@ -3,11 +3,101 @@
 #include "results-writer.h"
 
 #include <algorithm>
+#include <iostream>
 #include <map>
 #include <sstream>
 
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * The trace's events, each kept whole while the document stays within maxBytes with room
+ * for the closing marker; the first that does not fit and all after it are counted, not
+ * written, so a limited trace is still one valid JSON document.
+ */
+class EventSink
+{
+  public:
+    explicit EventSink(uint64_t maxBytes)
+        : m_max(maxBytes)
+    {
+        m_doc = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+        m_event.precision(12);
+    }
+
+    /// The stream of the next event (the previous one is committed first).
+    std::ostream&
+    Next()
+    {
+        Commit();
+        m_event.str("");
+        m_open = true;
+        return m_event;
+    }
+
+    /// The document, with the truncation marker when events were left out.
+    std::string
+    Finish(TraceOutcome* outcome)
+    {
+        Commit();
+        if (m_dropped > 0)
+        {
+            m_doc += ",\n" + Marker();
+        }
+        m_doc += "\n]}\n";
+        if (outcome)
+        {
+            *outcome = {m_doc.size(), m_kept, m_dropped};
+        }
+        return m_doc;
+    }
+
+  private:
+    /// The marker event: a global instant at time 0 naming the limit and what was left out
+    /// (at most kMarkerBytes with the closing).
+    std::string
+    Marker() const
+    {
+        return "{\"ph\":\"i\",\"s\":\"g\",\"pid\":0,\"tid\":0,\"ts\":0,\"name\":\"trace "
+               "truncated\",\"args\":{\"limit_bytes\":" +
+               std::to_string(m_max) + ",\"events_kept\":" + std::to_string(m_kept) +
+               ",\"events_left_out\":" + std::to_string(m_dropped) + "}}";
+    }
+
+    void
+    Commit()
+    {
+        if (!m_open)
+        {
+            return;
+        }
+        m_open = false;
+        const std::string ev = m_event.str();
+        const uint64_t need = m_doc.size() + 2 + ev.size() + kMarkerBytes;
+        if (m_dropped > 0 || need > m_max)
+        {
+            ++m_dropped;
+            return;
+        }
+        m_doc += (m_kept ? ",\n" : "") + ev;
+        ++m_kept;
+    }
+
+    /// Room kept for the marker and the closing "]}": its text with 20-digit numbers.
+    static constexpr uint64_t kMarkerBytes = 200;
+
+    uint64_t m_max;
+    std::string m_doc;
+    std::ostringstream m_event;
+    bool m_open{false};
+    uint64_t m_kept{0};
+    uint64_t m_dropped{0};
+};
+
+} // namespace
 
 std::vector<uint32_t>
 TraceEventWriter::Lanes(const std::vector<std::pair<double, double>>& spans)
@@ -43,28 +133,22 @@ TraceEventWriter::Lanes(const std::vector<std::pair<double, double>>& spans)
 }
 
 std::string
-TraceEventWriter::Format(const std::vector<RunResult>& runs)
+TraceEventWriter::Format(const std::vector<RunResult>& runs,
+                         uint64_t maxBytes,
+                         TraceOutcome* outcome)
 {
-    std::ostringstream os;
-    os.precision(12);
-    os << "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
-    bool first = true;
-    auto sep = [&]() -> std::ostream& {
-        os << (first ? "" : ",\n");
-        first = false;
-        return os;
-    };
+    EventSink sink(maxBytes);
     uint32_t pid = 1;
     for (const auto& r : runs)
     {
         const uint32_t workersPid = pid++;
         const uint32_t portsPid = pid++;
-        sep() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << workersPid
-              << ",\"args\":{\"name\":" << ResultsWriter::JsonString(r.algorithm + " workers")
-              << "}}";
-        sep() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << portsPid
-              << ",\"args\":{\"name\":" << ResultsWriter::JsonString(r.algorithm + " ports")
-              << "}}";
+        sink.Next() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << workersPid
+                    << ",\"args\":{\"name\":" << ResultsWriter::JsonString(r.algorithm + " workers")
+                    << "}}";
+        sink.Next() << "{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" << portsPid
+                    << ",\"args\":{\"name\":" << ResultsWriter::JsonString(r.algorithm + " ports")
+                    << "}}";
         // Track (tid) of a host's or port's lane: kLanesPerTrack apart, lane 0 first.
         constexpr uint64_t kLanesPerTrack = 1u << 16;
         std::map<uint32_t, std::vector<size_t>> byHost;
@@ -89,16 +173,18 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
                 if (!named[lanes[k]])
                 {
                     named[lanes[k]] = true;
-                    sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << workersPid
-                          << ",\"tid\":" << tid << ",\"args\":{\"name\":\"host " << host
-                          << (lanes[k] ? " (" + std::to_string(lanes[k] + 1) + ")" : "") << "\"}}";
+                    sink.Next() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << workersPid
+                                << ",\"tid\":" << tid << ",\"args\":{\"name\":\"host " << host
+                                << (lanes[k] ? " (" + std::to_string(lanes[k] + 1) + ")" : "")
+                                << "\"}}";
                 }
-                sep() << "{\"ph\":\"X\",\"pid\":" << workersPid << ",\"tid\":" << tid
-                      << ",\"name\":\"t" << t.id << " -> " << t.dst
-                      << "\",\"ts\":" << t.startS * 1e6
-                      << ",\"dur\":" << (spans[k].second - t.startS) * 1e6
-                      << ",\"args\":{\"bytes\":" << t.bytes << ",\"iteration\":" << t.iteration
-                      << ",\"chunk\":" << t.chunk << ",\"phase\":" << t.phase << "}}";
+                sink.Next() << "{\"ph\":\"X\",\"pid\":" << workersPid << ",\"tid\":" << tid
+                            << ",\"name\":\"t" << t.id << " -> " << t.dst
+                            << "\",\"ts\":" << t.startS * 1e6
+                            << ",\"dur\":" << (spans[k].second - t.startS) * 1e6
+                            << ",\"args\":{\"bytes\":" << t.bytes
+                            << ",\"iteration\":" << t.iteration << ",\"chunk\":" << t.chunk
+                            << ",\"phase\":" << t.phase << "}}";
             }
         }
         std::map<std::string, std::vector<size_t>> byPort;
@@ -123,28 +209,38 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs)
                 if (!named[lanes[k]])
                 {
                     named[lanes[k]] = true;
-                    sep() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << portsPid
-                          << ",\"tid\":" << tid << ",\"args\":{\"name\":"
-                          << ResultsWriter::JsonString(
-                                 "port " + port +
-                                 (lanes[k] ? " (" + std::to_string(lanes[k] + 1) + ")" : ""))
-                          << "}}";
+                    sink.Next() << "{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" << portsPid
+                                << ",\"tid\":" << tid << ",\"args\":{\"name\":"
+                                << ResultsWriter::JsonString(
+                                       "port " + port +
+                                       (lanes[k] ? " (" + std::to_string(lanes[k] + 1) + ")" : ""))
+                                << "}}";
                 }
-                sep() << "{\"ph\":\"X\",\"pid\":" << portsPid << ",\"tid\":" << tid
-                      << ",\"name\":\"paused prio " << p.priority << "\",\"ts\":" << p.startS * 1e6
-                      << ",\"dur\":" << (p.endS - p.startS) * 1e6 << "}";
+                sink.Next() << "{\"ph\":\"X\",\"pid\":" << portsPid << ",\"tid\":" << tid
+                            << ",\"name\":\"paused prio " << p.priority
+                            << "\",\"ts\":" << p.startS * 1e6
+                            << ",\"dur\":" << (p.endS - p.startS) * 1e6 << "}";
             }
             ++portIndex;
         }
     }
-    os << "\n]}\n";
-    return os.str();
+    return sink.Finish(outcome);
 }
 
-void
-TraceEventWriter::Write(const std::string& path, const std::vector<RunResult>& runs)
+TraceOutcome
+TraceEventWriter::Write(const std::string& path,
+                        const std::vector<RunResult>& runs,
+                        uint64_t maxBytes)
 {
-    ResultsWriter::WriteFileAtomically(path, Format(runs));
+    TraceOutcome outcome;
+    ResultsWriter::WriteFileAtomically(path, Format(runs, maxBytes, &outcome));
+    if (outcome.dropped > 0)
+    {
+        std::cerr << "paramsync: --trace: truncated at the --trace-max limit of " << maxBytes
+                  << " bytes: " << outcome.events << " events kept, " << outcome.dropped
+                  << " left out (the file ends with a 'trace truncated' event)" << std::endl;
+    }
+    return outcome;
 }
 
 } // namespace ns3

@@ -389,6 +389,42 @@ TEST(TraceEventWriter, NoTwoSlicesOfAThreadOverlap)
     }
 }
 
+TEST(TraceEventWriter, ALimitKeepsAWholePrefixAndEndsWithTheMarker)
+{
+    // 50 transfers of one host, one after another (no overlap: one lane). Whatever the limit
+    // from 1000 B up, the document stays within it, keeps whole events in their order and
+    // counts the rest in the marker; kept + left out = all (50 slices + 2 process names + 1
+    // thread name = 53 events).
+    RunResult r;
+    r.algorithm = "ring";
+    for (uint32_t i = 0; i < 50; ++i)
+    {
+        r.transfers.push_back({0, i, 1, 2, 1000, i * 1e-6, (i + 1) * 1e-6, 0, 0});
+    }
+    const std::string whole = TraceEventWriter::Format({r});
+    ASSERT_GT(whole.size(), 5000u); // ~130 B a slice
+    for (uint64_t limit : {1000, 2500, 4000, 5000})
+    {
+        TraceOutcome outcome;
+        const std::string s = TraceEventWriter::Format({r}, limit, &outcome);
+        EXPECT_LE(s.size(), limit);
+        EXPECT_EQ(outcome.bytes, s.size());
+        EXPECT_GT(outcome.dropped, 0u) << limit;
+        EXPECT_EQ(outcome.events + outcome.dropped, 53u) << limit;
+        // The kept events are the whole trace's first ones, character for character.
+        const size_t marker = s.rfind(",\n{\"ph\":\"i\"");
+        ASSERT_NE(marker, std::string::npos) << s;
+        EXPECT_EQ(whole.compare(0, marker, s, 0, marker), 0) << limit;
+        EXPECT_NE(s.find("\"events_left_out\":" + std::to_string(outcome.dropped)),
+                  std::string::npos);
+        EXPECT_EQ(s.substr(s.size() - 4), "\n]}\n");
+    }
+    // A limit with room for the whole document and the marker's reserve (200 B) keeps all.
+    TraceOutcome all;
+    EXPECT_EQ(TraceEventWriter::Format({r}, whole.size() + 200, &all), whole);
+    EXPECT_EQ(all.dropped, 0u);
+}
+
 TEST(ResultsWriter, AFailedWriteNamesThePathAndLeavesNothing)
 {
     const std::string path = "/nonexistent-dir-paramsync/summary.json";

@@ -1,0 +1,483 @@
+#include "resource-estimate.h"
+
+#include "driver-options.h"
+
+#include "ns3/model-profile.h"
+#include "ns3/spec-string.h"
+#include "ns3/sync-algorithm.h"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+namespace ns3
+{
+
+namespace
+{
+
+/*
+ * Bytes per object: peak RSS (/usr/bin/time -f %M, "maximum resident set size") of release
+ * builds of the driver on Debian 12 / g++ 12.2 / ns-3.37 (AMD EPYC), least-squares fits over
+ * runs that differ in the counts (README.md, Resource estimate, has the table):
+ *  - kBase: star:n=2 --algorithm=ring --model=bytes:1KB, 13.1 MB: the process with ns-3.
+ *  - kDevice, kRouteEntry: packet runs of --algorithm=none with one 1000 B flow on
+ *    fattree:k=4, 8, 12, 16, star:n=256, 512, torus:dims=16x16, 24x24 and bcube:n=8,k=1
+ *    (14 MB to 199 MB): 13.9 KB per port and 75 B per routing entry, every run within 17 %.
+ *    A node's own cost does not separate from its ports' (the fit gives it a negative
+ *    weight): it is inside the per-port figure.
+ *  - kTransfer, kQueuePair: packet runs of ring and mesh on star:n=64 and 128 with
+ *    bytes:64KB (8064 and 32512 transfers each; ring opens N queue pairs, mesh N (N - 1)):
+ *    20.5, 42.1, 32.1 and 102.7 MB; ring gives 660 to 740 B per transfer (plan, application
+ *    state, message, result row), mesh beyond that 2.9 to 3.7 KB per queue pair. A flow
+ *    (--flows) is a transfer with a queue pair of its own.
+ *  - kPacket: ~300 B per frame in flight, a Packet and its pending event (/work/shared
+ *    NOTES.md, Speed references, measured on this stack).
+ *  - kFluidPair, kFluidTransfer: fluid runs of ps on torus:dims=16x16, 32x32, 64x64 and
+ *    fattree:k=16, 24 (13 to 169 MB: 9 to 13 B per (host, node) pair, the estimator's
+ *    path tables) and of mesh on star:n=64, 128 (370 and 730 B per transfer).
+ *  - kFluidLink: fluid runs of ring in round form on fattree:k=36, 64 and torus:dims=256x256
+ *    (30 to 105 MB): 457 and 468 B per link (graph, routing and round state; nodes fold in).
+ *  - kTransferRow: the size of a TransferRecord (9 fields) with vector slack, not measured.
+ */
+constexpr double kBase = 13.1e6;
+constexpr double kDevice = 13900;
+constexpr double kRouteEntry = 75;
+constexpr double kTransfer = 750;
+constexpr double kQueuePair = 3500;
+constexpr double kTransferRow = 80;
+constexpr double kPacket = 300;
+constexpr double kFluidPair = 12;
+constexpr double kFluidTransfer = 730;
+constexpr double kFluidLink = 470;
+
+/// Above this many transfers x workers the fluid backend runs an algorithm's compact round
+/// form instead of its explicit plan (ParamsyncDriver::kRoundFormAbove): no plan, no paths.
+constexpr double kRoundFormAbove = double(uint64_t{1} << 27);
+
+/// Bytes of one transfer slice in the trace: the "X" event TraceEventWriter::Format writes
+/// ({"ph":"X","pid":1,"tid":65536,"name":"t1234 -> 7","ts":..,"dur":..,"args":{..}} with
+/// 12-digit times, about 160 characters) plus its separator.
+constexpr double kTraceSliceBytes = 170;
+
+/// Frame overhead beside the payload (Ethernet, IPv4, UDP, BTH, ICRC, FCS, IFG; rounded up).
+constexpr uint64_t kFrameOverhead = 100;
+
+/// x^e with saturation at 2^62 (counts of absurd specs must not wrap).
+uint64_t
+SaturatingPow(uint64_t x, uint64_t e)
+{
+    uint64_t r = 1;
+    for (uint64_t i = 0; i < e; ++i)
+    {
+        r = (r > (uint64_t{1} << 62) / std::max<uint64_t>(x, 1)) ? (uint64_t{1} << 62) : r * x;
+    }
+    return r;
+}
+
+/// a * b with saturation at 2^62.
+uint64_t
+Mul(uint64_t a, uint64_t b)
+{
+    const uint64_t cap = uint64_t{1} << 62;
+    return (b != 0 && a > cap / b) ? cap : a * b;
+}
+
+/// The HPCC header of a topology file: "NODES SWITCHES LINKS" (topologies/file-topology.h).
+std::optional<NetworkCounts>
+FileCounts(const std::string& path)
+{
+    struct stat st;
+    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    {
+        return std::nullopt; // the driver's input check names it
+    }
+    std::ifstream in(path);
+    std::string line(256, '\0');
+    in.getline(line.data(), static_cast<std::streamsize>(line.size()));
+    std::istringstream is(line.c_str());
+    uint64_t nodes = 0;
+    uint64_t switches = 0;
+    NetworkCounts c;
+    if (!(is >> nodes >> switches >> c.links) || switches > nodes)
+    {
+        return std::nullopt;
+    }
+    c.hosts = nodes - switches;
+    c.switches = switches;
+    return c;
+}
+
+NetworkCounts
+FamilyCounts(SpecString& spec)
+{
+    NetworkCounts c;
+    const std::string& family = spec.Name();
+    const bool deadlockFree = spec.GetBool("deadlockfree", true);
+    if (family == "bcube")
+    {
+        // BCube(n, k): n^(k+1) servers of k+1 ports, k+1 levels of n^k switches.
+        const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
+        const uint64_t k = spec.GetUint("k", 0, 0, 15);
+        c.hosts = SaturatingPow(n, k + 1);
+        c.switches = Mul(k + 1, SaturatingPow(n, k));
+        c.links = Mul(k + 1, c.hosts);
+        c.lanes = deadlockFree ? static_cast<uint32_t>(k + 1) : 1;
+        c.hostsRelay = k >= 1;
+    }
+    else if (family == "fattree")
+    {
+        // k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores; O k/2 servers
+        // per edge switch; links: one per server, (k/2)^2 per pod edge-agg and agg-core.
+        const uint64_t k = spec.GetUint("k", 2, 2, 128);
+        const uint64_t o = spec.GetUint("oversub", 1, 1, 64);
+        const uint64_t half = k / 2;
+        c.hosts = k * half * o * half;
+        c.switches = 2 * k * half + half * half;
+        c.links = c.hosts + 2 * k * half * half;
+    }
+    else if (family == "torus")
+    {
+        // One link per server and dimension (to its + neighbour); no switches.
+        std::istringstream dims(spec.GetString("dims", "2"));
+        std::string side;
+        c.hosts = 1;
+        uint64_t d = 0;
+        while (std::getline(dims, side, 'x'))
+        {
+            const uint64_t s = std::strtoull(side.c_str(), nullptr, 10);
+            c.hosts = Mul(c.hosts, std::max<uint64_t>(s, 1));
+            c.lanes += (deadlockFree && s >= 4) ? 1 : 0;
+            ++d;
+        }
+        c.links = Mul(d, c.hosts);
+        c.hostsRelay = true;
+    }
+    else if (family == "bigraph")
+    {
+        const uint64_t s = spec.GetUint("s", 1, 1, 255);
+        const uint64_t m = spec.GetUint("m", 1, 1, 255);
+        c.hosts = 2 * s * m;
+        c.switches = 2 * s;
+        c.links = c.hosts + s * s;
+        c.lanes = deadlockFree ? 2 : 1;
+    }
+    else if (family == "ring")
+    {
+        const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
+        c.hosts = n;
+        c.links = n;
+        c.lanes = (deadlockFree && n >= 4) ? 2 : 1;
+        c.hostsRelay = true;
+    }
+    else if (family == "star")
+    {
+        c.hosts = spec.GetUint("n", 2, 1, 1u << 24);
+        c.switches = 1;
+        c.links = c.hosts;
+    }
+    else
+    {
+        throw std::invalid_argument("no closed form");
+    }
+    return c;
+}
+
+/// Total gradient bytes of the model option, when known without reading a user's file.
+uint64_t
+ModelBytes(const DriverOptions& o)
+{
+    if (o.model.find('/') != std::string::npos)
+    {
+        return 0; // a user's file: the driver checks it before reading
+    }
+    try
+    {
+        return ModelProfile::Load(o.model, o.modelsDir).TotalBytes();
+    }
+    catch (const std::exception&)
+    {
+        return 0; // the driver names a bad model
+    }
+}
+
+/// Flows and their bytes of an HPCC flow file ("COUNT", then "src dst priority dport bytes
+/// start_s" a line; helper/flow-list.h), {0, 0} when not a regular file or over the cap.
+std::pair<uint64_t, uint64_t>
+FlowVolume(const std::string& path)
+{
+    struct stat st;
+    if (path.empty() || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) ||
+        static_cast<uint64_t>(st.st_size) > (uint64_t{256} << 20))
+    {
+        return {0, 0}; // the driver's input check names it
+    }
+    std::ifstream in(path);
+    uint64_t count = 0;
+    uint64_t bytes = 0;
+    in >> count;
+    std::string line;
+    std::getline(in, line);
+    for (uint64_t i = 0; i < count && std::getline(in, line); ++i)
+    {
+        std::istringstream fields(line);
+        uint64_t src = 0;
+        uint64_t dst = 0;
+        uint64_t priority = 0;
+        uint64_t port = 0;
+        uint64_t size = 0;
+        fields >> src >> dst >> priority >> port >> size;
+        bytes += size;
+    }
+    return {count, bytes};
+}
+
+/// Queue pairs the algorithm opens over n workers: a pair per worker pair for mesh (and
+/// "all", which includes it); the others talk to a few peers each, 2 log2 N bounding
+/// ring (1 or 2), halving-doubling (log2 N), trees and BCube / torus neighbours.
+uint64_t
+QueuePairs(const std::string& algorithm, uint64_t n)
+{
+    const std::string name = algorithm.substr(0, algorithm.find(':'));
+    if (name == "mesh" || name == "all")
+    {
+        return Mul(n, n > 0 ? n - 1 : 0);
+    }
+    return 2 * n * static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2))));
+}
+
+} // namespace
+
+std::optional<NetworkCounts>
+ResourceEstimate::CountsOf(const std::string& topologySpec)
+{
+    if (topologySpec.rfind("file:", 0) == 0)
+    {
+        const std::string rest = topologySpec.substr(5);
+        std::string path = rest.substr(0, rest.find(','));
+        if (path.rfind("path=", 0) == 0)
+        {
+            path = path.substr(5);
+        }
+        return FileCounts(path);
+    }
+    try
+    {
+        SpecString spec(topologySpec, "--topology");
+        return FamilyCounts(spec);
+    }
+    catch (const std::exception&)
+    {
+        return std::nullopt; // MakeTopology names what is wrong
+    }
+}
+
+uint64_t
+ResourceEstimate::PlanTransfers(const std::string& algorithm, uint64_t n)
+{
+    const std::string name = algorithm.substr(0, algorithm.find(':'));
+    const uint64_t allToAll = Mul(2 * n, n > 0 ? n - 1 : 0);
+    if (name == "all")
+    {
+        uint64_t sum = 0;
+        for (const auto& each : SyncAlgorithmNames())
+        {
+            sum += PlanTransfers(each, n);
+        }
+        return sum;
+    }
+    if (name == "hd" || name == "hdrm")
+    {
+        // log2 N rounds of reduce-scatter and as many of allgather, one send per worker each.
+        return 2 * n * static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2))));
+    }
+    if (name == "ps" || name == "asp" || name == "ssp" || name == "mlfabric" || name == "lapse")
+    {
+        return 2 * n; // a push and a pull per worker and server shard
+    }
+    // mesh and ring: 2 (N - 1) steps of N sends; the rest is bounded by that.
+    return allToAll;
+}
+
+ResourceEstimate
+ResourceEstimate::Of(const DriverOptions& o)
+{
+    ResourceEstimate e;
+    e.packet = o.backend == "packet";
+    const std::optional<NetworkCounts> counts = CountsOf(o.topology);
+    const auto [flows, flowBytes] = FlowVolume(o.flows);
+    e.flows = flows;
+    if (!counts)
+    {
+        return e;
+    }
+    e.known = true;
+    e.network = *counts;
+    const NetworkCounts& c = *counts;
+    e.nodes = c.hosts + c.switches;
+    e.devices = 2 * c.links;
+    e.transfers = o.algorithm == "none" ? 0 : PlanTransfers(o.algorithm, c.hosts);
+    e.transferRows = Mul(e.transfers, o.iterations);
+    e.queuePairs = std::min(e.transfers, QueuePairs(o.algorithm, c.hosts));
+    double bytes = kBase;
+    if (!e.packet)
+    {
+        bytes += kFluidLink * static_cast<double>(c.links);
+        // Explicit plans only (an algorithm without a round form builds its explicit plan
+        // at any size: there the estimate is low).
+        if (static_cast<double>(e.transfers) * static_cast<double>(c.hosts) <= kRoundFormAbove)
+        {
+            bytes += kFluidPair * static_cast<double>(c.hosts) * static_cast<double>(e.nodes) +
+                     kFluidTransfer * static_cast<double>(e.transfers) +
+                     kTransferRow * static_cast<double>(e.transferRows);
+            e.traceBytes = static_cast<uint64_t>(kTraceSliceBytes *
+                                                 static_cast<double>(e.transferRows));
+        }
+        e.bytes = static_cast<uint64_t>(std::min(bytes, 4e18));
+        return e;
+    }
+    // Every node holds a (destination, arrival lane) entry per host but itself; a server
+    // with one port only originates, on lane 0 (NetworkBuilder::FillTable).
+    const uint64_t hostLanes = c.hostsRelay ? c.lanes : 1;
+    e.routingEntries = Mul(Mul(c.switches, c.hosts), c.lanes) +
+                       Mul(Mul(c.hosts, c.hosts > 0 ? c.hosts - 1 : 0), hostLanes);
+    // Frames: at most what the buffers of every forwarding node hold, and never more than
+    // the data moved (2 x gradient per worker, and the flows), plus one on every port.
+    const uint64_t frame = uint64_t{o.mtu} + kFrameOverhead;
+    const uint64_t forwarding = c.switches + (c.hostsRelay ? c.hosts : 0);
+    uint64_t inFlight = Mul(forwarding, o.bufferBytes / frame);
+    const uint64_t model = ModelBytes(o);
+    if (model > 0 || e.transfers == 0)
+    {
+        const uint64_t volume = (e.transfers > 0 ? Mul(2 * c.hosts, model) : 0) + flowBytes;
+        inFlight = std::min(inFlight, volume / o.mtu + e.transfers + e.flows);
+    }
+    inFlight += e.devices;
+    e.packetsInFlight = inFlight;
+    // A pending event per frame, per port (its transmission), per host (its application).
+    e.events = inFlight + e.devices + c.hosts;
+    bytes += kDevice * static_cast<double>(e.devices) +
+             kRouteEntry * static_cast<double>(e.routingEntries) +
+             kTransfer * static_cast<double>(e.transfers + e.flows) +
+             kQueuePair * static_cast<double>(e.queuePairs + e.flows) +
+             kTransferRow * static_cast<double>(e.transferRows) +
+             kPacket * static_cast<double>(inFlight);
+    e.bytes = static_cast<uint64_t>(std::min(bytes, 4e18));
+    e.traceBytes = static_cast<uint64_t>(kTraceSliceBytes *
+                                         static_cast<double>(e.transferRows + e.flows));
+    return e;
+}
+
+uint64_t
+ResourceEstimate::MemoryLimit(const DriverOptions& o, std::string& source)
+{
+    if (o.maxMemoryBytes > 0)
+    {
+        source = "--max-memory";
+        return o.maxMemoryBytes;
+    }
+    uint64_t limit = 0;
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    uint64_t kb = 0;
+    std::string unit;
+    while (meminfo >> key >> kb >> unit)
+    {
+        if (key == "MemAvailable:")
+        {
+            limit = kb * 1024;
+            source = "MemAvailable";
+            break;
+        }
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (limit == 0 || rl.rlim_cur < limit))
+    {
+        limit = rl.rlim_cur;
+        source = "ulimit -v";
+    }
+    return limit;
+}
+
+std::string
+ResourceEstimate::Size(double bytes)
+{
+    const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+    size_t u = 0;
+    while (bytes >= 1000 && u + 1 < sizeof(units) / sizeof(units[0]))
+    {
+        bytes /= 1000;
+        ++u;
+    }
+    std::ostringstream os;
+    os.precision(3);
+    os << bytes << " " << units[u];
+    return os.str();
+}
+
+std::string
+ResourceEstimate::Describe() const
+{
+    std::ostringstream os;
+    if (!known)
+    {
+        os << "topology       not estimated (no closed form for this spec)\n";
+        return os.str();
+    }
+    os << "backend        " << (packet ? "packet" : "fluid") << "\n"
+       << "hosts          " << network.hosts << "\n"
+       << "switches       " << network.switches << "\n"
+       << "links          " << network.links << "\n"
+       << "nodes          " << nodes << "\n"
+       << "devices        " << devices << "\n"
+       << "routing        " << routingEntries << " entries\n"
+       << "transfers      " << transfers << " per synchronization, " << transferRows << " kept\n"
+       << "queue pairs    " << queuePairs << "\n"
+       << "flows          " << flows << "\n"
+       << "in flight      " << packetsInFlight << " packets, " << events << " events (bound)\n"
+       << "memory         " << Size(static_cast<double>(bytes)) << " (" << bytes << " B)\n"
+       << "trace          " << Size(static_cast<double>(traceBytes)) << " (transfer slices)\n";
+    return os.str();
+}
+
+bool
+ResourceEstimate::Guard(const DriverOptions& o, std::ostream& out, std::ostream& err)
+{
+    const ResourceEstimate e = Of(o);
+    std::string source;
+    const uint64_t limit = MemoryLimit(o, source);
+    if (o.estimateOnly)
+    {
+        out << e.Describe() << "limit          "
+            << (limit ? Size(static_cast<double>(limit)) + " (" + source + ")" : "unknown") << "\n";
+        return false;
+    }
+    if (e.known && limit > 0 && e.bytes > limit)
+    {
+        throw OptionError("--topology: " + o.topology + " with --algorithm=" + o.algorithm +
+                          " --backend=" + o.backend + " needs an estimated " +
+                          Size(static_cast<double>(e.bytes)) + " of memory (" +
+                          std::to_string(e.nodes) + " nodes, " + std::to_string(e.devices) +
+                          " devices, " + std::to_string(e.routingEntries) + " routing entries, " +
+                          std::to_string(e.transfers) +
+                          " transfers; --estimate lists it), over the limit of " +
+                          Size(static_cast<double>(limit)) + " (" + source +
+                          "); allowed: a smaller run, or --max-memory=SIZE to set the limit");
+    }
+    if (!o.trace.empty() && (e.traceBytes > o.traceMaxBytes || e.traceBytes > 64000000))
+    {
+        err << "paramsync: --trace: the trace will take about "
+            << Size(static_cast<double>(e.traceBytes)) << " (transfer slices; pause slices add)"
+            << (e.traceBytes > o.traceMaxBytes
+                    ? "; --trace-max=" + o.traceMaxText + " will truncate it"
+                    : "")
+            << std::endl;
+    }
+    return true;
+}
+
+} // namespace ns3

@@ -1,0 +1,98 @@
+/*
+ * ResourceEstimate: what a driver run will build and how much memory it will take, from the
+ * options alone, before anything is built (ARCHITECTURE.md, Data flow of one run): nodes,
+ * devices and routing entries from the topology family's closed form (no graph is built, so
+ * bcube:n=255,k=2 is refused in microseconds, not after gigabytes), plan transfers from
+ * the algorithm's closed form, packets and events in flight from the buffers, and bytes of
+ * memory from per-object costs measured on this code (resource-estimate.cc says how). The
+ * driver refuses a run whose estimate exceeds the limit (--max-memory, or what the machine
+ * has available) with one line and exit 2; --estimate prints it and runs nothing.
+ */
+#ifndef PARAMSYNC_RESOURCE_ESTIMATE_H
+#define PARAMSYNC_RESOURCE_ESTIMATE_H
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+
+namespace ns3
+{
+
+class DriverOptions;
+
+/**
+ * \brief Counts of a topology from its family's closed form.
+ */
+struct NetworkCounts
+{
+    uint64_t hosts{0};      //!< servers
+    uint64_t switches{0};   //!< switches
+    uint64_t links{0};      //!< cables (each a full-duplex pair of ports)
+    uint32_t lanes{1};      //!< data lanes (LaneCount() of the family)
+    bool hostsRelay{false}; //!< servers have several ports and forward (BCube k >= 1, torus)
+};
+
+/**
+ * \brief The estimate of one driver invocation (every algorithm of --algorithm=all).
+ */
+class ResourceEstimate
+{
+  public:
+    /**
+     * \brief The counts of a topology spec by its family's closed form, without building
+     * it; for file: the HPCC header line (nodes, switches, links). std::nullopt when the
+     * spec is not understood here (MakeTopology then names what is wrong).
+     */
+    static std::optional<NetworkCounts> CountsOf(const std::string& topologySpec);
+
+    /**
+     * \brief Transfers of one synchronization of the algorithm spec over workers hosts, by
+     * its closed form (mesh and ring 2 N (N - 1), halving-doubling 2 N ceil(log2 N), ps
+     * 2 N; the others bounded by 2 N (N - 1)); "all" sums every algorithm.
+     */
+    static uint64_t PlanTransfers(const std::string& algorithm, uint64_t workers);
+
+    /// \brief The estimate for the options (after Validate()).
+    static ResourceEstimate Of(const DriverOptions& options);
+
+    /**
+     * \brief The memory the run may take: --max-memory when given, else the lower of
+     * MemAvailable (/proc/meminfo) and the address-space limit (ulimit -v); source says
+     * which. 0 when none is known.
+     */
+    static uint64_t MemoryLimit(const DriverOptions& options, std::string& source);
+
+    /**
+     * \brief The driver's guard, before anything is built: with --estimate prints the
+     * estimate to out and returns false (run nothing); refuses an estimate over the limit;
+     * with --trace warns on err when the trace estimate is large or over --trace-max.
+     * \returns true when the run may go on. \throws OptionError (one line) when refused
+     */
+    static bool Guard(const DriverOptions& options, std::ostream& out, std::ostream& err);
+
+    /// \brief The estimate as "name value" lines.
+    std::string Describe() const;
+
+    /// \brief "12.3 GB"-style text of a byte count (decimal units, 3 significant digits).
+    static std::string Size(double bytes);
+
+    bool known{false};           //!< the topology's counts are known (CountsOf gave them)
+    NetworkCounts network;       //!< the topology
+    bool packet{true};           //!< packet backend (else fluid)
+    uint64_t nodes{0};           //!< ns-3 nodes (packet) or graph nodes (fluid)
+    uint64_t devices{0};         //!< ports: 2 per link
+    uint64_t routingEntries{0};  //!< forwarding-table (destination, lane) entries, all nodes
+    uint64_t transfers{0};       //!< plan transfers of every plan, per synchronization
+    uint64_t transferRows{0};    //!< transfer results kept: transfers x iterations
+    uint64_t queuePairs{0};      //!< RoCE queue pairs the plans open
+    uint64_t flows{0};           //!< --flows flows
+    uint64_t packetsInFlight{0}; //!< frames existing at once, upper bound (the buffers' worth)
+    uint64_t events{0};          //!< simulator events pending at once, upper bound
+    uint64_t bytes{0};           //!< memory, bytes
+    uint64_t traceBytes{0};      //!< --trace file, bytes (transfer slices; pauses on top)
+};
+
+} // namespace ns3
+
+#endif // PARAMSYNC_RESOURCE_ESTIMATE_H
