@@ -183,14 +183,13 @@ class FluidRun
     void Advance(uint32_t qp, double now);
     void SetBusy(uint32_t qp, bool busy);
     void Refill(double now);
+    /// \brief Adds busy QP q to the QPs to refill (once per refill).
+    void Join(uint32_t q);
+    /// \brief Adds link l to the refill (once): its residual capacity after the kept QPs,
+    /// and its QPs that are not kept join.
+    void Reach(uint32_t l);
     void Fill(double now);
     void FillShared();
-    /// \brief Whether QP q keeps its rate in this refill (see Refill), as Fill found it.
-    bool
-    Kept(uint32_t q) const
-    {
-        return m_kept[q] != 0;
-    }
 
     const Topology& m_topology;
     const TopologyGraph& m_graph;
@@ -208,7 +207,6 @@ class FluidRun
     std::vector<uint32_t> m_qpBegin{0};
     std::vector<uint32_t> m_useLink;
     std::vector<double> m_useFraction;
-    std::vector<uint32_t> m_useQp;
     std::vector<uint32_t> m_usePos; //!< position of the entry in its link's busy list
 
     // Dynamic per QP.
@@ -219,7 +217,6 @@ class FluidRun
     std::vector<uint32_t> m_tail;    //!< last queued message
     std::vector<uint32_t> m_qpStamp;
     std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
-    std::vector<uint8_t> m_kept;       //!< keeps its rate in the current fill
     CompletionHeap m_heap;
 
     // Messages in flight (slots reused through m_freeMessage).
@@ -229,7 +226,14 @@ class FluidRun
     std::vector<uint32_t> m_freeMessage;
 
     // Dynamic per directed link.
-    std::vector<std::vector<uint32_t>> m_linkUses; //!< usage entries of its busy QPs
+    /// \brief A busy QP's usage entry in its link's list.
+    struct BusyUse
+    {
+        uint32_t use; //!< usage entry
+        uint32_t qp;  //!< its QP
+    };
+
+    std::vector<std::vector<BusyUse>> m_linkUses; //!< usage entries of its busy QPs
     std::vector<uint32_t> m_linkStamp;
     std::vector<double> m_residual;
     std::vector<double> m_weight;
@@ -310,7 +314,6 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
     count = std::max<uint32_t>(1, m_paths.QueuePairs(src, dst));
     for (uint32_t i = 0; i < count; ++i)
     {
-        const auto qp = static_cast<uint32_t>(m_rate.size());
         for (const FluidLinkUse& use : m_paths.Uses(src, dst, i))
         {
             if (!(m_capacity[use.link] > 0) || !std::isfinite(m_capacity[use.link]))
@@ -328,7 +331,6 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
             }
             m_useLink.push_back(use.link);
             m_useFraction.push_back(use.fraction);
-            m_useQp.push_back(qp);
             m_usePos.push_back(0);
         }
         m_qpBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
@@ -339,7 +341,6 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
         m_tail.push_back(kNone);
         m_qpStamp.push_back(0);
         m_busyAtFill.push_back(0);
-        m_kept.push_back(0);
     }
     m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
     m_qpOfPair.emplace(key, std::make_pair(first, count));
@@ -364,15 +365,15 @@ FluidRun::SetBusy(uint32_t qp, bool busy)
         if (busy)
         {
             m_usePos[u] = static_cast<uint32_t>(list.size());
-            list.push_back(u);
+            list.push_back({u, qp});
             m_result.links[l].maxFlows = std::max(m_result.links[l].maxFlows,
                                                   static_cast<uint32_t>(list.size()));
         }
         else
         {
-            const uint32_t moved = list.back();
+            const BusyUse moved = list.back();
             list[m_usePos[u]] = moved;
-            m_usePos[moved] = m_usePos[u];
+            m_usePos[moved.use] = m_usePos[u];
             list.pop_back();
         }
     }
@@ -492,9 +493,9 @@ FluidRun::Refill(double now)
     // and at most the new rate of every QP that became busy: no link such a QP crosses
     // saturates below its own rate in the filling that holds it, nor (with less load) in
     // the other, and every other link sees the same load. So a QP that stays busy with a
-    // rate below T keeps it, and only the others are refilled. A new QP's rate is at least
-    // min over its links of c_l / (sum of a_l over the link's busy QPs): below that level
-    // none of its links can be full.
+    // rate below T keeps it (it is "kept"), and only the others can change. A new QP's rate
+    // is at least min over its links of c_l / (sum of a_l over the link's busy QPs): below
+    // that level none of its links can be full.
     m_keepBelow = std::numeric_limits<double>::infinity();
     for (uint32_t q : m_dirty)
     {
@@ -515,65 +516,47 @@ FluidRun::Refill(double now)
             m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
         }
     }
-    // Max-min fairness decomposes over the connected components of the graph "busy QP -
-    // link it uses": only the components of the dirty QPs can change, and each is filled on
-    // its own (a ring step on a fat-tree is a thousand one-QP components).
+    // Above T the kept QPs are fixed loads, and what remains (the QPs that are not kept, on
+    // the links' residual capacities) is again a max-min problem, which decomposes over the
+    // connected components of the graph "QP that is not kept - link it uses". The old rates
+    // solve every component that holds no QP that became busy and no link of one that went
+    // idle (the same problem as before), so only those components are refilled: a
+    // breadth-first search from the changed QPs that stops at kept QPs, whose loads it sums
+    // into the residual capacities of the links it reaches.
     ++m_stamp;
-    for (uint32_t seed : m_dirty)
+    m_componentQps.clear();
+    m_componentLinks.clear();
+    for (uint32_t q : m_dirty)
     {
-        if (m_qpStamp[seed] == m_stamp)
+        if (m_head[q] == kNone)
         {
-            continue;
-        }
-        m_qpStamp[seed] = m_stamp;
-        m_componentQps.clear();
-        m_componentLinks.clear();
-        if (m_head[seed] != kNone)
-        {
-            m_componentQps.push_back(seed);
-        }
-        else
-        {
-            // An idle QP's neighbours: the busy QPs on the links it left.
-            for (uint32_t u = m_qpBegin[seed]; u < m_qpBegin[seed + 1]; ++u)
-            {
-                for (uint32_t v : m_linkUses[m_useLink[u]])
-                {
-                    if (m_qpStamp[m_useQp[v]] != m_stamp)
-                    {
-                        m_qpStamp[m_useQp[v]] = m_stamp;
-                        m_componentQps.push_back(m_useQp[v]);
-                    }
-                }
-            }
-        }
-        for (size_t i = 0; i < m_componentQps.size(); ++i)
-        {
-            const uint32_t q = m_componentQps[i];
             for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
             {
-                const uint32_t l = m_useLink[u];
-                if (m_linkStamp[l] == m_stamp)
-                {
-                    continue;
-                }
-                m_linkStamp[l] = m_stamp;
-                m_componentLinks.push_back(l);
-                for (uint32_t v : m_linkUses[l])
-                {
-                    const uint32_t other = m_useQp[v];
-                    if (m_qpStamp[other] != m_stamp)
-                    {
-                        m_qpStamp[other] = m_stamp;
-                        m_componentQps.push_back(other);
-                    }
-                }
+                Reach(m_useLink[u]);
             }
         }
-        if (!m_componentQps.empty())
+        else if (m_busyAtFill[q] == 0)
         {
-            Fill(now);
+            Join(q);
         }
+        else if (!m_heap.Contains(q))
+        {
+            // Idle and busy again at one instant: the busy set, and so its rate, is
+            // unchanged; its new head message needs its completion.
+            m_heap.Set(q, now + m_remaining[q] / m_rate[q]);
+        }
+    }
+    for (size_t i = 0; i < m_componentQps.size(); ++i)
+    {
+        const uint32_t q = m_componentQps[i];
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+        {
+            Reach(m_useLink[u]);
+        }
+    }
+    if (!m_componentQps.empty())
+    {
+        Fill(now);
     }
     for (uint32_t q : m_dirty)
     {
@@ -583,21 +566,55 @@ FluidRun::Refill(double now)
 }
 
 void
+FluidRun::Join(uint32_t q)
+{
+    if (m_qpStamp[q] != m_stamp)
+    {
+        m_qpStamp[q] = m_stamp;
+        m_componentQps.push_back(q);
+    }
+}
+
+void
+FluidRun::Reach(uint32_t l)
+{
+    if (m_linkStamp[l] == m_stamp)
+    {
+        return;
+    }
+    m_linkStamp[l] = m_stamp;
+    m_componentLinks.push_back(l);
+    double residual = m_capacity[l];
+    for (const BusyUse& v : m_linkUses[l])
+    {
+        const uint32_t q = v.qp;
+        if (m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow)
+        {
+            residual -= m_useFraction[v.use] * m_rate[q];
+        }
+        else
+        {
+            Join(q);
+        }
+    }
+    m_residual[l] = residual;
+}
+
+void
 FluidRun::Fill(double now)
 {
     for (uint32_t q : m_componentQps)
     {
         Advance(q, now);
-        m_kept[q] = m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow ? 1 : 0;
     }
     if (m_componentQps.size() == 1)
     {
-        // Alone on its links: the QP's rate is its tightest link's c_l / a_l.
+        // Alone above the kept loads: its tightest link's residual / a_l.
         const uint32_t q = m_componentQps[0];
         double rate = std::numeric_limits<double>::infinity();
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
-            rate = std::min(rate, m_capacity[m_useLink[u]] / m_useFraction[u]);
+            rate = std::min(rate, std::max(m_residual[m_useLink[u]], 0.0) / m_useFraction[u]);
         }
         m_rate[q] = rate;
     }
@@ -607,10 +624,7 @@ FluidRun::Fill(double now)
     }
     for (uint32_t q : m_componentQps)
     {
-        if (!Kept(q) || !m_heap.Contains(q))
-        {
-            m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
-        }
+        m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
     }
 }
 
@@ -619,23 +633,14 @@ FluidRun::FillShared()
 {
     // Progressive filling: every unfrozen QP's rate rises together to `level`; link l
     // saturates at (residual capacity) / (sum of a_ql over its unfrozen QPs); its QPs
-    // freeze there.
+    // freeze there. Residual capacities are the kept loads' (Reach).
     for (uint32_t l : m_componentLinks)
     {
-        m_residual[l] = m_capacity[l];
         m_weight[l] = 0;
         m_unfrozen[l] = 0;
     }
     for (uint32_t q : m_componentQps)
     {
-        if (Kept(q))
-        {
-            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-            {
-                m_residual[m_useLink[u]] -= m_useFraction[u] * m_rate[q];
-            }
-            continue;
-        }
         m_rate[q] = -1; // unfrozen
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
@@ -659,7 +664,8 @@ FluidRun::FillShared()
     }
     std::make_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
     double level = 0;
-    while (!heap.empty())
+    size_t unfrozen = m_componentQps.size();
+    while (unfrozen > 0 && !heap.empty())
     {
         std::pop_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
         const auto [x, l] = heap.back();
@@ -669,23 +675,25 @@ FluidRun::FillShared()
             continue;
         }
         const double current = std::max(m_residual[l], 0.0) / m_weight[l];
-        if (current > x)
+        if (current > x && !heap.empty() && heap.front() < LinkLevel(current, l))
         {
             heap.emplace_back(current, l);
             std::push_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
             continue;
         }
+        // (Still the least key with its risen level: popped at once, as if pushed back.)
         // Rounding can leave a residual a hair below what the current level needs; levels
         // never fall in progressive filling.
         level = std::max(level, current);
-        for (uint32_t v : m_linkUses[l])
+        for (const BusyUse& v : m_linkUses[l])
         {
-            const uint32_t q = m_useQp[v];
+            const uint32_t q = v.qp;
             if (m_rate[q] >= 0)
             {
                 continue;
             }
             m_rate[q] = level;
+            --unfrozen;
             for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
             {
                 const uint32_t l2 = m_useLink[u];
