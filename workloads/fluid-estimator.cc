@@ -157,6 +157,108 @@ class CompletionHeap
 };
 
 /**
+ * The links of a progressive filling, a min-heap on (saturation level, link): levels are
+ * lower bounds that the filling raises at the top (RaiseTop) instead of popping and pushing.
+ */
+class LevelHeap
+{
+  public:
+    struct Entry
+    {
+        double level;
+        uint32_t link;
+
+        bool
+        operator<(const Entry& o) const
+        {
+            return level < o.level || (level == o.level && link < o.link);
+        }
+    };
+
+    void
+    Clear()
+    {
+        m_heap.clear();
+    }
+
+    void
+    Add(double level, uint32_t link)
+    {
+        m_heap.push_back({level, link});
+    }
+
+    /// \brief Orders what Add put in.
+    void
+    Build()
+    {
+        for (size_t i = m_heap.size() / 2; i-- > 0;)
+        {
+            Down(i);
+        }
+    }
+
+    bool
+    Empty() const
+    {
+        return m_heap.empty();
+    }
+
+    const Entry&
+    Top() const
+    {
+        return m_heap.front();
+    }
+
+    void
+    Pop()
+    {
+        m_heap.front() = m_heap.back();
+        m_heap.pop_back();
+        if (!m_heap.empty())
+        {
+            Down(0);
+        }
+    }
+
+    /// \brief Gives the top its new, higher level.
+    void
+    RaiseTop(double level)
+    {
+        m_heap.front().level = level;
+        Down(0);
+    }
+
+  private:
+    void
+    Down(size_t i)
+    {
+        const Entry e = m_heap[i];
+        const size_t n = m_heap.size();
+        while (true)
+        {
+            size_t c = 2 * i + 1;
+            if (c >= n)
+            {
+                break;
+            }
+            if (c + 1 < n && m_heap[c + 1] < m_heap[c])
+            {
+                ++c;
+            }
+            if (!(m_heap[c] < e))
+            {
+                break;
+            }
+            m_heap[i] = m_heap[c];
+            i = c;
+        }
+        m_heap[i] = e;
+    }
+
+    std::vector<Entry> m_heap;
+};
+
+/**
  * One fluid execution. A queue pair (QP) is busy while it holds posted messages; only its
  * head message is served, at the QP's max-min rate. A message is one part of a transfer.
  */
@@ -250,7 +352,7 @@ class FluidRun
     std::vector<uint32_t> m_dirty;
     std::vector<uint32_t> m_componentQps;
     std::vector<uint32_t> m_componentLinks;
-    std::vector<std::pair<double, uint32_t>> m_levels; //!< filling heap (saturation level, link)
+    LevelHeap m_levels; //!< filling heap
     uint32_t m_stamp{0};
     double m_keepBelow{0}; //!< QPs that stay busy with a rate below this keep it (Refill)
 };
@@ -639,49 +741,54 @@ FluidRun::FillShared()
         m_weight[l] = 0;
         m_unfrozen[l] = 0;
     }
+    // Every QP freezes at most at its rate alone on the residuals (that rate is feasible),
+    // so no link whose level starts above the largest of those is the first to saturate
+    // for any QP: it stays out of the heap.
+    double highest = 0;
     for (uint32_t q : m_componentQps)
     {
         m_rate[q] = -1; // unfrozen
+        double alone = std::numeric_limits<double>::infinity();
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
-            m_weight[m_useLink[u]] += m_useFraction[u];
-            ++m_unfrozen[m_useLink[u]];
+            const uint32_t l = m_useLink[u];
+            m_weight[l] += m_useFraction[u];
+            ++m_unfrozen[l];
+            alone = std::min(alone, std::max(m_residual[l], 0.0) / m_useFraction[u]);
         }
+        highest = std::max(highest, alone);
     }
     // A link's saturation level only rises as QPs freeze: freezing a QP at level x on link
     // l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower bounds,
-    // each link sits in the heap once, and a popped link whose level has risen is pushed
-    // back with its new level instead of being updated at every freeze.
-    using LinkLevel = std::pair<double, uint32_t>;
-    std::vector<LinkLevel>& heap = m_levels;
-    heap.clear();
+    // each link sits in the heap once, and a link at the top whose level has risen takes
+    // its new level there (and sinks) instead of being updated at every freeze.
+    LevelHeap& heap = m_levels;
+    heap.Clear();
     for (uint32_t l : m_componentLinks)
     {
-        if (m_unfrozen[l] > 0)
+        if (m_unfrozen[l] > 0 && m_residual[l] / m_weight[l] <= highest)
         {
-            heap.emplace_back(m_residual[l] / m_weight[l], l);
+            heap.Add(m_residual[l] / m_weight[l], l);
         }
     }
-    std::make_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
+    heap.Build();
     double level = 0;
     size_t unfrozen = m_componentQps.size();
-    while (unfrozen > 0 && !heap.empty())
+    while (unfrozen > 0 && !heap.Empty())
     {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
-        const auto [x, l] = heap.back();
-        heap.pop_back();
+        const auto [x, l] = heap.Top();
         if (m_unfrozen[l] == 0)
         {
+            heap.Pop();
             continue;
         }
         const double current = std::max(m_residual[l], 0.0) / m_weight[l];
-        if (current > x && !heap.empty() && heap.front() < LinkLevel(current, l))
+        if (current > x)
         {
-            heap.emplace_back(current, l);
-            std::push_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
+            heap.RaiseTop(current);
             continue;
         }
-        // (Still the least key with its risen level: popped at once, as if pushed back.)
+        heap.Pop();
         // Rounding can leave a residual a hair below what the current level needs; levels
         // never fall in progressive filling.
         level = std::max(level, current);
