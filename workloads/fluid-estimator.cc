@@ -1,5 +1,7 @@
 #include "fluid-estimator.h"
 
+#include "fluid-heaps.h"
+
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -19,244 +21,6 @@ namespace
 {
 
 constexpr uint32_t kNone = ~0u;
-
-/**
- * A min-heap of queue pairs keyed by their next completion time, indexed by queue pair so
- * that a key changes in place (a refill reschedules every queue pair of a component) and
- * the heap never holds more than one entry per queue pair.
- */
-class CompletionHeap
-{
-  public:
-    /// \brief Room for queue pairs 0..n-1.
-    void
-    Grow(uint32_t n)
-    {
-        m_pos.resize(n, kNone);
-        m_key.resize(n, 0);
-    }
-
-    bool
-    Empty() const
-    {
-        return m_heap.empty();
-    }
-
-    bool
-    Contains(uint32_t qp) const
-    {
-        return m_pos[qp] != kNone;
-    }
-
-    uint32_t
-    Top() const
-    {
-        return m_heap.front();
-    }
-
-    double
-    TopKey() const
-    {
-        return m_key[m_heap.front()];
-    }
-
-    /// \brief Inserts qp, or moves it to its new key.
-    void
-    Set(uint32_t qp, double key)
-    {
-        const double old = m_key[qp];
-        m_key[qp] = key;
-        if (m_pos[qp] == kNone)
-        {
-            m_pos[qp] = static_cast<uint32_t>(m_heap.size());
-            m_heap.push_back(qp);
-            Up(m_pos[qp]);
-        }
-        else if (key < old)
-        {
-            Up(m_pos[qp]);
-        }
-        else
-        {
-            Down(m_pos[qp]);
-        }
-    }
-
-    /// \brief Removes qp if present.
-    void
-    Remove(uint32_t qp)
-    {
-        const uint32_t i = m_pos[qp];
-        if (i == kNone)
-        {
-            return;
-        }
-        m_pos[qp] = kNone;
-        const uint32_t last = m_heap.back();
-        m_heap.pop_back();
-        if (i < m_heap.size())
-        {
-            m_heap[i] = last;
-            m_pos[last] = i;
-            Up(i);
-            Down(m_pos[last]);
-        }
-    }
-
-  private:
-    void
-    Up(uint32_t i)
-    {
-        const uint32_t q = m_heap[i];
-        while (i > 0)
-        {
-            const uint32_t parent = (i - 1) / 2;
-            if (!(m_key[q] < m_key[m_heap[parent]]))
-            {
-                break;
-            }
-            m_heap[i] = m_heap[parent];
-            m_pos[m_heap[i]] = i;
-            i = parent;
-        }
-        m_heap[i] = q;
-        m_pos[q] = i;
-    }
-
-    void
-    Down(uint32_t i)
-    {
-        const uint32_t q = m_heap[i];
-        const auto n = static_cast<uint32_t>(m_heap.size());
-        while (true)
-        {
-            uint32_t c = 2 * i + 1;
-            if (c >= n)
-            {
-                break;
-            }
-            if (c + 1 < n && m_key[m_heap[c + 1]] < m_key[m_heap[c]])
-            {
-                ++c;
-            }
-            if (!(m_key[m_heap[c]] < m_key[q]))
-            {
-                break;
-            }
-            m_heap[i] = m_heap[c];
-            m_pos[m_heap[i]] = i;
-            i = c;
-        }
-        m_heap[i] = q;
-        m_pos[q] = i;
-    }
-
-    std::vector<uint32_t> m_heap; //!< queue pairs, heap-ordered by m_key
-    std::vector<uint32_t> m_pos;  //!< per queue pair: index in m_heap or kNone
-    std::vector<double> m_key;    //!< per queue pair: completion time of its head (s)
-};
-
-/**
- * The links of a progressive filling, a min-heap on (saturation level, link): levels are
- * lower bounds that the filling raises at the top (RaiseTop) instead of popping and pushing.
- */
-class LevelHeap
-{
-  public:
-    struct Entry
-    {
-        double level;
-        uint32_t link;
-
-        bool
-        operator<(const Entry& o) const
-        {
-            return level < o.level || (level == o.level && link < o.link);
-        }
-    };
-
-    void
-    Clear()
-    {
-        m_heap.clear();
-    }
-
-    void
-    Add(double level, uint32_t link)
-    {
-        m_heap.push_back({level, link});
-    }
-
-    /// \brief Orders what Add put in.
-    void
-    Build()
-    {
-        for (size_t i = m_heap.size() / 2; i-- > 0;)
-        {
-            Down(i);
-        }
-    }
-
-    bool
-    Empty() const
-    {
-        return m_heap.empty();
-    }
-
-    const Entry&
-    Top() const
-    {
-        return m_heap.front();
-    }
-
-    void
-    Pop()
-    {
-        m_heap.front() = m_heap.back();
-        m_heap.pop_back();
-        if (!m_heap.empty())
-        {
-            Down(0);
-        }
-    }
-
-    /// \brief Gives the top its new, higher level.
-    void
-    RaiseTop(double level)
-    {
-        m_heap.front().level = level;
-        Down(0);
-    }
-
-  private:
-    void
-    Down(size_t i)
-    {
-        const Entry e = m_heap[i];
-        const size_t n = m_heap.size();
-        while (true)
-        {
-            size_t c = 2 * i + 1;
-            if (c >= n)
-            {
-                break;
-            }
-            if (c + 1 < n && m_heap[c + 1] < m_heap[c])
-            {
-                ++c;
-            }
-            if (!(m_heap[c] < e))
-            {
-                break;
-            }
-            m_heap[i] = m_heap[c];
-            i = c;
-        }
-        m_heap[i] = e;
-    }
-
-    std::vector<Entry> m_heap;
-};
 
 /**
  * One fluid execution. A queue pair (QP) is busy while it holds posted messages; only its
@@ -319,7 +83,7 @@ class FluidRun
     std::vector<uint32_t> m_tail;    //!< last queued message
     std::vector<uint32_t> m_qpStamp;
     std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
-    CompletionHeap m_heap;
+    FluidCompletionHeap m_heap;
 
     // Messages in flight (slots reused through m_freeMessage).
     std::vector<TransferId> m_messageTransfer;
@@ -352,7 +116,7 @@ class FluidRun
     std::vector<uint32_t> m_dirty;
     std::vector<uint32_t> m_componentQps;
     std::vector<uint32_t> m_componentLinks;
-    LevelHeap m_levels; //!< filling heap
+    FluidLevelHeap m_levels; //!< filling heap
     uint32_t m_stamp{0};
     double m_keepBelow{0}; //!< QPs that stay busy with a rate below this keep it (Refill)
 };
@@ -762,7 +526,7 @@ FluidRun::FillShared()
     // l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower bounds,
     // each link sits in the heap once, and a link at the top whose level has risen takes
     // its new level there (and sinks) instead of being updated at every freeze.
-    LevelHeap& heap = m_levels;
+    FluidLevelHeap& heap = m_levels;
     heap.Clear();
     for (uint32_t l : m_componentLinks)
     {
