@@ -46,7 +46,6 @@ class FluidRun
     void Start(TransferId t, double now);
     void Post(uint32_t qp, TransferId t, double wireBytes, double now);
     void FinishHead(uint32_t qp, double now, std::vector<TransferId>& done);
-    void Advance(uint32_t qp, double now);
     void SetBusy(uint32_t qp, bool busy);
     void Refill(double now);
     /// \brief Adds busy QP q to the QPs to refill (once per refill).
@@ -83,6 +82,7 @@ class FluidRun
     std::vector<uint32_t> m_tail;    //!< last queued message
     std::vector<uint32_t> m_qpStamp;
     std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
+    std::vector<double> m_oldRate;     //!< its rate before the current fill
     FluidCompletionHeap m_heap;
 
     // Messages in flight (slots reused through m_freeMessage).
@@ -207,17 +207,11 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
         m_tail.push_back(kNone);
         m_qpStamp.push_back(0);
         m_busyAtFill.push_back(0);
+        m_oldRate.push_back(0);
     }
     m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
     m_qpOfPair.emplace(key, std::make_pair(first, count));
     return first;
-}
-
-void
-FluidRun::Advance(uint32_t qp, double now)
-{
-    m_remaining[qp] -= m_rate[qp] * (now - m_servedAtS[qp]);
-    m_servedAtS[qp] = now;
 }
 
 void
@@ -471,7 +465,7 @@ FluidRun::Fill(double now)
 {
     for (uint32_t q : m_componentQps)
     {
-        Advance(q, now);
+        m_oldRate[q] = m_rate[q];
     }
     if (m_componentQps.size() == 1)
     {
@@ -490,6 +484,17 @@ FluidRun::Fill(double now)
     }
     for (uint32_t q : m_componentQps)
     {
+        // A QP refilled to the rate it had keeps its pending completion (most of them:
+        // equal shares come back equal).
+        if (m_rate[q] == m_oldRate[q] && m_heap.Contains(q))
+        {
+            continue;
+        }
+        if (m_servedAtS[q] != now) // (a QP that just became busy was served at now)
+        {
+            m_remaining[q] -= m_oldRate[q] * (now - m_servedAtS[q]);
+            m_servedAtS[q] = now;
+        }
         m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
     }
 }

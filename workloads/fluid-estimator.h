@@ -32,7 +32,8 @@
  * FluidRun::Refill) and are fixed loads for the rest, whose max-min problem decomposes over
  * the connected components of the graph "queue pair not kept - link it uses": only the
  * components that hold a changed queue pair are refilled, found by a search that stops at
- * kept queue pairs, and the filling stops once its last queue pair froze.
+ * kept queue pairs, and the filling stops once its last queue pair froze. A queue pair
+ * refilled to the rate it had keeps its pending completion.
  *  - One pending completion per busy queue pair, in a heap indexed by queue pair (updated
  * in place, no outdated entries); message slots are reused, so memory follows the
  * messages in flight, not the plan.
