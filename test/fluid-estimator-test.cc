@@ -1,4 +1,5 @@
 #include "ns3/fluid-estimator.h"
+#include "ns3/fluid-heaps.h"
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
@@ -467,4 +468,67 @@ TEST(FluidEstimator, PinnedPathsStripeOverQueuePairsAndFrame)
                      [](uint64_t payload) { return static_cast<double>(payload); });
     EXPECT_THROW(FluidEstimator().Estimate(*topo, HandPlan({0, 1}, {{0, 1, 1000, {}}}), none),
                  std::runtime_error);
+}
+
+TEST(FluidEstimator, ADepartureCanLowerAnotherRateAndKeptRatesStay)
+{
+    // star:n=6, every host link B = 40 Gb/s = 5e9 B/s. A: h0 -> h1, B: h0 -> h2,
+    // C: h3 -> h2, E: h4 -> h2. h2's downlink holds B, C, E: B/3 = 5/3e9 B/s each; A takes
+    // the rest of h0's uplink, 2B/3 = 10/3e9 B/s.
+    auto topo = MakeTopology("star:n=6", kB, 1e-6);
+    const std::vector<uint32_t> hosts{0, 1, 2, 3, 4, 5};
+    {
+        // E (1 MB) ends first, at 1e6 / (5/3e9) = 600 us, when A has sent 2 MB and B and C
+        // 1 MB each. h2's downlink then holds B and C at B/2, so A drops to B/2 = 2.5e9 on
+        // h0's uplink (a departure lowers another rate): A's last 1 MB and C's last 1 MB take
+        // 400 us (both end at 1,000 us); B's last 0.5 MB goes alone at B: 100 us more.
+        FluidResult r = FluidEstimator(0).Estimate(*topo,
+                                                   HandPlan(hosts,
+                                                            {{0, 1, 3000000, {}},
+                                                             {0, 2, 2500000, {}},
+                                                             {3, 2, 2000000, {}},
+                                                             {4, 2, 1000000, {}}}));
+        EXPECT_NEAR(r.endS[3], 600e-6, 1e-12);
+        EXPECT_NEAR(r.endS[0], 1000e-6, 1e-12);
+        EXPECT_NEAR(r.endS[2], 1000e-6, 1e-12);
+        EXPECT_NEAR(r.endS[1], 1100e-6, 1e-12);
+    }
+    {
+        // A (1 MB) ends first, at 1e6 / (10/3e9) = 300 us. B, C and E stay bound by h2's
+        // downlink at B/3 (their rates are below A's and are kept): 3 MB each end at
+        // 3e6 / (5/3e9) = 1,800 us.
+        FluidResult r = FluidEstimator(0).Estimate(*topo,
+                                                   HandPlan(hosts,
+                                                            {{0, 1, 1000000, {}},
+                                                             {0, 2, 3000000, {}},
+                                                             {3, 2, 3000000, {}},
+                                                             {4, 2, 3000000, {}}}));
+        EXPECT_NEAR(r.endS[0], 300e-6, 1e-12);
+        for (TransferId t : {1u, 2u, 3u})
+        {
+            EXPECT_NEAR(r.endS[t], 1800e-6, 1e-12) << t;
+        }
+    }
+}
+
+TEST(FluidLevelHeap, RaisedTopSinksAndTiesGoByLink)
+{
+    FluidLevelHeap heap;
+    heap.Add(3.0, 7);
+    heap.Add(1.0, 4);
+    heap.Add(2.0, 9);
+    heap.Add(2.0, 5);
+    heap.Build();
+    EXPECT_EQ(heap.Top().link, 4u); // least level
+    heap.RaiseTop(2.5);             // link 4 now sits between the 2.0s and 3.0
+    EXPECT_EQ(heap.Top().link, 5u); // of the two at 2.0, the lower link first
+    heap.Pop();
+    EXPECT_EQ(heap.Top().link, 9u);
+    heap.Pop();
+    EXPECT_EQ(heap.Top().link, 4u);
+    EXPECT_DOUBLE_EQ(heap.Top().level, 2.5);
+    heap.Pop();
+    EXPECT_EQ(heap.Top().link, 7u);
+    heap.Pop();
+    EXPECT_TRUE(heap.Empty());
 }

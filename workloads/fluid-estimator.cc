@@ -1,5 +1,7 @@
 #include "fluid-estimator.h"
 
+#include "fluid-heaps.h"
+
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -19,142 +21,6 @@ namespace
 {
 
 constexpr uint32_t kNone = ~0u;
-
-/**
- * A min-heap of queue pairs keyed by their next completion time, indexed by queue pair so
- * that a key changes in place (a refill reschedules every queue pair of a component) and
- * the heap never holds more than one entry per queue pair.
- */
-class CompletionHeap
-{
-  public:
-    /// \brief Room for queue pairs 0..n-1.
-    void
-    Grow(uint32_t n)
-    {
-        m_pos.resize(n, kNone);
-        m_key.resize(n, 0);
-    }
-
-    bool
-    Empty() const
-    {
-        return m_heap.empty();
-    }
-
-    bool
-    Contains(uint32_t qp) const
-    {
-        return m_pos[qp] != kNone;
-    }
-
-    uint32_t
-    Top() const
-    {
-        return m_heap.front();
-    }
-
-    double
-    TopKey() const
-    {
-        return m_key[m_heap.front()];
-    }
-
-    /// \brief Inserts qp, or moves it to its new key.
-    void
-    Set(uint32_t qp, double key)
-    {
-        const double old = m_key[qp];
-        m_key[qp] = key;
-        if (m_pos[qp] == kNone)
-        {
-            m_pos[qp] = static_cast<uint32_t>(m_heap.size());
-            m_heap.push_back(qp);
-            Up(m_pos[qp]);
-        }
-        else if (key < old)
-        {
-            Up(m_pos[qp]);
-        }
-        else
-        {
-            Down(m_pos[qp]);
-        }
-    }
-
-    /// \brief Removes qp if present.
-    void
-    Remove(uint32_t qp)
-    {
-        const uint32_t i = m_pos[qp];
-        if (i == kNone)
-        {
-            return;
-        }
-        m_pos[qp] = kNone;
-        const uint32_t last = m_heap.back();
-        m_heap.pop_back();
-        if (i < m_heap.size())
-        {
-            m_heap[i] = last;
-            m_pos[last] = i;
-            Up(i);
-            Down(m_pos[last]);
-        }
-    }
-
-  private:
-    void
-    Up(uint32_t i)
-    {
-        const uint32_t q = m_heap[i];
-        while (i > 0)
-        {
-            const uint32_t parent = (i - 1) / 2;
-            if (!(m_key[q] < m_key[m_heap[parent]]))
-            {
-                break;
-            }
-            m_heap[i] = m_heap[parent];
-            m_pos[m_heap[i]] = i;
-            i = parent;
-        }
-        m_heap[i] = q;
-        m_pos[q] = i;
-    }
-
-    void
-    Down(uint32_t i)
-    {
-        const uint32_t q = m_heap[i];
-        const auto n = static_cast<uint32_t>(m_heap.size());
-        while (true)
-        {
-            uint32_t c = 2 * i + 1;
-            if (c >= n)
-            {
-                break;
-            }
-            if (c + 1 < n && m_key[m_heap[c + 1]] < m_key[m_heap[c]])
-            {
-                ++c;
-            }
-            if (!(m_key[m_heap[c]] < m_key[q]))
-            {
-                break;
-            }
-            m_heap[i] = m_heap[c];
-            m_pos[m_heap[i]] = i;
-            i = c;
-        }
-        m_heap[i] = q;
-        m_pos[q] = i;
-    }
-
-    std::vector<uint32_t> m_heap; //!< queue pairs, heap-ordered by m_key
-    std::vector<uint32_t> m_pos;  //!< per queue pair: index in m_heap or kNone
-    std::vector<double> m_key;    //!< per queue pair: completion time of its head (s)
-};
 
 /**
  * One fluid execution. A queue pair (QP) is busy while it holds posted messages; only its
@@ -180,17 +46,15 @@ class FluidRun
     void Start(TransferId t, double now);
     void Post(uint32_t qp, TransferId t, double wireBytes, double now);
     void FinishHead(uint32_t qp, double now, std::vector<TransferId>& done);
-    void Advance(uint32_t qp, double now);
     void SetBusy(uint32_t qp, bool busy);
     void Refill(double now);
+    /// \brief Adds busy QP q to the QPs to refill (once per refill).
+    void Join(uint32_t q);
+    /// \brief Adds link l to the refill (once): its residual capacity after the kept QPs,
+    /// and its QPs that are not kept join.
+    void Reach(uint32_t l);
     void Fill(double now);
     void FillShared();
-    /// \brief Whether QP q keeps its rate in this refill (see Refill), as Fill found it.
-    bool
-    Kept(uint32_t q) const
-    {
-        return m_kept[q] != 0;
-    }
 
     const Topology& m_topology;
     const TopologyGraph& m_graph;
@@ -208,7 +72,6 @@ class FluidRun
     std::vector<uint32_t> m_qpBegin{0};
     std::vector<uint32_t> m_useLink;
     std::vector<double> m_useFraction;
-    std::vector<uint32_t> m_useQp;
     std::vector<uint32_t> m_usePos; //!< position of the entry in its link's busy list
 
     // Dynamic per QP.
@@ -219,8 +82,8 @@ class FluidRun
     std::vector<uint32_t> m_tail;    //!< last queued message
     std::vector<uint32_t> m_qpStamp;
     std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
-    std::vector<uint8_t> m_kept;       //!< keeps its rate in the current fill
-    CompletionHeap m_heap;
+    std::vector<double> m_oldRate;     //!< its rate before the current fill
+    FluidCompletionHeap m_heap;
 
     // Messages in flight (slots reused through m_freeMessage).
     std::vector<TransferId> m_messageTransfer;
@@ -229,7 +92,14 @@ class FluidRun
     std::vector<uint32_t> m_freeMessage;
 
     // Dynamic per directed link.
-    std::vector<std::vector<uint32_t>> m_linkUses; //!< usage entries of its busy QPs
+    /// \brief A busy QP's usage entry in its link's list.
+    struct BusyUse
+    {
+        uint32_t use; //!< usage entry
+        uint32_t qp;  //!< its QP
+    };
+
+    std::vector<std::vector<BusyUse>> m_linkUses; //!< usage entries of its busy QPs
     std::vector<uint32_t> m_linkStamp;
     std::vector<double> m_residual;
     std::vector<double> m_weight;
@@ -246,7 +116,7 @@ class FluidRun
     std::vector<uint32_t> m_dirty;
     std::vector<uint32_t> m_componentQps;
     std::vector<uint32_t> m_componentLinks;
-    std::vector<std::pair<double, uint32_t>> m_levels; //!< filling heap (saturation level, link)
+    FluidLevelHeap m_levels; //!< filling heap
     uint32_t m_stamp{0};
     double m_keepBelow{0}; //!< QPs that stay busy with a rate below this keep it (Refill)
 };
@@ -310,7 +180,6 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
     count = std::max<uint32_t>(1, m_paths.QueuePairs(src, dst));
     for (uint32_t i = 0; i < count; ++i)
     {
-        const auto qp = static_cast<uint32_t>(m_rate.size());
         for (const FluidLinkUse& use : m_paths.Uses(src, dst, i))
         {
             if (!(m_capacity[use.link] > 0) || !std::isfinite(m_capacity[use.link]))
@@ -328,7 +197,6 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
             }
             m_useLink.push_back(use.link);
             m_useFraction.push_back(use.fraction);
-            m_useQp.push_back(qp);
             m_usePos.push_back(0);
         }
         m_qpBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
@@ -339,18 +207,11 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
         m_tail.push_back(kNone);
         m_qpStamp.push_back(0);
         m_busyAtFill.push_back(0);
-        m_kept.push_back(0);
+        m_oldRate.push_back(0);
     }
     m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
     m_qpOfPair.emplace(key, std::make_pair(first, count));
     return first;
-}
-
-void
-FluidRun::Advance(uint32_t qp, double now)
-{
-    m_remaining[qp] -= m_rate[qp] * (now - m_servedAtS[qp]);
-    m_servedAtS[qp] = now;
 }
 
 void
@@ -364,15 +225,15 @@ FluidRun::SetBusy(uint32_t qp, bool busy)
         if (busy)
         {
             m_usePos[u] = static_cast<uint32_t>(list.size());
-            list.push_back(u);
+            list.push_back({u, qp});
             m_result.links[l].maxFlows = std::max(m_result.links[l].maxFlows,
                                                   static_cast<uint32_t>(list.size()));
         }
         else
         {
-            const uint32_t moved = list.back();
+            const BusyUse moved = list.back();
             list[m_usePos[u]] = moved;
-            m_usePos[moved] = m_usePos[u];
+            m_usePos[moved.use] = m_usePos[u];
             list.pop_back();
         }
     }
@@ -492,9 +353,9 @@ FluidRun::Refill(double now)
     // and at most the new rate of every QP that became busy: no link such a QP crosses
     // saturates below its own rate in the filling that holds it, nor (with less load) in
     // the other, and every other link sees the same load. So a QP that stays busy with a
-    // rate below T keeps it, and only the others are refilled. A new QP's rate is at least
-    // min over its links of c_l / (sum of a_l over the link's busy QPs): below that level
-    // none of its links can be full.
+    // rate below T keeps it (it is "kept"), and only the others can change. A new QP's rate
+    // is at least min over its links of c_l / (sum of a_l over the link's busy QPs): below
+    // that level none of its links can be full.
     m_keepBelow = std::numeric_limits<double>::infinity();
     for (uint32_t q : m_dirty)
     {
@@ -515,65 +376,47 @@ FluidRun::Refill(double now)
             m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
         }
     }
-    // Max-min fairness decomposes over the connected components of the graph "busy QP -
-    // link it uses": only the components of the dirty QPs can change, and each is filled on
-    // its own (a ring step on a fat-tree is a thousand one-QP components).
+    // Above T the kept QPs are fixed loads, and what remains (the QPs that are not kept, on
+    // the links' residual capacities) is again a max-min problem, which decomposes over the
+    // connected components of the graph "QP that is not kept - link it uses". The old rates
+    // solve every component that holds no QP that became busy and no link of one that went
+    // idle (the same problem as before), so only those components are refilled: a
+    // breadth-first search from the changed QPs that stops at kept QPs, whose loads it sums
+    // into the residual capacities of the links it reaches.
     ++m_stamp;
-    for (uint32_t seed : m_dirty)
+    m_componentQps.clear();
+    m_componentLinks.clear();
+    for (uint32_t q : m_dirty)
     {
-        if (m_qpStamp[seed] == m_stamp)
+        if (m_head[q] == kNone)
         {
-            continue;
-        }
-        m_qpStamp[seed] = m_stamp;
-        m_componentQps.clear();
-        m_componentLinks.clear();
-        if (m_head[seed] != kNone)
-        {
-            m_componentQps.push_back(seed);
-        }
-        else
-        {
-            // An idle QP's neighbours: the busy QPs on the links it left.
-            for (uint32_t u = m_qpBegin[seed]; u < m_qpBegin[seed + 1]; ++u)
-            {
-                for (uint32_t v : m_linkUses[m_useLink[u]])
-                {
-                    if (m_qpStamp[m_useQp[v]] != m_stamp)
-                    {
-                        m_qpStamp[m_useQp[v]] = m_stamp;
-                        m_componentQps.push_back(m_useQp[v]);
-                    }
-                }
-            }
-        }
-        for (size_t i = 0; i < m_componentQps.size(); ++i)
-        {
-            const uint32_t q = m_componentQps[i];
             for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
             {
-                const uint32_t l = m_useLink[u];
-                if (m_linkStamp[l] == m_stamp)
-                {
-                    continue;
-                }
-                m_linkStamp[l] = m_stamp;
-                m_componentLinks.push_back(l);
-                for (uint32_t v : m_linkUses[l])
-                {
-                    const uint32_t other = m_useQp[v];
-                    if (m_qpStamp[other] != m_stamp)
-                    {
-                        m_qpStamp[other] = m_stamp;
-                        m_componentQps.push_back(other);
-                    }
-                }
+                Reach(m_useLink[u]);
             }
         }
-        if (!m_componentQps.empty())
+        else if (m_busyAtFill[q] == 0)
         {
-            Fill(now);
+            Join(q);
         }
+        else if (!m_heap.Contains(q))
+        {
+            // Idle and busy again at one instant: the busy set, and so its rate, is
+            // unchanged; its new head message needs its completion.
+            m_heap.Set(q, now + m_remaining[q] / m_rate[q]);
+        }
+    }
+    for (size_t i = 0; i < m_componentQps.size(); ++i)
+    {
+        const uint32_t q = m_componentQps[i];
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+        {
+            Reach(m_useLink[u]);
+        }
+    }
+    if (!m_componentQps.empty())
+    {
+        Fill(now);
     }
     for (uint32_t q : m_dirty)
     {
@@ -583,21 +426,55 @@ FluidRun::Refill(double now)
 }
 
 void
+FluidRun::Join(uint32_t q)
+{
+    if (m_qpStamp[q] != m_stamp)
+    {
+        m_qpStamp[q] = m_stamp;
+        m_componentQps.push_back(q);
+    }
+}
+
+void
+FluidRun::Reach(uint32_t l)
+{
+    if (m_linkStamp[l] == m_stamp)
+    {
+        return;
+    }
+    m_linkStamp[l] = m_stamp;
+    m_componentLinks.push_back(l);
+    double residual = m_capacity[l];
+    for (const BusyUse& v : m_linkUses[l])
+    {
+        const uint32_t q = v.qp;
+        if (m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow)
+        {
+            residual -= m_useFraction[v.use] * m_rate[q];
+        }
+        else
+        {
+            Join(q);
+        }
+    }
+    m_residual[l] = residual;
+}
+
+void
 FluidRun::Fill(double now)
 {
     for (uint32_t q : m_componentQps)
     {
-        Advance(q, now);
-        m_kept[q] = m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow ? 1 : 0;
+        m_oldRate[q] = m_rate[q];
     }
     if (m_componentQps.size() == 1)
     {
-        // Alone on its links: the QP's rate is its tightest link's c_l / a_l.
+        // Alone above the kept loads: its tightest link's residual / a_l.
         const uint32_t q = m_componentQps[0];
         double rate = std::numeric_limits<double>::infinity();
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
-            rate = std::min(rate, m_capacity[m_useLink[u]] / m_useFraction[u]);
+            rate = std::min(rate, std::max(m_residual[m_useLink[u]], 0.0) / m_useFraction[u]);
         }
         m_rate[q] = rate;
     }
@@ -607,10 +484,18 @@ FluidRun::Fill(double now)
     }
     for (uint32_t q : m_componentQps)
     {
-        if (!Kept(q) || !m_heap.Contains(q))
+        // A QP refilled to the rate it had keeps its pending completion (most of them:
+        // equal shares come back equal).
+        if (m_rate[q] == m_oldRate[q] && m_heap.Contains(q))
         {
-            m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
+            continue;
         }
+        if (m_servedAtS[q] != now) // (a QP that just became busy was served at now)
+        {
+            m_remaining[q] -= m_oldRate[q] * (now - m_servedAtS[q]);
+            m_servedAtS[q] = now;
+        }
+        m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
     }
 }
 
@@ -619,73 +504,72 @@ FluidRun::FillShared()
 {
     // Progressive filling: every unfrozen QP's rate rises together to `level`; link l
     // saturates at (residual capacity) / (sum of a_ql over its unfrozen QPs); its QPs
-    // freeze there.
+    // freeze there. Residual capacities are the kept loads' (Reach).
     for (uint32_t l : m_componentLinks)
     {
-        m_residual[l] = m_capacity[l];
         m_weight[l] = 0;
         m_unfrozen[l] = 0;
     }
+    // Every QP freezes at most at its rate alone on the residuals (that rate is feasible),
+    // so no link whose level starts above the largest of those is the first to saturate
+    // for any QP: it stays out of the heap.
+    double highest = 0;
     for (uint32_t q : m_componentQps)
     {
-        if (Kept(q))
-        {
-            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-            {
-                m_residual[m_useLink[u]] -= m_useFraction[u] * m_rate[q];
-            }
-            continue;
-        }
         m_rate[q] = -1; // unfrozen
+        double alone = std::numeric_limits<double>::infinity();
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
-            m_weight[m_useLink[u]] += m_useFraction[u];
-            ++m_unfrozen[m_useLink[u]];
+            const uint32_t l = m_useLink[u];
+            m_weight[l] += m_useFraction[u];
+            ++m_unfrozen[l];
+            alone = std::min(alone, std::max(m_residual[l], 0.0) / m_useFraction[u]);
         }
+        highest = std::max(highest, alone);
     }
     // A link's saturation level only rises as QPs freeze: freezing a QP at level x on link
     // l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower bounds,
-    // each link sits in the heap once, and a popped link whose level has risen is pushed
-    // back with its new level instead of being updated at every freeze.
-    using LinkLevel = std::pair<double, uint32_t>;
-    std::vector<LinkLevel>& heap = m_levels;
-    heap.clear();
+    // each link sits in the heap once, and a link at the top whose level has risen takes
+    // its new level there (and sinks) instead of being updated at every freeze.
+    FluidLevelHeap& heap = m_levels;
+    heap.Clear();
     for (uint32_t l : m_componentLinks)
     {
-        if (m_unfrozen[l] > 0)
+        if (m_unfrozen[l] > 0 && m_residual[l] / m_weight[l] <= highest)
         {
-            heap.emplace_back(m_residual[l] / m_weight[l], l);
+            heap.Add(m_residual[l] / m_weight[l], l);
         }
     }
-    std::make_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
+    heap.Build();
     double level = 0;
-    while (!heap.empty())
+    size_t unfrozen = m_componentQps.size();
+    while (unfrozen > 0 && !heap.Empty())
     {
-        std::pop_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
-        const auto [x, l] = heap.back();
-        heap.pop_back();
+        const auto [x, l] = heap.Top();
         if (m_unfrozen[l] == 0)
         {
+            heap.Pop();
             continue;
         }
         const double current = std::max(m_residual[l], 0.0) / m_weight[l];
         if (current > x)
         {
-            heap.emplace_back(current, l);
-            std::push_heap(heap.begin(), heap.end(), std::greater<LinkLevel>());
+            heap.RaiseTop(current);
             continue;
         }
+        heap.Pop();
         // Rounding can leave a residual a hair below what the current level needs; levels
         // never fall in progressive filling.
         level = std::max(level, current);
-        for (uint32_t v : m_linkUses[l])
+        for (const BusyUse& v : m_linkUses[l])
         {
-            const uint32_t q = m_useQp[v];
+            const uint32_t q = v.qp;
             if (m_rate[q] >= 0)
             {
                 continue;
             }
             m_rate[q] = level;
+            --unfrozen;
             for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
             {
                 const uint32_t l2 = m_useLink[u];

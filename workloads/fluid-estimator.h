@@ -27,11 +27,13 @@
  * Efficiency
  *  - Max-min rates depend only on which queue pairs are busy: when a queue pair moves on
  * to its next message nothing else changes, and only a queue pair becoming busy or idle
- * triggers a refill, of its own connected component of the graph "busy queue pair - link
- * it uses" (max-min fairness decomposes over those components). Within it, the queue
- * pairs whose rate is below the lowest rate that changed keep theirs (progressive filling
- * runs identically below that level; the proof is at FluidRun::Refill) and only the
- * others are refilled.
+ * triggers a refill. The queue pairs whose rate is below the lowest rate that changed keep
+ * theirs (progressive filling runs identically below that level; the proof is at
+ * FluidRun::Refill) and are fixed loads for the rest, whose max-min problem decomposes over
+ * the connected components of the graph "queue pair not kept - link it uses": only the
+ * components that hold a changed queue pair are refilled, found by a search that stops at
+ * kept queue pairs, and the filling stops once its last queue pair froze. A queue pair
+ * refilled to the rate it had keeps its pending completion.
  *  - One pending completion per busy queue pair, in a heap indexed by queue pair (updated
  * in place, no outdated entries); message slots are reused, so memory follows the
  * messages in flight, not the plan.

@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <stdexcept>
 #include <string>
-#include <unordered_map>
 
 namespace ns3
 {
@@ -36,34 +35,47 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
     // next hops may depend on the lane. The states reachable from the source form a DAG
     // (each routed path is loop free); it is explored depth first, then the unit of traffic
     // is pushed through it in topological order, divided by k at every k-way ECMP split.
+    // The scratch arrays are reused from call to call (a 1,024-host mesh asks for a
+    // million host pairs): per-node and per-link entries are valid when their stamp is
+    // this call's.
     const TopologyGraph& graph = m_topology.Graph();
-    struct State
+    Scratch& w = m_scratch;
+    if (w.nodeStamp.size() != graph.NodeCount())
     {
-        NodeIndex node;
-        uint8_t lane;
-        uint32_t hopsBegin;
-        uint32_t hopsEnd;
-        uint8_t color; // 0 new, 1 on the DFS stack, 2 done
-        double weight;
-    };
-    std::vector<State> states;
-    std::unordered_map<uint64_t, uint32_t> index;
-    std::vector<RouteHop> hops;
-    std::vector<RouteHop> allHops;
-    std::vector<uint32_t> hopState; // per entry of allHops: the state it leads to
-    std::vector<uint32_t> postOrder;
+        w.nodeStamp.assign(graph.NodeCount(), 0);
+        w.nodeFirst.assign(graph.NodeCount(), 0);
+        w.linkStamp.assign(2 * size_t{graph.LinkCount()}, 0);
+        w.linkShare.assign(2 * size_t{graph.LinkCount()}, 0);
+    }
+    if (++w.stamp == 0)
+    {
+        std::fill(w.nodeStamp.begin(), w.nodeStamp.end(), 0);
+        std::fill(w.linkStamp.begin(), w.linkStamp.end(), 0);
+        w.stamp = 1;
+    }
+    w.states.clear();
+    w.allHops.clear();
+    w.hopState.clear();
+    w.postOrder.clear();
+    w.links.clear();
     const NodeIndex target = graph.HostNode(dst);
 
     auto stateOf = [&](NodeIndex node, uint8_t lane) {
-        const uint64_t key = (uint64_t{node} << 8) | lane;
-        auto it = index.find(key);
-        if (it != index.end())
+        if (w.nodeStamp[node] == w.stamp)
         {
-            return it->second;
+            for (uint32_t s = w.nodeFirst[node]; s != kNoState; s = w.states[s].sameNode)
+            {
+                if (w.states[s].lane == lane)
+                {
+                    return s;
+                }
+            }
         }
-        auto s = static_cast<uint32_t>(states.size());
-        states.push_back({node, lane, 0, 0, 0, 0.0});
-        index.emplace(key, s);
+        const uint32_t next = w.nodeStamp[node] == w.stamp ? w.nodeFirst[node] : kNoState;
+        auto s = static_cast<uint32_t>(w.states.size());
+        w.states.push_back({node, lane, 0, 0, 0, 0.0, next});
+        w.nodeStamp[node] = w.stamp;
+        w.nodeFirst[node] = s;
         return s;
     };
     auto routeError = [&](const std::string& what) {
@@ -72,54 +84,54 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
                                   std::to_string(dst) + " " + what);
     };
 
-    std::vector<std::pair<uint32_t, uint32_t>> stack; // state, next hop to explore
+    std::vector<std::pair<uint32_t, uint32_t>>& stack = w.stack; // state, next hop to explore
+    stack.clear();
     stack.emplace_back(stateOf(graph.HostNode(src), 0), 0);
-    states[0].color = 1;
+    w.states[0].color = 1;
     while (!stack.empty())
     {
         auto& [s, next] = stack.back();
-        if (next == 0 && states[s].hopsEnd == 0 && states[s].node != target)
+        if (next == 0 && w.states[s].hopsEnd == 0 && w.states[s].node != target)
         {
-            m_topology.NextHops(states[s].node, dst, states[s].lane, hops);
-            if (hops.empty())
+            m_topology.NextHops(w.states[s].node, dst, w.states[s].lane, w.hops);
+            if (w.hops.empty())
             {
-                throw routeError("has no next hop at node " + graph.Node(states[s].node).name);
+                throw routeError("has no next hop at node " + graph.Node(w.states[s].node).name);
             }
-            states[s].hopsBegin = static_cast<uint32_t>(allHops.size());
-            allHops.insert(allHops.end(), hops.begin(), hops.end());
-            hopState.resize(allHops.size(), 0);
-            states[s].hopsEnd = static_cast<uint32_t>(allHops.size());
+            w.states[s].hopsBegin = static_cast<uint32_t>(w.allHops.size());
+            w.allHops.insert(w.allHops.end(), w.hops.begin(), w.hops.end());
+            w.hopState.resize(w.allHops.size(), 0);
+            w.states[s].hopsEnd = static_cast<uint32_t>(w.allHops.size());
         }
-        const uint32_t h = states[s].hopsBegin + next;
-        if (h >= states[s].hopsEnd)
+        const uint32_t h = w.states[s].hopsBegin + next;
+        if (h >= w.states[s].hopsEnd)
         {
-            states[s].color = 2;
-            postOrder.push_back(s);
+            w.states[s].color = 2;
+            w.postOrder.push_back(s);
             stack.pop_back();
             continue;
         }
         ++next;
-        const NodeIndex at = states[s].node;
-        const PortPeer& peer = graph.Ports(at).at(allHops[h].port);
-        const uint32_t child = stateOf(peer.peer, allHops[h].lane);
-        hopState[h] = child; // may reallocate `states`, never `stack`
-        if (states[child].color == 1)
+        const NodeIndex at = w.states[s].node;
+        const PortPeer& peer = graph.Ports(at).at(w.allHops[h].port);
+        const uint32_t child = stateOf(peer.peer, w.allHops[h].lane);
+        w.hopState[h] = child; // may reallocate `states`, never `stack`
+        if (w.states[child].color == 1)
         {
             throw routeError("loops at node " + graph.Node(peer.peer).name);
         }
-        if (states[child].color == 0)
+        if (w.states[child].color == 0)
         {
-            states[child].color = 1;
+            w.states[child].color = 1;
             stack.emplace_back(child, 0);
         }
     }
 
     // Reverse post-order is a topological order of the DAG.
-    std::unordered_map<uint32_t, double> fraction; // directed link -> share of the traffic
-    states[0].weight = 1.0;
-    for (auto it = postOrder.rbegin(); it != postOrder.rend(); ++it)
+    w.states[0].weight = 1.0;
+    for (auto it = w.postOrder.rbegin(); it != w.postOrder.rend(); ++it)
     {
-        const State& st = states[*it];
+        const State& st = w.states[*it];
         const uint32_t k = st.hopsEnd - st.hopsBegin;
         if (k == 0)
         {
@@ -128,20 +140,25 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
         const double share = st.weight / k;
         for (uint32_t h = st.hopsBegin; h < st.hopsEnd; ++h)
         {
-            const PortPeer& peer = graph.Ports(st.node)[allHops[h].port];
-            fraction[FluidResult::DirectedIndex(graph, peer.link, st.node)] += share;
-            states[hopState[h]].weight += share;
+            const PortPeer& peer = graph.Ports(st.node)[w.allHops[h].port];
+            const uint32_t link = FluidResult::DirectedIndex(graph, peer.link, st.node);
+            if (w.linkStamp[link] != w.stamp)
+            {
+                w.linkStamp[link] = w.stamp;
+                w.linkShare[link] = 0;
+                w.links.push_back(link);
+            }
+            w.linkShare[link] += share;
+            w.states[w.hopState[h]].weight += share;
         }
     }
+    std::sort(w.links.begin(), w.links.end());
     std::vector<FluidLinkUse> uses;
-    uses.reserve(fraction.size());
-    for (const auto& [link, a] : fraction)
+    uses.reserve(w.links.size());
+    for (uint32_t link : w.links)
     {
-        uses.push_back({link, a});
+        uses.push_back({link, w.linkShare[link]});
     }
-    std::sort(uses.begin(), uses.end(), [](const FluidLinkUse& x, const FluidLinkUse& y) {
-        return x.link < y.link;
-    });
     return uses;
 }
 

@@ -16,6 +16,7 @@
 #define PARAMSYNC_FLUID_PATHS_H
 
 #include "ns3/topology-graph.h"
+#include "ns3/topology.h"
 
 #include <cstdint>
 #include <functional>
@@ -69,7 +70,39 @@ class EcmpSplitPaths : public FluidPaths
     double WireBytes(uint64_t payload) const override;
 
   private:
+    static constexpr uint32_t kNoState = ~0u;
+
+    /// \brief A routing state (node, lane) reached from the source.
+    struct State
+    {
+        NodeIndex node;
+        uint8_t lane;
+        uint32_t hopsBegin; //!< its next hops in Scratch::allHops
+        uint32_t hopsEnd;
+        uint8_t color;     //!< 0 new, 1 on the depth-first stack, 2 done
+        double weight;     //!< share of the traffic reaching it
+        uint32_t sameNode; //!< next state of the same node (other lane) or kNoState
+    };
+
+    /// \brief Working arrays of Uses, kept between calls (no allocation per host pair).
+    struct Scratch
+    {
+        uint32_t stamp{0};
+        std::vector<uint32_t> nodeStamp; //!< per node: call that set nodeFirst
+        std::vector<uint32_t> nodeFirst; //!< per node: its latest state
+        std::vector<uint32_t> linkStamp; //!< per directed link: call that set linkShare
+        std::vector<double> linkShare;   //!< per directed link: share of the traffic
+        std::vector<uint32_t> links;     //!< directed links used in this call
+        std::vector<State> states;
+        std::vector<RouteHop> hops;
+        std::vector<RouteHop> allHops;
+        std::vector<uint32_t> hopState; //!< per entry of allHops: the state it leads to
+        std::vector<uint32_t> postOrder;
+        std::vector<std::pair<uint32_t, uint32_t>> stack; //!< state, next hop to explore
+    };
+
     const Topology& m_topology;
+    mutable Scratch m_scratch; //!< not thread safe: one fluid run at a time per instance
 };
 
 /**

@@ -58,6 +58,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/packing-lp.h
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
+    workloads/fluid-heaps.h
     workloads/fluid-paths.h
     workloads/round-plan.h
     workloads/round-fluid-estimator.h
