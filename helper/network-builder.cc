@@ -142,6 +142,7 @@ NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeI
             }
         }
     }
+    table->Compact(); // before the next node's table: one node's routes staged at a time
 }
 
 void
