@@ -24,6 +24,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/ethernet-crc.h
   model/pfc-header.h
   model/frame-ref.h
+  model/ring-fifo.h
   model/pfc-channel.h
   model/pfc-net-device.h
   model/shared-buffer-mmu.h
