@@ -43,6 +43,7 @@ ForwardingTable::Clear()
     // The lane count stays: frames already in flight on a higher lane keep being lanes.
     m_staged.clear();
     m_sets.assign(1, {});
+    m_setIndex.clear();
     for (auto& runs : m_runs)
     {
         runs.clear();
@@ -92,25 +93,67 @@ ForwardingTable::Expand()
     m_staged = std::move(staged);
 }
 
-namespace
+bool
+ForwardingTable::SetLess::operator()(const std::vector<ForwardingRoute>& a,
+                                     const std::vector<ForwardingRoute>& b) const
 {
-/// Strict order of equal-cost sets (members in order), so that each distinct set is kept once.
-struct SetLess
+    return std::lexicographical_compare(a.begin(),
+                                        a.end(),
+                                        b.begin(),
+                                        b.end(),
+                                        [](const ForwardingRoute& x, const ForwardingRoute& y) {
+                                            return x.port != y.port ? x.port < y.port
+                                                                    : x.lane < y.lane;
+                                        });
+}
+
+uint32_t
+ForwardingTable::SetIndex(const std::vector<ForwardingRoute>& set) const
 {
-    bool
-    operator()(const std::vector<ForwardingRoute>& a, const std::vector<ForwardingRoute>& b) const
+    auto found = m_setIndex.find(set);
+    if (found == m_setIndex.end())
     {
-        return std::lexicographical_compare(a.begin(),
-                                            a.end(),
-                                            b.begin(),
-                                            b.end(),
-                                            [](const ForwardingRoute& x, const ForwardingRoute& y) {
-                                                return x.port != y.port ? x.port < y.port
-                                                                        : x.lane < y.lane;
-                                            });
+        found = m_setIndex.emplace(set, static_cast<uint32_t>(m_sets.size())).first;
+        m_sets.push_back(set);
     }
-};
-} // namespace
+    return found->second;
+}
+
+void
+ForwardingTable::AppendRoutes(uint32_t dstHost,
+                              uint8_t inLane,
+                              const std::vector<ForwardingRoute>& set)
+{
+    Compact(); // routes added one by one come first
+    std::vector<Run>& runs = inLane < kMaxLanes ? m_runs[inLane] : m_runs[0];
+    if (set.empty() || inLane >= kMaxLanes || (!runs.empty() && dstHost < runs.back().start))
+    {
+        for (const ForwardingRoute& r : set)
+        {
+            AddRoute(dstHost, inLane, r.port, r.lane); // checks the lanes
+        }
+        return;
+    }
+    for (const ForwardingRoute& r : set)
+    {
+        NS_ABORT_MSG_IF(r.lane >= kMaxLanes, "ForwardingTable: lane " << int(r.lane) << " >= 8");
+        uint8_t used = static_cast<uint8_t>((inLane > r.lane ? inLane : r.lane) + 1);
+        m_lanes = used > m_lanes ? used : m_lanes;
+    }
+    // The previous destination's set first: neighbours mostly share theirs.
+    const uint32_t id = runs.size() >= 2 && m_sets[runs[runs.size() - 2].set] == set
+                            ? runs[runs.size() - 2].set
+                            : SetIndex(set);
+    if (!runs.empty() && runs.back().start == dstHost)
+    {
+        runs.pop_back(); // the open-ended empty run began at this destination
+    }
+    if (runs.empty() || runs.back().set != id)
+    {
+        runs.push_back({dstHost, id});
+    }
+    runs.push_back({dstHost + 1, 0});
+}
 
 void
 ForwardingTable::Compact() const
@@ -128,7 +171,6 @@ ForwardingTable::Compact() const
     {
         std::stable_sort(m_staged.begin(), m_staged.end(), byLaneThenDst);
     }
-    std::map<std::vector<ForwardingRoute>, uint32_t, SetLess> index{{m_sets[0], 0}};
     std::vector<ForwardingRoute> set;
     uint32_t next = 0; // the first destination of the lane not covered yet
     uint32_t id = 0;   // the set of the previous destination
@@ -144,13 +186,7 @@ ForwardingTable::Compact() const
         // Neighbouring destinations mostly share their set: look it up only when it changes.
         if (set != m_sets[id])
         {
-            auto found = index.find(set);
-            if (found == index.end())
-            {
-                found = index.emplace(set, static_cast<uint32_t>(m_sets.size())).first;
-                m_sets.push_back(set);
-            }
-            id = found->second;
+            id = SetIndex(set);
         }
         std::vector<Run>& runs = m_runs[lane];
         if (runs.empty())

@@ -26,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -66,6 +67,13 @@ class ForwardingTable : public Object
     void AddRoute(uint32_t dstHost, uint32_t port, uint8_t lane);
     /// \brief Add an equal-cost route for packets that arrived on `inLane`.
     void AddRoute(uint32_t dstHost, uint8_t inLane, uint32_t port, uint8_t lane);
+    /**
+     * \brief Adds equal-cost routes of (dst, inLane) at once, in ECMP order. When dst is
+     * above every destination already routed on inLane (a table filled in destination
+     * order, as NetworkBuilder does), it extends the lane's runs directly: O(1) per
+     * destination, nothing staged; otherwise it adds the routes one by one (AddRoute).
+     */
+    void AppendRoutes(uint32_t dstHost, uint8_t inLane, const std::vector<ForwardingRoute>& set);
     /**
      * \brief The route of a flow: ECMP member chosen by the 5-tuple hash.
      * \return nullptr when there is no route.
@@ -127,6 +135,8 @@ class ForwardingTable : public Object
     };
     /// \brief Turns the compact runs back into staged routes (a route added after a read).
     void Expand();
+    /// \brief The index of an equal-cost set in m_sets, added if new.
+    uint32_t SetIndex(const std::vector<ForwardingRoute>& set) const;
     /// \brief The equal-cost set of (dst, inLane); set 0 (empty) when there is none.
     const std::vector<ForwardingRoute>& SetOf(uint32_t dstHost, uint8_t inLane) const;
 
@@ -134,6 +144,15 @@ class ForwardingTable : public Object
     mutable std::vector<Staged> m_staged;
     /// Distinct equal-cost sets; set 0 is empty.
     mutable std::vector<std::vector<ForwardingRoute>> m_sets{1};
+    /// \brief Strict order of equal-cost sets (members in order).
+    struct SetLess
+    {
+        /// \brief Whether a sorts before b.
+        bool operator()(const std::vector<ForwardingRoute>& a,
+                        const std::vector<ForwardingRoute>& b) const;
+    };
+    /// Index of m_sets, so that each distinct set is kept once.
+    mutable std::map<std::vector<ForwardingRoute>, uint32_t, SetLess> m_setIndex;
     /// Per arrival lane: runs sorted by start, the last one open-ended with set 0.
     mutable std::array<std::vector<Run>, kMaxLanes> m_runs;
     uint32_t m_hashSeed{0};    //!< per-node salt against polarization

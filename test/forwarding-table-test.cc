@@ -110,5 +110,35 @@ TEST(ForwardingTableTest, EqualSetsAreKeptOnceAndNeighbouringDestinationsShareAR
     EXPECT_EQ(t->Lookup(2, 0, 0, 0), nullptr);
 }
 
+TEST(ForwardingTableTest, AppendingInDestinationOrderMakesTheSameRunsAsAddingOneByOne)
+{
+    // The edge-switch shape of the test above, filled as NetworkBuilder fills a table: one
+    // call per destination, destinations ascending.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    const std::vector<ForwardingRoute> up{{4, 0}, {5, 0}, {6, 0}, {7, 0}};
+    for (uint32_t dst = 0; dst < 100; ++dst)
+    {
+        t->AppendRoutes(dst, 0, dst < 4 ? std::vector<ForwardingRoute>{{dst, 0}} : up);
+    }
+    t->AppendRoutes(200, 0, {{9, 0}});
+    // As above: 7 sets (empty, 4 single ports, uplinks, port 9), 8 runs.
+    EXPECT_EQ(t->GetSetCount(), 7u);
+    EXPECT_EQ(t->GetRunCount(), 8u);
+    EXPECT_EQ(t->Lookup(3, 0, 0, 0)->port, 3u);
+    EXPECT_EQ(t->Routes(99, 0).size(), 4u);
+    EXPECT_EQ(t->Routes(99, 0)[3].port, 7u);
+    EXPECT_EQ(t->Lookup(100, 0, 0, 0), nullptr);
+    EXPECT_EQ(t->Lookup(200, 0, 0, 0)->port, 9u);
+    // Out of order (50 < 201): added one by one, to what 50 had: 4 uplinks + port 8 = 5.
+    t->AppendRoutes(50, 0, {{8, 0}});
+    EXPECT_EQ(t->Routes(50, 0).size(), 5u);
+    EXPECT_EQ(t->Routes(51, 0).size(), 4u);
+    // A lane-1 route on a new lane: lanes used 1 + 2 = 3.
+    t->AppendRoutes(7, 1, {{2, 2}});
+    EXPECT_EQ(t->GetLaneCount(), 3);
+    EXPECT_EQ(t->Lookup(7, 1, 0, 0)->port, 2u);
+    EXPECT_EQ(t->Lookup(6, 1, 0, 0), nullptr);
+}
+
 } // namespace
 } // namespace ns3
