@@ -406,7 +406,7 @@ class PfcNetDevice : public NetDevice
     uint16_t m_mtu{9000};                    //!< MTU (informative)
     NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
 
-    std::deque<Ptr<Packet>> m_control;                      //!< PFC frames to send (ahead of all)
+    RingFifo<Ptr<Packet>> m_control;                        //!< PFC frames to send (ahead of all)
     std::array<RingFifo<TxFrame>, kPfcPriorities> m_queues; //!< data queues
 
     std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
