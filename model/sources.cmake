@@ -49,6 +49,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/pfc-pcap-test.cc
   test/pfc-switch-test.cc
   test/forwarding-table-test.cc
+  test/ring-fifo-test.cc
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
   test/quad-heap-scheduler-test.cc
