@@ -8,6 +8,8 @@ built is reported as "missing" instead of failing the run.
 """
 import csv, json, os, statistics, subprocess, sys, tempfile, time
 
+from scaling_bench import CASES as SCALING_CASES, print_scaling, scaling_bench
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 INPUTS = os.path.join(HERE, "inputs")
 
@@ -213,14 +215,20 @@ def summarize(runs):
 
 
 USAGE = """usage: run_bench.py BUILD_DIR [--quick] [--scenario=NAME[,NAME]] [--reps=N]
-                    [--warmups=N] [--full-scale] [--out=FILE]
+                    [--warmups=N] [--full-scale] [--out=FILE] [--section=scaling]
+                    [--scaling-cases=NAME[,NAME]] [--scaling-reps=N]
   --quick          one short scenario (incast32), one run each
   --scenario=      only these scenarios (%s)
   --reps=N         N measured runs per program after the warm-up (default 5; 1 with --quick)
   --warmups=N      discarded runs per program first (default 1)
   --full-scale     every scenario at the issue's sizes (fat_perm: 10 MB flows, not x0.1);
                    stock ns-3 then takes minutes per fat-tree run
-  --out=FILE       where the JSON goes (default results/bench.json)"""
+  --out=FILE       where the JSON goes (default results/bench.json)
+  --section=scaling  only the scaling section (bench/scaling_bench.py), written into the
+                   JSON's "scaling" key; the file's other sections are kept
+  --scaling-cases= the scaling section's cases (%s; default all;
+                   not run with --quick)
+  --scaling-reps=N runs per scaling case, the median by CPU time kept (default 1)"""
 
 
 def fail(message):
@@ -232,7 +240,8 @@ def fail(message):
 def parse_args(argv):
     """The harness's options; one clear line and exit 2 on anything else."""
     opts = {"build": "build", "quick": False, "names": None, "reps": None, "warmups": 1,
-            "full_scale": False, "out": os.path.join(HERE, "..", "results", "bench.json")}
+            "full_scale": False, "out": os.path.join(HERE, "..", "results", "bench.json"),
+            "section": None, "scaling_cases": list(SCALING_CASES), "scaling_reps": 1}
     positional = []
     for a in argv:
         key, _, value = a.partition("=")
@@ -256,12 +265,27 @@ def parse_args(argv):
             opts["warmups"] = int(value)
         elif key == "--out" and value:
             opts["out"] = value
+        elif key == "--section" and value:
+            if value != "scaling":
+                fail("--section: %s is not a section; allowed: scaling" % value)
+            opts["section"] = value
+        elif key == "--scaling-cases" and value:
+            opts["scaling_cases"] = value.split(",")
+            unknown = [n for n in opts["scaling_cases"] if n not in SCALING_CASES]
+            if unknown:
+                fail("--scaling-cases: %s is not a case; allowed: %s"
+                     % (",".join(unknown), ", ".join(SCALING_CASES)))
+        elif key == "--scaling-reps" and value:
+            if not value.isdigit() or int(value) < 1:
+                fail("--scaling-reps: %s is not allowed; allowed: an integer >= 1" % value)
+            opts["scaling_reps"] = int(value)
         elif a in ("-h", "--help"):
-            print(USAGE % ", ".join(SCENARIOS))
+            print(USAGE % (", ".join(SCENARIOS), ", ".join(SCALING_CASES)))
             sys.exit(0)
         elif a.startswith("-"):
             fail("unknown option %s; allowed: --quick, --scenario=, --reps=, --warmups=, "
-                 "--full-scale, --out=, --help" % a)
+                 "--full-scale, --out=, --section=, --scaling-cases=, --scaling-reps=, --help"
+                 % a)
         else:
             positional.append(a)
     if positional:
@@ -322,8 +346,32 @@ def fluid_bench(build, full_scale):
     return {"status": "ok", "cases": rows}
 
 
+def write_json(path, result):
+    """Writes the JSON atomically (a temporary file renamed over it)."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path + ".tmp", "w") as f:
+        json.dump(result, f, indent=1)
+    os.replace(path + ".tmp", path)
+    print("wrote", os.path.normpath(path))
+
+
+def scaling_only(opts):
+    """--section=scaling: the scaling section alone, into the existing JSON's "scaling" key."""
+    section = scaling_bench(opts["build"], opts["scaling_cases"], opts["scaling_reps"])
+    print_scaling(section)
+    result = {}
+    if os.path.exists(opts["out"]):
+        with open(opts["out"]) as f:
+            result = json.load(f)
+    result["scaling"] = section
+    write_json(opts["out"], result)
+
+
 def main():
     opts = parse_args(sys.argv[1:])
+    if opts["section"] == "scaling":
+        scaling_only(opts)
+        return
     quick = opts["quick"]
     build = opts["build"]
     reps = opts["reps"] or (1 if quick else 5)
@@ -355,6 +403,7 @@ def main():
         result["scenarios"][name] = entry
     if not quick:
         result["fluid"] = fluid_bench(build, opts["full_scale"])
+        result["scaling"] = scaling_bench(build, opts["scaling_cases"], opts["scaling_reps"])
     print("%-18s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
                                                  "pkt-hops/wall-s", "events/s", "wall s"))
     for name, e in result["scenarios"].items():
@@ -379,14 +428,11 @@ def main():
         if e["byte_scale"] != 1.0:
             print("  (%s: bytes scaled by %g for all three programs)" % (name, e["byte_scale"]))
     result["loadavg_end"] = os.getloadavg()[0]
+    if "scaling" in result:
+        print_scaling(result["scaling"])
     print("load average (1 min): %.2f at start, %.2f at end" % (result["loadavg_start"],
                                                               result["loadavg_end"]))
-    path = opts["out"]
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open(path + ".tmp", "w") as f:
-        json.dump(result, f, indent=1)
-    os.replace(path + ".tmp", path)
-    print("wrote", os.path.normpath(path))
+    write_json(opts["out"], result)
 
 
 if __name__ == "__main__":

@@ -123,6 +123,7 @@ NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeI
     Ptr<ForwardingTable> table = net.tables.at(v);
     table->Clear();
     std::vector<RouteHop> hops;
+    std::vector<ForwardingRoute> set;
     // A host only originates (lane 0) unless it relays; a relay may see any lane, including
     // lanes a previous routing used (frames still in flight on them after a re-route).
     const uint8_t lanes = std::max(topology.LaneCount(), table->GetLaneCount());
@@ -137,12 +138,16 @@ NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeI
         {
             const uint8_t asked = std::min<uint8_t>(lane, topology.LaneCount() - 1);
             topology.NextHops(v, dst, asked, hops);
+            set.clear();
             for (const RouteHop& hop : hops)
             {
-                table->AddRoute(dst, lane, hop.port, hop.lane);
+                set.push_back({hop.port, hop.lane});
             }
+            // Destinations ascend: the table extends its runs without staging the routes.
+            table->AppendRoutes(dst, lane, set);
         }
     }
+    table->Compact(); // before the next node's table: one node's routes staged at a time
 }
 
 void

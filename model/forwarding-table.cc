@@ -3,6 +3,11 @@
 #include "ns3/abort.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+#include <iterator>
+#include <map>
+#include <utility>
+
 namespace ns3
 {
 
@@ -36,9 +41,12 @@ void
 ForwardingTable::Clear()
 {
     // The lane count stays: frames already in flight on a higher lane keep being lanes.
-    for (auto& byDst : m_routes)
+    m_staged.clear();
+    m_sets.assign(1, {});
+    m_setIndex.clear();
+    for (auto& runs : m_runs)
     {
-        byDst.clear();
+        runs.clear();
     }
 }
 
@@ -53,26 +61,189 @@ ForwardingTable::AddRoute(uint32_t dstHost, uint8_t inLane, uint32_t port, uint8
 {
     NS_ABORT_MSG_IF(inLane >= kMaxLanes || lane >= kMaxLanes,
                     "ForwardingTable: lane " << int(inLane) << "/" << int(lane) << " >= 8");
-    auto& byDst = m_routes[inLane];
-    if (byDst.size() <= dstHost)
+    if (m_staged.empty())
     {
-        byDst.resize(static_cast<std::size_t>(dstHost) + 1);
+        Expand();
     }
-    byDst[dstHost].push_back({port, lane});
+    m_staged.push_back({dstHost, inLane, {port, lane}});
     uint8_t used = static_cast<uint8_t>((inLane > lane ? inLane : lane) + 1);
     m_lanes = used > m_lanes ? used : m_lanes;
+}
+
+void
+ForwardingTable::Expand()
+{
+    std::vector<Staged> staged;
+    for (uint8_t lane = 0; lane < kMaxLanes; ++lane)
+    {
+        const std::vector<Run>& runs = m_runs[lane];
+        // The last run is open-ended and empty: every run before it has an end.
+        for (std::size_t i = 0; i + 1 < runs.size(); ++i)
+        {
+            for (uint32_t dst = runs[i].start; dst < runs[i + 1].start; ++dst)
+            {
+                for (const ForwardingRoute& r : m_sets[runs[i].set])
+                {
+                    staged.push_back({dst, lane, r});
+                }
+            }
+        }
+    }
+    Clear();
+    m_staged = std::move(staged);
+}
+
+bool
+ForwardingTable::SetLess::operator()(const std::vector<ForwardingRoute>& a,
+                                     const std::vector<ForwardingRoute>& b) const
+{
+    return std::lexicographical_compare(a.begin(),
+                                        a.end(),
+                                        b.begin(),
+                                        b.end(),
+                                        [](const ForwardingRoute& x, const ForwardingRoute& y) {
+                                            return x.port != y.port ? x.port < y.port
+                                                                    : x.lane < y.lane;
+                                        });
+}
+
+uint32_t
+ForwardingTable::SetIndex(const std::vector<ForwardingRoute>& set) const
+{
+    auto found = m_setIndex.find(set);
+    if (found == m_setIndex.end())
+    {
+        found = m_setIndex.emplace(set, static_cast<uint32_t>(m_sets.size())).first;
+        m_sets.push_back(set);
+    }
+    return found->second;
+}
+
+void
+ForwardingTable::AppendRoutes(uint32_t dstHost,
+                              uint8_t inLane,
+                              const std::vector<ForwardingRoute>& set)
+{
+    Compact(); // routes added one by one come first
+    std::vector<Run>& runs = inLane < kMaxLanes ? m_runs[inLane] : m_runs[0];
+    if (set.empty() || inLane >= kMaxLanes || (!runs.empty() && dstHost < runs.back().start))
+    {
+        for (const ForwardingRoute& r : set)
+        {
+            AddRoute(dstHost, inLane, r.port, r.lane); // checks the lanes
+        }
+        return;
+    }
+    for (const ForwardingRoute& r : set)
+    {
+        NS_ABORT_MSG_IF(r.lane >= kMaxLanes, "ForwardingTable: lane " << int(r.lane) << " >= 8");
+        uint8_t used = static_cast<uint8_t>((inLane > r.lane ? inLane : r.lane) + 1);
+        m_lanes = used > m_lanes ? used : m_lanes;
+    }
+    // The previous destination's set first: neighbours mostly share theirs.
+    const uint32_t id = runs.size() >= 2 && m_sets[runs[runs.size() - 2].set] == set
+                            ? runs[runs.size() - 2].set
+                            : SetIndex(set);
+    if (!runs.empty() && runs.back().start == dstHost)
+    {
+        runs.pop_back(); // the open-ended empty run began at this destination
+    }
+    if (runs.empty() || runs.back().set != id)
+    {
+        runs.push_back({dstHost, id});
+    }
+    runs.push_back({dstHost + 1, 0});
+}
+
+void
+ForwardingTable::Compact() const
+{
+    if (m_staged.empty())
+    {
+        return;
+    }
+    // Routes are staged only after Expand emptied the runs: they are rebuilt from scratch.
+    // By lane, then destination; stable, so each set keeps the order its routes were added.
+    const auto byLaneThenDst = [](const Staged& a, const Staged& b) {
+        return a.inLane != b.inLane ? a.inLane < b.inLane : a.dst < b.dst;
+    };
+    if (!std::is_sorted(m_staged.begin(), m_staged.end(), byLaneThenDst))
+    {
+        std::stable_sort(m_staged.begin(), m_staged.end(), byLaneThenDst);
+    }
+    std::vector<ForwardingRoute> set;
+    uint32_t next = 0; // the first destination of the lane not covered yet
+    uint32_t id = 0;   // the set of the previous destination
+    for (std::size_t i = 0; i < m_staged.size();)
+    {
+        const uint8_t lane = m_staged[i].inLane;
+        const uint32_t dst = m_staged[i].dst;
+        set.clear();
+        for (; i < m_staged.size() && m_staged[i].inLane == lane && m_staged[i].dst == dst; ++i)
+        {
+            set.push_back(m_staged[i].route);
+        }
+        // Neighbouring destinations mostly share their set: look it up only when it changes.
+        if (set != m_sets[id])
+        {
+            id = SetIndex(set);
+        }
+        std::vector<Run>& runs = m_runs[lane];
+        if (runs.empty())
+        {
+            next = dst;
+        }
+        if (dst > next && runs.back().set != 0)
+        {
+            runs.push_back({next, 0}); // destinations without a route in between
+        }
+        if (runs.empty() || runs.back().set != id)
+        {
+            runs.push_back({dst, id});
+        }
+        next = dst + 1;
+        const bool laneEnds = i == m_staged.size() || m_staged[i].inLane != lane;
+        if (laneEnds)
+        {
+            runs.push_back({next, 0}); // open-ended: no route past the last destination
+        }
+    }
+    m_staged.clear();
+    m_staged.shrink_to_fit();
+}
+
+std::size_t
+ForwardingTable::GetRunCount() const
+{
+    Compact();
+    std::size_t n = 0;
+    for (const auto& runs : m_runs)
+    {
+        n += runs.size();
+    }
+    return n;
+}
+
+const std::vector<ForwardingRoute>&
+ForwardingTable::SetOf(uint32_t dstHost, uint8_t inLane) const
+{
+    if (!m_staged.empty())
+    {
+        Compact();
+    }
+    const std::vector<Run>& runs = m_runs[inLane];
+    // The run holding dstHost: the last one starting at or before it (a few per node).
+    auto after = std::upper_bound(runs.begin(),
+                                  runs.end(),
+                                  dstHost,
+                                  [](uint32_t dst, const Run& r) { return dst < r.start; });
+    return after == runs.begin() ? m_sets[0] : m_sets[std::prev(after)->set];
 }
 
 const std::vector<ForwardingRoute>&
 ForwardingTable::Routes(uint32_t dstHost, uint8_t inLane) const
 {
-    static const std::vector<ForwardingRoute> kNone;
-    if (inLane >= kMaxLanes)
-    {
-        return kNone;
-    }
-    const auto& byDst = m_routes[inLane];
-    return dstHost < byDst.size() ? byDst[dstHost] : kNone;
+    return inLane < kMaxLanes ? SetOf(dstHost, inLane) : m_sets[0];
 }
 
 uint32_t

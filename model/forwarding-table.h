@@ -9,7 +9,15 @@
  *
  * Lanes (topologies/README.md): the next hop may depend on the lane a packet arrived on;
  * routes are stored per (dst, arrival lane). Lane L travels on PFC priority
- * BasePriority + L. Storage is a flat vector indexed by dst * lanes + lane: no map.
+ * BasePriority + L.
+ *
+ * Storage does not grow with the network where the routing does not: equal-cost sets are
+ * kept once each (a fat-tree edge switch sends every remote host to the same uplinks), and
+ * each arrival lane maps runs of consecutive destinations to one set (a fat-tree node has a
+ * handful of runs, however many hosts). A dense destination x route-set array held ~56 B per
+ * (node, host): 77 MB of a 1,024-host fat-tree, 4 GB at 8,192 hosts, and a lookup at scale
+ * was a cache miss into it. AddRoute stages routes; they are compacted into runs when the
+ * table is next read (or by Compact, which the network builder calls once a table is full).
  */
 #ifndef PARAMSYNC_FORWARDING_TABLE_H
 #define PARAMSYNC_FORWARDING_TABLE_H
@@ -18,6 +26,7 @@
 
 #include <array>
 #include <cstdint>
+#include <map>
 #include <vector>
 
 namespace ns3
@@ -28,6 +37,20 @@ struct ForwardingRoute
 {
     uint32_t port; //!< egress port index (PfcSwitch/RoceNic port order)
     uint8_t lane;  //!< lane on the next link
+
+    /// \brief The same next hop.
+    bool
+    operator==(const ForwardingRoute& o) const
+    {
+        return port == o.port && lane == o.lane;
+    }
+
+    /// \brief Another next hop.
+    bool
+    operator!=(const ForwardingRoute& o) const
+    {
+        return !(*this == o);
+    }
 };
 
 /// \brief Per-node forwarding: destination -> ECMP set of (port, lane).
@@ -44,6 +67,13 @@ class ForwardingTable : public Object
     void AddRoute(uint32_t dstHost, uint32_t port, uint8_t lane);
     /// \brief Add an equal-cost route for packets that arrived on `inLane`.
     void AddRoute(uint32_t dstHost, uint8_t inLane, uint32_t port, uint8_t lane);
+    /**
+     * \brief Adds equal-cost routes of (dst, inLane) at once, in ECMP order. When dst is
+     * above every destination already routed on inLane (a table filled in destination
+     * order, as NetworkBuilder does), it extends the lane's runs directly: O(1) per
+     * destination, nothing staged; otherwise it adds the routes one by one (AddRoute).
+     */
+    void AppendRoutes(uint32_t dstHost, uint8_t inLane, const std::vector<ForwardingRoute>& set);
     /**
      * \brief The route of a flow: ECMP member chosen by the 5-tuple hash.
      * \return nullptr when there is no route.
@@ -75,12 +105,56 @@ class ForwardingTable : public Object
         return m_lanes;
     }
 
+    /// \brief Folds the routes added since the last call into the compact runs (a table is
+    /// compacted when read anyway; calling this bounds the staging memory of a build).
+    void Compact() const;
+    /// \brief Runs of destinations held over all lanes (how compact the table is).
+    std::size_t GetRunCount() const;
+    /// \brief Distinct equal-cost sets held, the empty one included.
+    std::size_t
+    GetSetCount() const
+    {
+        Compact();
+        return m_sets.size();
+    }
+
   private:
     static constexpr uint8_t kMaxLanes = 8; //!< lanes map to the 8 priorities
-    /// Routes by lane, then by destination host. Lanes apart, so that a table sizes only the
-    /// lanes it uses (one vector per destination, not eight: 320 hosts x 400 nodes of a
-    /// fat-tree held 25 MB of empty lane slots).
-    std::array<std::vector<std::vector<ForwardingRoute>>, kMaxLanes> m_routes;
+    /// \brief A route added and not yet compacted.
+    struct Staged
+    {
+        uint32_t dst;          //!< destination host
+        uint8_t inLane;        //!< arrival lane
+        ForwardingRoute route; //!< the route
+    };
+    /// \brief Destinations [start, next run's start) use equal-cost set `set`.
+    struct Run
+    {
+        uint32_t start; //!< first destination of the run
+        uint32_t set;   //!< index into m_sets (0: no route)
+    };
+    /// \brief Turns the compact runs back into staged routes (a route added after a read).
+    void Expand();
+    /// \brief The index of an equal-cost set in m_sets, added if new.
+    uint32_t SetIndex(const std::vector<ForwardingRoute>& set) const;
+    /// \brief The equal-cost set of (dst, inLane); set 0 (empty) when there is none.
+    const std::vector<ForwardingRoute>& SetOf(uint32_t dstHost, uint8_t inLane) const;
+
+    /// Staged routes, in the order added (the order of an ECMP set is its members' order).
+    mutable std::vector<Staged> m_staged;
+    /// Distinct equal-cost sets; set 0 is empty.
+    mutable std::vector<std::vector<ForwardingRoute>> m_sets{1};
+    /// \brief Strict order of equal-cost sets (members in order).
+    struct SetLess
+    {
+        /// \brief Whether a sorts before b.
+        bool operator()(const std::vector<ForwardingRoute>& a,
+                        const std::vector<ForwardingRoute>& b) const;
+    };
+    /// Index of m_sets, so that each distinct set is kept once.
+    mutable std::map<std::vector<ForwardingRoute>, uint32_t, SetLess> m_setIndex;
+    /// Per arrival lane: runs sorted by start, the last one open-ended with set 0.
+    mutable std::array<std::vector<Run>, kMaxLanes> m_runs;
     uint32_t m_hashSeed{0};    //!< per-node salt against polarization
     uint8_t m_basePriority{0}; //!< priority of lane 0
     uint8_t m_lanes{1};        //!< lanes used

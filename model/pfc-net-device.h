@@ -53,6 +53,7 @@
 
 #include "frame-ref.h"
 #include "pfc-channel.h"
+#include "ring-fifo.h"
 #include "roce-frame.h"
 
 #include "ns3/callback.h"
@@ -417,8 +418,8 @@ class PfcNetDevice : public NetDevice
     uint16_t m_mtu{9000};                    //!< MTU (informative)
     NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused by paramsync)
 
-    std::deque<Ptr<Packet>> m_control;                        //!< PFC frames to send (ahead of all)
-    std::array<std::deque<TxFrame>, kPfcPriorities> m_queues; //!< data queues
+    RingFifo<Ptr<Packet>> m_control;                        //!< PFC frames to send (ahead of all)
+    std::array<RingFifo<TxFrame>, kPfcPriorities> m_queues; //!< data queues
 
     std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
     std::array<Time, kPfcPriorities> m_pauseStart;       //!< when the current pause began

@@ -26,6 +26,7 @@
 #define PARAMSYNC_PFC_SWITCH_H
 
 #include "pfc-net-device.h"
+#include "ring-fifo.h"
 #include "shared-buffer-mmu.h"
 
 #include "ns3/callback.h"
@@ -154,14 +155,14 @@ class PfcSwitch : public Object, public PfcFrameRelay
         /// frames, which a vector could not copy instead.
         PortState(PortState&&) noexcept = default;
 
-        Ptr<PfcNetDevice> device;                  //!< the device
-        std::deque<Queued> egress[kPfcPriorities]; //!< egress FIFOs
-        uint64_t egressBytes[kPfcPriorities]{};    //!< bytes in them
-        uint64_t egressSent[kPfcPriorities]{};     //!< frames they sent (PFC watchdog)
-        bool pausedUpstream[kPfcPriorities]{};     //!< we paused the peer
-        EventId refresh[kPfcPriorities];           //!< pause refresh timers
-        uint64_t kminBytes{0};                     //!< ECN Kmin
-        uint64_t kmaxBytes{0};                     //!< ECN Kmax
+        Ptr<PfcNetDevice> device;                //!< the device
+        RingFifo<Queued> egress[kPfcPriorities]; //!< egress FIFOs (no memory while unused)
+        uint64_t egressBytes[kPfcPriorities]{};  //!< bytes in them
+        uint64_t egressSent[kPfcPriorities]{};   //!< frames they sent (PFC watchdog)
+        bool pausedUpstream[kPfcPriorities]{};   //!< we paused the peer
+        EventId refresh[kPfcPriorities];         //!< pause refresh timers
+        uint64_t kminBytes{0};                   //!< ECN Kmin
+        uint64_t kmaxBytes{0};                   //!< ECN Kmax
     };
 
     // PfcFrameRelay: a data frame arrived on port index `inPort`; the egress device asks for

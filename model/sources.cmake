@@ -24,6 +24,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/ethernet-crc.h
   model/pfc-header.h
   model/frame-ref.h
+  model/ring-fifo.h
   model/pfc-channel.h
   model/pfc-net-device.h
   model/shared-buffer-mmu.h
@@ -48,6 +49,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/pfc-pcap-test.cc
   test/pfc-switch-test.cc
   test/forwarding-table-test.cc
+  test/ring-fifo-test.cc
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
   test/quad-heap-scheduler-test.cc

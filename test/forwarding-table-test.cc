@@ -65,5 +65,80 @@ TEST(ForwardingTableTest, LanesArePerArrivalLane)
     EXPECT_TRUE(t->Routes(99, 0).empty());
 }
 
+TEST(ForwardingTableTest, EqualSetsAreKeptOnceAndNeighbouringDestinationsShareARun)
+{
+    // A fat-tree edge switch's shape: hosts 0..3 below it on ports 0..3, every other host
+    // (4..99) over the uplinks 4..7, and host 200 alone on port 9.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    for (uint32_t dst = 0; dst < 100; ++dst)
+    {
+        for (uint32_t up = 4; up < 8; ++up)
+        {
+            if (dst < 4)
+            {
+                t->AddRoute(dst, dst, 0);
+                break;
+            }
+            t->AddRoute(dst, up, 0);
+        }
+    }
+    t->AddRoute(200, 9, 0);
+    // Sets: the empty one, the four single ports, the uplinks, port 9 = 7.
+    EXPECT_EQ(t->GetSetCount(), 7u);
+    // Runs: 0, 1, 2, 3, 4..99, 100..199 (none), 200, 201.. (none) = 8.
+    EXPECT_EQ(t->GetRunCount(), 8u);
+    EXPECT_EQ(t->Lookup(2, 0, 0, 0)->port, 2u);
+    const std::vector<ForwardingRoute>& up = t->Routes(57, 0);
+    ASSERT_EQ(up.size(), 4u);
+    for (uint32_t i = 0; i < 4; ++i)
+    {
+        EXPECT_EQ(up[i].port, 4 + i); // the order added: ECMP picks by hash % size from it
+    }
+    EXPECT_EQ(t->Lookup(150, 0, 0, 0), nullptr);
+    EXPECT_EQ(t->Lookup(200, 0, 0, 0)->port, 9u);
+    EXPECT_EQ(t->Lookup(201, 0, 0, 0), nullptr);
+
+    // A route added after a read: host 50 gets a fifth uplink, its neighbours keep four.
+    t->AddRoute(50, 8, 0);
+    EXPECT_EQ(t->Routes(49, 0).size(), 4u);
+    EXPECT_EQ(t->Routes(50, 0).size(), 5u);
+    EXPECT_EQ(t->Routes(51, 0).size(), 4u);
+    // 4..99 split into 4..49, 50, 51..99: two runs more (10), one set more (8).
+    EXPECT_EQ(t->GetRunCount(), 10u);
+    EXPECT_EQ(t->GetSetCount(), 8u);
+    t->Clear();
+    EXPECT_EQ(t->Lookup(2, 0, 0, 0), nullptr);
+}
+
+TEST(ForwardingTableTest, AppendingInDestinationOrderMakesTheSameRunsAsAddingOneByOne)
+{
+    // The edge-switch shape of the test above, filled as NetworkBuilder fills a table: one
+    // call per destination, destinations ascending.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    const std::vector<ForwardingRoute> up{{4, 0}, {5, 0}, {6, 0}, {7, 0}};
+    for (uint32_t dst = 0; dst < 100; ++dst)
+    {
+        t->AppendRoutes(dst, 0, dst < 4 ? std::vector<ForwardingRoute>{{dst, 0}} : up);
+    }
+    t->AppendRoutes(200, 0, {{9, 0}});
+    // As above: 7 sets (empty, 4 single ports, uplinks, port 9), 8 runs.
+    EXPECT_EQ(t->GetSetCount(), 7u);
+    EXPECT_EQ(t->GetRunCount(), 8u);
+    EXPECT_EQ(t->Lookup(3, 0, 0, 0)->port, 3u);
+    EXPECT_EQ(t->Routes(99, 0).size(), 4u);
+    EXPECT_EQ(t->Routes(99, 0)[3].port, 7u);
+    EXPECT_EQ(t->Lookup(100, 0, 0, 0), nullptr);
+    EXPECT_EQ(t->Lookup(200, 0, 0, 0)->port, 9u);
+    // Out of order (50 < 201): added one by one, to what 50 had: 4 uplinks + port 8 = 5.
+    t->AppendRoutes(50, 0, {{8, 0}});
+    EXPECT_EQ(t->Routes(50, 0).size(), 5u);
+    EXPECT_EQ(t->Routes(51, 0).size(), 4u);
+    // A lane-1 route on a new lane: lanes used 1 + 2 = 3.
+    t->AppendRoutes(7, 1, {{2, 2}});
+    EXPECT_EQ(t->GetLaneCount(), 3);
+    EXPECT_EQ(t->Lookup(7, 1, 0, 0)->port, 2u);
+    EXPECT_EQ(t->Lookup(6, 1, 0, 0), nullptr);
+}
+
 } // namespace
 } // namespace ns3

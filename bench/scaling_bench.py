@@ -1,0 +1,119 @@
+"""Scaling section of the benchmark: does a packet-hop cost the same as the network grows?
+
+One permutation (every host sends one flow to another, no host receiving twice) on fat-trees
+of 128, 1,024 and 8,192 hosts, paramsync alone. CPU time is the child's user time (wait4):
+the machine is shared, so wall time says more about the neighbours than about the program.
+Reported per case: packet-hops per CPU second, peak RSS and peak RSS per host, and the CPU
+per packet-hop against the 128-host case (targets: 1.3 at 1,024 hosts, 1.6 at 8,192).
+"""
+import json, os, random, subprocess, tempfile
+
+MIB = 1 << 20
+# name -> topology, hosts, bytes per flow. 8,192 hosts get short flows (128 KiB: ~131 frames
+# of 1000 B per flow), so that the run takes about as many packet-hops as the 1,024-host one.
+CASES = {
+    "fattree_k8": {"topo": "fattree:k=8", "hosts": 128, "bytes": 2 * MIB},
+    "fattree_k16": {"topo": "fattree:k=16", "hosts": 1024, "bytes": 2 * MIB},
+    "fattree_k32": {"topo": "fattree:k=32", "hosts": 8192, "bytes": 128 * 1024},
+}
+BASE_CASE = "fattree_k8"
+# Targets of CPU per packet-hop against BASE_CASE.
+TARGETS = {"fattree_k16": 1.3, "fattree_k32": 1.6}
+# As the bench's flow scenarios: 1000 B packets, DCQCN, no collective.
+FLOW_ARGS = ["--mtu=1000", "--cc=dcqcn", "--algorithm=none"]
+SEED = 1
+
+
+def permutation(hosts, seed=SEED):
+    """A random permutation of 0..hosts-1 (seeded) without fixed points: a host that drew
+    itself swaps with the next one (which then cannot hold itself: it holds the other's)."""
+    dst = list(range(hosts))
+    random.Random(seed).shuffle(dst)
+    for i in range(hosts):
+        if dst[i] == i:
+            j = (i + 1) % hosts
+            dst[i], dst[j] = dst[j], dst[i]
+    return dst
+
+
+def write_permutation(path, hosts, size):
+    """An HPCC flow list of the permutation: `src dst 3 100 bytes 0` (host ranks are the
+    fat-tree's first node ids), all flows starting at 0."""
+    dst = permutation(hosts)
+    with open(path, "w") as f:
+        f.write("%d\n" % hosts)
+        for src in range(hosts):
+            f.write("%d %d 3 100 %d 0\n" % (src, dst[src], size))
+    return path
+
+
+def run_case(build, case, tmpdir):
+    """One run of a case: packet-hops, events, user CPU seconds and peak RSS."""
+    flows = write_permutation(os.path.join(tmpdir, "perm-%d.txt" % case["hosts"]),
+                              case["hosts"], case["bytes"])
+    cmd = [os.path.join(build, "paramsync"), "--topology=" + case["topo"], "--format=json",
+           "--flows=" + flows] + FLOW_ARGS
+    with tempfile.TemporaryFile("w+") as so:
+        proc = subprocess.Popen(cmd, stdout=so, stderr=subprocess.DEVNULL, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        so.seek(0)
+        lines = [l for l in so.read().splitlines() if l.startswith("{")]
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0 or not lines:
+        return {"error": "exit %d" % code}
+    r = json.loads(lines[-1])
+    return {"pkt_hops": r["pkt_hops"], "events": r["events"], "user_cpu_s": usage.ru_utime,
+            "peak_rss_kb": usage.ru_maxrss, "ecn_marks": r["ecn_marks"],
+            "pfc_pause_frames": r["pfc_pause_frames"]}
+
+
+def summarize(case, runs):
+    """The median run by CPU time, with the derived rates."""
+    ok = sorted((r for r in runs if "error" not in r), key=lambda r: r["user_cpu_s"])
+    if not ok:
+        return {"status": "error", "error": runs[0]["error"] if runs else "no runs"}
+    r = dict(ok[len(ok) // 2])
+    r.update({"status": "ok", "runs": len(ok), "topology": case["topo"],
+              "hosts": case["hosts"], "flow_bytes": case["bytes"],
+              "pkt_hops_per_cpu_s": r["pkt_hops"] / r["user_cpu_s"],
+              "peak_rss_kb_per_host": r["peak_rss_kb"] / case["hosts"]})
+    return r
+
+
+def scaling_bench(build, names, reps):
+    """The scaling section: every case in `names`, `reps` runs each (alternating the cases);
+    CPU per packet-hop of each case against BASE_CASE's when both ran."""
+    if not os.access(os.path.join(build, "paramsync"), os.X_OK):
+        return {"status": "missing"}
+    tmpdir = tempfile.mkdtemp(prefix="paramsync-scaling-")
+    runs = {n: [] for n in names}
+    for _ in range(reps):
+        for n in names:
+            runs[n].append(run_case(build, CASES[n], tmpdir))
+    section = {"status": "ok", "reps": reps, "loadavg_start": os.getloadavg()[0],
+               "cases": {n: summarize(CASES[n], runs[n]) for n in names}}
+    base = section["cases"].get(BASE_CASE, {})
+    for n, c in section["cases"].items():
+        if c["status"] == "ok" and base.get("status") == "ok":
+            c["cpu_per_hop_over_base"] = base["pkt_hops_per_cpu_s"] / c["pkt_hops_per_cpu_s"]
+            if n in TARGETS:
+                c["target_over_base"] = TARGETS[n]
+    return section
+
+
+def print_scaling(section):
+    """One table row per case."""
+    if section.get("status") != "ok":
+        print("scaling: %s" % section.get("status"))
+        return
+    print("%-12s %7s %12s %10s %14s %10s %12s %8s" % (
+        "scaling", "hosts", "pkt-hops", "user s", "hops/cpu-s", "RSS MB", "KB per host",
+        "x base"))
+    for n, c in section["cases"].items():
+        if c["status"] != "ok":
+            print("%-12s %s" % (n, c.get("error", c["status"])))
+            continue
+        print("%-12s %7d %12d %10.2f %14.3g %10.1f %12.1f %8s" % (
+            n, c["hosts"], c["pkt_hops"], c["user_cpu_s"], c["pkt_hops_per_cpu_s"],
+            c["peak_rss_kb"] / 1024, c["peak_rss_kb_per_host"],
+            "%.2f" % c["cpu_per_hop_over_base"] if "cpu_per_hop_over_base" in c else "-"))

@@ -1,0 +1,62 @@
+// RingFifo: first in, first out across wrap-around and growth; a pop releases its item.
+#include "ns3/ring-fifo.h"
+
+#include <gtest/gtest.h>
+#include <memory>
+
+namespace ns3
+{
+namespace
+{
+
+TEST(RingFifoTest, KeepsOrderAcrossWrapAroundAndGrowth)
+{
+    RingFifo<std::unique_ptr<int>> q;
+    EXPECT_TRUE(q.empty());
+    // 3 in, 2 out: the head is at slot 2 of the first 4 slots; 5 more in make 6 queued,
+    // which wraps around and then doubles the ring to 8 slots.
+    int next = 0;
+    int expected = 0;
+    for (int i = 0; i < 3; ++i)
+    {
+        q.push_back(std::make_unique<int>(next++));
+    }
+    for (int i = 0; i < 2; ++i)
+    {
+        EXPECT_EQ(*q.front(), expected++);
+        q.pop_front();
+    }
+    for (int i = 0; i < 5; ++i)
+    {
+        q.push_back(std::make_unique<int>(next++));
+    }
+    // 3 + 5 pushed, 2 popped: 6 left, 2..7 in order.
+    EXPECT_EQ(q.size(), 6u);
+    while (!q.empty())
+    {
+        EXPECT_EQ(*q.front(), expected++);
+        q.pop_front();
+    }
+    EXPECT_EQ(expected, 8);
+}
+
+TEST(RingFifoTest, PopReleasesTheItemAndClearEmpties)
+{
+    RingFifo<std::shared_ptr<int>> q;
+    auto item = std::make_shared<int>(7);
+    q.push_back(std::shared_ptr<int>(item));
+    EXPECT_EQ(item.use_count(), 2); // ours and the queue's
+    q.pop_front();
+    EXPECT_EQ(item.use_count(), 1); // released at the pop, not when the slot is reused
+    for (int i = 0; i < 5; ++i)
+    {
+        q.push_back(std::shared_ptr<int>(item));
+    }
+    EXPECT_EQ(item.use_count(), 6); // 1 + 5 queued
+    q.clear();
+    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(item.use_count(), 1);
+}
+
+} // namespace
+} // namespace ns3
