@@ -34,8 +34,8 @@ namespace
  *    20.5, 42.1, 32.1 and 102.7 MB; ring gives 660 to 740 B per transfer (plan, application
  *    state, message, result row), mesh beyond that 2.9 to 3.7 KB per queue pair. A flow
  *    (--flows) is a transfer with a queue pair of its own.
- *  - kPacket: ~300 B per frame in flight, a Packet and its pending event (/work/shared
- *    NOTES.md, Speed references, measured on this stack).
+ *  - kPacket: ~300 B per frame in flight, a Packet (virtual payload) and its pending event,
+ *    measured on this stack (Debian's ns-3.37 release build).
  *  - kFluidPair, kFluidTransfer: fluid runs of ps on torus:dims=16x16, 32x32, 64x64 and
  *    fattree:k=16, 24 (13 to 169 MB: 9 to 13 B per (host, node) pair, the estimator's
  *    path tables) and of mesh on star:n=64, 128 (370 and 730 B per transfer).
