@@ -225,6 +225,12 @@ DriverOptions::Table()
           [this](const std::string& s) {
               seed = static_cast<uint32_t>(V::Uint(s, "--seed", 1, 4294967295ULL));
           });
+    t.Add("seeds",
+          "A-B: run every point once per seed A..B (at most 1000 seeds; --seed is then "
+          "ignored) and print min / median / max of every figure after the per-seed rows; "
+          "not with --out, --trace or --pcap; empty: one run with --seed",
+          seedsText,
+          [this](const std::string& s) { ParseSeedRange(s); });
     t.Add("backend",
           "packet: packet-level ns-3 simulation | fluid: flow-level estimator only",
           backend,
@@ -615,6 +621,30 @@ DriverOptions::Read(int argc, char** argv)
     }
     ApplyNs3Given();
     return forCommandLine;
+}
+
+void
+DriverOptions::ParseSeedRange(const std::string& text)
+{
+    seedsFirst = seedsLast = 0;
+    if (text.empty())
+    {
+        return;
+    }
+    const size_t dash = text.find('-');
+    if (dash == std::string::npos || dash == 0 || dash + 1 == text.size())
+    {
+        throw OptionError("--seeds: '" + text +
+                          "' is not a range; allowed: A-B, seeds A <= B (e.g. 1-8)");
+    }
+    seedsFirst = static_cast<uint32_t>(V::Uint(text.substr(0, dash), "--seeds", 1, 4294967295ULL));
+    seedsLast = static_cast<uint32_t>(V::Uint(text.substr(dash + 1), "--seeds", 1, 4294967295ULL));
+    if (seedsFirst > seedsLast || seedsLast - seedsFirst >= 1000)
+    {
+        throw OptionError("--seeds: '" + text +
+                          "' is not allowed; allowed: A-B with A <= B and at most 1000 seeds "
+                          "(e.g. 1-8)");
+    }
 }
 
 void

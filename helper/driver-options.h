@@ -94,6 +94,7 @@ class DriverOptions
     std::string pfcText;              //!< --pfc
     std::string iterationsText;       //!< --iterations
     std::string seedText;             //!< --seed
+    std::string seedsText;            //!< --seeds (empty: one run with --seed)
     std::string backend;              //!< --backend
     std::string flows;                //!< --flows
     std::string out;                  //!< --out
@@ -132,6 +133,8 @@ class DriverOptions
     bool pfc{true};                  //!< PFC enabled
     uint32_t iterations{1};          //!< synchronizations (training iterations) per run
     uint32_t seed{1};                //!< ns-3 RNG seed
+    uint32_t seedsFirst{0};          //!< --seeds=A-B: A (0: not given)
+    uint32_t seedsLast{0};           //!< --seeds=A-B: B
     double computeS{0};              //!< compute (forward + backward) time per iteration, s
     bool overlap{false};             //!< start a tensor's sync when backprop produces it
     int64_t straggler{-1};           //!< worker that computes slower, -1 none
@@ -174,6 +177,9 @@ class DriverOptions
     uint64_t traceMaxBytes{0};       //!< largest --trace file, bytes
 
   private:
+    /// \brief --seeds=A-B into seedsFirst and seedsLast (both 0 when empty).
+    /// \throws OptionError
+    void ParseSeedRange(const std::string& text);
     /// \brief Table() rows of --flows, --out, --format, --trace, --pcap.
     void AddInputOutputRows(OptionTable& t);
     /// \brief Table() rows of the training loop and the faults.

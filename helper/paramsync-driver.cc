@@ -4,6 +4,7 @@
 #include "prepared-systems.h"
 #include "resource-estimate.h"
 #include "results-writer.h"
+#include "seed-statistics.h"
 #include "trace-event-writer.h"
 
 #include "ns3/command-line.h"
@@ -182,6 +183,8 @@ ParamsyncDriver::LoadFlows()
     try
     {
         m_flows.flows = FlowList::Load(m_options.flows);
+        m_flows.srcRank.clear(); // Prepare runs again for every --seeds seed
+        m_flows.dstRank.clear();
     }
     catch (const std::exception& e)
     {
@@ -360,6 +363,16 @@ ParamsyncDriver::Setup(int argc, char** argv)
         ns3Args.insert(ns3Args.begin(), argv[0]);
         cmd.Parse(ns3Args);
         m_options.Validate();
+        if (m_options.seedsFirst != 0)
+        {
+            if (!m_options.out.empty() || !m_options.trace.empty() || !m_options.pcapText.empty())
+            {
+                throw OptionError("--seeds: not with --out, --trace or --pcap (their files "
+                                  "hold one run); allowed: --seed=N with them, one run per "
+                                  "invocation");
+            }
+            m_options.seed = m_options.seedsFirst;
+        }
         // The options as ns-3 defaults: what ns3-attributes.txt records is what ran.
         m_options.SetNs3Defaults();
         if (!ResourceEstimate::Guard(m_options, std::cout, std::cerr))
@@ -397,8 +410,19 @@ ParamsyncDriver::Run(int argc, char** argv)
     {
         return setup;
     }
+    if (m_options.seedsFirst != 0)
+    {
+        return RunSeeds();
+    }
     const std::vector<RunResult> runs = RunAll();
     Print(runs);
+    const RunExit exit = Judge(runs);
+    return WriteOutputs(runs, exit);
+}
+
+RunExit
+ParamsyncDriver::Judge(const std::vector<RunResult>& runs) const
+{
     RunExit exit{kExitOk, ""};
     for (const auto& r : runs)
     {
@@ -416,7 +440,54 @@ ParamsyncDriver::Run(int argc, char** argv)
     {
         exit.reason = "ok";
     }
-    return WriteOutputs(runs, exit);
+    return exit;
+}
+
+int
+ParamsyncDriver::RunSeeds()
+{
+    std::vector<std::vector<RunResult>> perSeed;
+    int code = kExitOk;
+    for (uint64_t seed = m_options.seedsFirst; seed <= m_options.seedsLast; ++seed)
+    {
+        if (seed != m_options.seedsFirst)
+        {
+            // The network's ECMP salts, the slowed links and the systems follow the seed.
+            m_options.seed = static_cast<uint32_t>(seed);
+            m_systems.clear();
+            m_backend.reset();
+            try
+            {
+                Prepare();
+            }
+            catch (const OptionError& e)
+            {
+                std::cerr << "paramsync: seed " << seed << ": " << e.what() << std::endl;
+                return kExitBadInput;
+            }
+        }
+        if (m_options.format != "json")
+        {
+            std::cout << "seed " << seed << "\n";
+        }
+        perSeed.push_back(RunAll());
+        Print(perSeed.back()); // JSON rows carry their seed in "config"
+        code = std::max(code, Judge(perSeed.back()).code);
+    }
+    const std::vector<SeedStatistics::Point> points = SeedStatistics::Summarize(perSeed);
+    if (m_options.format == "json")
+    {
+        for (const auto& p : points)
+        {
+            std::cout << SeedStatistics::JsonLine(p, m_options.seedsText) << "\n";
+        }
+    }
+    else
+    {
+        std::cout << SeedStatistics::Table(points, m_options.seedsText);
+    }
+    std::cout.flush();
+    return code;
 }
 
 int

@@ -76,6 +76,12 @@ class ParamsyncDriver
     void LoadFlows();
     /// \brief Runs every prepared system (a plan the checker rejects gives a failed row).
     std::vector<RunResult> RunAll();
+    /// \brief The exit code and reason of runs (an invariant failed or a transfer did not
+    /// complete: kExitInvariant, each named on stderr).
+    RunExit Judge(const std::vector<RunResult>& runs) const;
+    /// \brief --seeds=A-B: every prepared system once per seed (prepared again for each),
+    /// the per-seed rows, then SeedStatistics' min / median / max; the worst exit code.
+    int RunSeeds();
     /// \brief Writes --out and --trace; the exit code.
     int WriteOutputs(const std::vector<RunResult>& runs, const RunExit& exit);
     /// \brief The configuration recorded with every row.

@@ -22,6 +22,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/resource-estimate.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
+    helper/seed-statistics.cc
     helper/routed-bound.cc
     helper/run-guard.cc
     helper/run-invariants.cc
@@ -55,6 +56,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/run-monitors.h
     helper/results-writer.h
     helper/roce-sync-transport.h
+    helper/seed-statistics.h
     helper/routed-bound.h
     helper/run-invariants.h
     helper/trace-event-writer.h
@@ -74,4 +76,5 @@ set(PARAMSYNC_HELPER_TESTS
     test/in-flight-sampler-test.cc
     test/paramsync-helper-test.cc
     test/job-registry-test.cc
+    test/seed-statistics-test.cc
 )

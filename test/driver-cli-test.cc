@@ -3,6 +3,7 @@
 // run gives one row per algorithm and writes its --out files and --trace.
 #include "driver-run.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <dirent.h>
@@ -133,6 +134,11 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --progress=maybe", "--progress"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=0", "--seed"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=-1", "--seed"},
+        {ok + "--topology=star:n=4 --algorithm=ring --seeds=3-1", "--seeds"},
+        {ok + "--topology=star:n=4 --algorithm=ring --seeds=abc", "--seeds"},
+        {ok + "--topology=star:n=4 --algorithm=ring --seeds=1-1001", "--seeds"}, // 1001 seeds
+        // A valid range, refused beside --out (the loop adds one): its files hold one run.
+        {ok + "--topology=star:n=4 --algorithm=ring --seeds=1-2", "--seeds"},
         {ok + "--topology=star:n=4 --algorithm=ring --slow-link=1 --slow-link-fraction=0",
          "--slow-link-fraction"},
         {ok + "--topology=star:n=4 --algorithm=ring --slow-link-fraction=1.5",
@@ -641,4 +647,43 @@ TEST(DriverCli, OutFilesNameNoAbsolutePathAndNoPerRunTemporary)
     const std::string ns3 = Slurp(out + "/ns3-attributes.txt");
     EXPECT_NE(ns3.find("ns3::ConfigStore::Filename \"\""), std::string::npos) << ns3;
     EXPECT_EQ(ns3.find("/tmp/paramsync-attributes-"), std::string::npos) << ns3;
+}
+
+// --seeds=A-B: one row per seed (each carrying its seed), then min / median / max of every
+// figure; the seeds change the ECMP hashing of a torus mesh, and each seed's row is the
+// run --seed=N gives alone (nothing carried over from the seed before).
+TEST(DriverCli, SeedsRunEachSeedAndSummarizeTheSpread)
+{
+    const std::string args = "--topology=torus:dims=4x4 --algorithm=mesh --model=bytes:4MB "
+                             "--cc=none --format=json";
+    Outcome o = RunParamsync(args + " --seeds=1-3");
+    ASSERT_EQ(o.code, 0) << o.err;
+    std::vector<std::string> lines;
+    std::istringstream in(o.out);
+    for (std::string line; std::getline(in, line);)
+    {
+        lines.push_back(line);
+    }
+    ASSERT_EQ(lines.size(), 4u) << o.out; // three seeds' rows, one summary
+    std::vector<double> gst;
+    for (int s = 0; s < 3; ++s)
+    {
+        EXPECT_EQ(Field(lines[s], "seed"), s + 1) << lines[s];
+        gst.push_back(Field(lines[s], "gst_s"));
+    }
+    const std::string& stats = lines[3];
+    ASSERT_NE(stats.find("\"seed_stats\""), std::string::npos) << stats;
+    const size_t at = stats.find("\"gst_s\":");
+    ASSERT_NE(at, std::string::npos) << stats;
+    const std::string spread = stats.substr(at);
+    std::vector<double> sorted = gst;
+    std::sort(sorted.begin(), sorted.end());
+    // Three values: min, middle, max of the per-seed rows.
+    EXPECT_DOUBLE_EQ(Field(spread, "min"), sorted[0]);
+    EXPECT_DOUBLE_EQ(Field(spread, "median"), sorted[1]);
+    EXPECT_DOUBLE_EQ(Field(spread, "max"), sorted[2]);
+    EXPECT_LT(sorted[0], sorted[2]) << "ECMP over a 4x4 torus should differ between seeds";
+    Outcome alone = RunParamsync(args + " --seed=2");
+    ASSERT_EQ(alone.code, 0) << alone.err;
+    EXPECT_DOUBLE_EQ(Field(alone.out, "gst_s"), gst[1]);
 }
