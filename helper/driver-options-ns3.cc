@@ -114,6 +114,16 @@ const std::pair<const char*, const char*> kDriverSetAttributes[] = {
     {"ns3::ForwardingTable::HashSeed", "--seed"},
 };
 
+/// Attributes --preset=hpcc sets on the builder's factories (NetworkBuilder::SetHpccMmu):
+/// given beside the preset they would be overridden, so the pair is refused.
+const char* const kHpccPresetAttributes[] = {
+    "ns3::PfcSwitch::QueueReserveBytes",
+    "ns3::PfcSwitch::HeadroomOneWayBdps",
+    "ns3::PfcSwitch::XonHysteresis",
+    "ns3::PfcSwitch::AlphaReferenceRate",
+    "ns3::PfcNetDevice::PfcReactionBitTimes",
+};
+
 /// The initial value of an attribute default or global as text ("" when unknown).
 std::string
 CurrentNs3Value(const std::string& name)
@@ -287,6 +297,15 @@ DriverOptions::ApplyNs3Given()
             {
                 throw OptionError("--" + name + ": paramsync sets it on every object from " +
                                   setBy + "; allowed: " + setBy);
+            }
+        }
+        for (const char* attribute : kHpccPresetAttributes)
+        {
+            if (preset == "hpcc" && name == attribute)
+            {
+                throw OptionError("--" + name + "=" + value +
+                                  ": conflicts with --preset=hpcc, which sets it to HPCC's "
+                                  "value; allowed: one of the two");
             }
         }
         for (const auto& m : kMappedAttributes)

@@ -134,6 +134,10 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         {ok + "--topology=star:n=4 --algorithm=ring --progress=maybe", "--progress"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=0", "--seed"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=-1", "--seed"},
+        // --preset=hpcc sets the switch buffer's attributes: one given beside it conflicts.
+        {ok + "--topology=star:n=4 --algorithm=ring --preset=hpcc "
+              "--ns3::PfcSwitch::QueueReserveBytes=0",
+         "--preset=hpcc"},
         {ok + "--topology=star:n=4 --algorithm=ring --seeds=3-1", "--seeds"},
         {ok + "--topology=star:n=4 --algorithm=ring --seeds=abc", "--seeds"},
         {ok + "--topology=star:n=4 --algorithm=ring --seeds=1-1001", "--seeds"}, // 1001 seeds
