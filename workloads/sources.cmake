@@ -22,6 +22,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/packing-lp.cc
     workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
+    workloads/fluid-refill.cc
     workloads/fluid-paths.cc
     workloads/round-plan.cc
     workloads/round-fluid-estimator.cc
@@ -59,6 +60,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
     workloads/fluid-heaps.h
+    workloads/fluid-run.h
     workloads/fluid-paths.h
     workloads/round-plan.h
     workloads/round-fluid-estimator.h
