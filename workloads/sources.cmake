@@ -3,6 +3,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-job.cc
     workloads/sync-application.cc
     workloads/async-ps-job.cc
+    workloads/async-ps-schedule.cc
     workloads/async-ps-spec.cc
     workloads/ps-network-view.cc
     workloads/convergence-model.cc
