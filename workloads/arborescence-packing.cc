@@ -334,6 +334,123 @@ RootAtCenters(uint32_t n, const std::vector<std::pair<const Candidate*, double>>
     return trees;
 }
 
+/// Distinct trees found so far, keyed by their edges.
+using SeenTrees = std::map<std::vector<std::pair<HostRank, HostRank>>, Candidate>;
+/// Trees kept for the plan with their rates.
+using KeptTrees = std::vector<std::pair<const Candidate*, double>>;
+
+/// A proven bound of any packing, from the hosts' ports: a tree edge {u, v} leaves u through u's
+/// ports (its routes' shares sum to 1) and v through v's, so a tree of rate x uses
+/// deg_T(h) x of host h's outgoing capacity, 2(N-1) x over all hosts.
+double
+HostPortBound(const Topology& topology, uint32_t n)
+{
+    const TopologyGraph& graph = topology.Graph();
+    double hostOut = 0;
+    for (HostRank h = 0; h < n; ++h)
+    {
+        for (const PortPeer& port : graph.Ports(graph.HostNode(h)))
+        {
+            hostOut += graph.Link(port.link).rateBps;
+        }
+    }
+    return hostOut / (2.0 * (n - 1));
+}
+
+/// Warm start: multiplicative weights (Garg & Koenemann) propose trees quickly into `seen`.
+void
+WarmStart(const PairRoutes& routes,
+          TreeOracle& oracle,
+          uint32_t iterations,
+          double epsilon,
+          uint32_t maxTrees,
+          SeenTrees& seen)
+{
+    std::vector<double> length(routes.capacity.size(), 0.0);
+    for (size_t e = 0; e < length.size(); ++e)
+    {
+        length[e] = routes.capacity[e] > 0 ? 1.0 / routes.capacity[e] : 0.0;
+    }
+    for (uint32_t it = 0; it < iterations; ++it)
+    {
+        Candidate tree = oracle.Cheapest(length);
+        if (seen.size() == maxTrees && seen.find(tree.edges) == seen.end())
+        {
+            break;
+        }
+        for (const auto& [e, u] : tree.usage)
+        {
+            length[e] *= 1 + epsilon * u * tree.bottleneckBps / routes.capacity[e];
+        }
+        seen.try_emplace(tree.edges, std::move(tree));
+    }
+}
+
+/// The trees the LP optimum uses, at most maxTrees of them (every tree becomes messages of
+/// the plan): the largest, re-optimized among themselves when some had to go.
+KeptTrees
+KeepUsedTrees(const TreeLp& lp,
+              const std::vector<const Candidate*>& columns,
+              double value,
+              const PairRoutes& routes,
+              uint32_t maxTrees)
+{
+    KeptTrees kept;
+    for (uint32_t j = 0; j < columns.size(); ++j)
+    {
+        const double x = lp.lp->Value(j);
+        if (x > value * 1e-9)
+        {
+            kept.emplace_back(columns[j], x);
+        }
+    }
+    std::stable_sort(
+        kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (kept.size() > maxTrees)
+    {
+        kept.resize(maxTrees);
+        TreeLp capped(routes.capacity);
+        for (const auto& [c, x] : kept)
+        {
+            capped.Add(*c);
+        }
+        capped.lp->Solve();
+        for (uint32_t j = 0; j < kept.size(); ++j)
+        {
+            kept[j].second = capped.lp->Value(j);
+        }
+        kept.erase(std::remove_if(kept.begin(),
+                                  kept.end(),
+                                  [&](const auto& k) { return k.second <= value * 1e-9; }),
+                   kept.end());
+    }
+    return kept;
+}
+
+/// The LP's right-hand sides are perturbed a hair (PackingLp): scales the kept rates to the
+/// exact capacities and returns their sum.
+double
+ScaleToCapacity(KeptTrees& kept, const PairRoutes& routes)
+{
+    std::vector<double> load(routes.capacity.size(), 0.0);
+    double over = 1;
+    for (const auto& [c, x] : kept)
+    {
+        for (const auto& [e, u] : c->usage)
+        {
+            load[e] += x * u;
+            over = std::max(over, load[e] / routes.capacity[e]);
+        }
+    }
+    double aggregate = 0;
+    for (auto& [c, x] : kept)
+    {
+        x /= over;
+        aggregate += x;
+    }
+    return aggregate;
+}
+
 } // namespace
 
 ArborescencePacking::ArborescencePacking(uint32_t iterations, double epsilon, uint32_t maxTrees)
@@ -365,41 +482,12 @@ ArborescencePacking::Pack(const Topology& topology) const
     }
     const PairRoutes routes = RouteAllPairs(topology);
     TreeOracle oracle(routes);
-    std::map<std::vector<std::pair<HostRank, HostRank>>, Candidate> seen;
+    SeenTrees seen;
 
-    // A proven bound of any packing, from the hosts' ports: a tree edge {u, v} leaves u through u's
-    // ports (its routes' shares sum to 1) and v through v's, so a tree of rate x uses
-    // deg_T(h) x of host h's outgoing capacity, 2(N-1) x over all hosts.
-    const TopologyGraph& graph = topology.Graph();
-    double hostOut = 0;
-    for (HostRank h = 0; h < n; ++h)
-    {
-        for (const PortPeer& port : graph.Ports(graph.HostNode(h)))
-        {
-            hostOut += graph.Link(port.link).rateBps;
-        }
-    }
-    const double hostBound = hostOut / (2.0 * (n - 1));
+    const double hostBound = HostPortBound(topology, n);
 
-    // 1. Warm start: multiplicative weights (Garg & Koenemann) propose trees quickly.
-    std::vector<double> length(routes.capacity.size(), 0.0);
-    for (size_t e = 0; e < length.size(); ++e)
-    {
-        length[e] = routes.capacity[e] > 0 ? 1.0 / routes.capacity[e] : 0.0;
-    }
-    for (uint32_t it = 0; it < m_iterations; ++it)
-    {
-        Candidate tree = oracle.Cheapest(length);
-        if (seen.size() == m_maxTrees && seen.find(tree.edges) == seen.end())
-        {
-            break;
-        }
-        for (const auto& [e, u] : tree.usage)
-        {
-            length[e] *= 1 + m_epsilon * u * tree.bottleneckBps / routes.capacity[e];
-        }
-        seen.try_emplace(tree.edges, std::move(tree));
-    }
+    // 1. Warm start (multiplicative weights).
+    WarmStart(routes, oracle, m_iterations, m_epsilon, m_maxTrees, seen);
 
     // 2. Column generation: the exact LP over the trees so far; its duals price the links,
     // and the oracle's cheapest tree under those prices either improves the packing (cost
@@ -433,54 +521,9 @@ ArborescencePacking::Pack(const Topology& topology) const
     }
     result.upperBoundBps = std::min(std::max(value, bound), hostBound);
 
-    // 3. The trees the optimum uses, at most maxTrees of them (every tree becomes messages
-    // of the plan): the largest, re-optimized among themselves when some had to go.
-    std::vector<std::pair<const Candidate*, double>> kept;
-    for (uint32_t j = 0; j < columns.size(); ++j)
-    {
-        const double x = lp.lp->Value(j);
-        if (x > value * 1e-9)
-        {
-            kept.emplace_back(columns[j], x);
-        }
-    }
-    std::stable_sort(
-        kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
-    if (kept.size() > m_maxTrees)
-    {
-        kept.resize(m_maxTrees);
-        TreeLp capped(routes.capacity);
-        for (const auto& [c, x] : kept)
-        {
-            capped.Add(*c);
-        }
-        capped.lp->Solve();
-        for (uint32_t j = 0; j < kept.size(); ++j)
-        {
-            kept[j].second = capped.lp->Value(j);
-        }
-        kept.erase(std::remove_if(kept.begin(),
-                                  kept.end(),
-                                  [&](const auto& k) { return k.second <= value * 1e-9; }),
-                   kept.end());
-    }
-    // The LP's right-hand sides are perturbed a hair (PackingLp): scale to the exact ones.
-    std::vector<double> load(routes.capacity.size(), 0.0);
-    double over = 1;
-    for (const auto& [c, x] : kept)
-    {
-        for (const auto& [e, u] : c->usage)
-        {
-            load[e] += x * u;
-            over = std::max(over, load[e] / routes.capacity[e]);
-        }
-    }
-    double aggregate = 0;
-    for (auto& [c, x] : kept)
-    {
-        x /= over;
-        aggregate += x;
-    }
+    // 3. The trees the optimum uses, scaled to the exact capacities.
+    KeptTrees kept = KeepUsedTrees(lp, columns, value, routes, m_maxTrees);
+    double aggregate = ScaleToCapacity(kept, routes);
     const Candidate* bestSingle = nullptr;
     for (const auto& [key, c] : seen)
     {

@@ -101,6 +101,156 @@ DoubleBinaryTreeAlgorithm::Parents(uint32_t workers, uint32_t tree)
     return parent;
 }
 
+namespace
+{
+
+constexpr TransferId kNone = UINT32_MAX;
+
+/// One tree: its shape, its byte range and the pipeline state of its edges.
+struct Tree
+{
+    std::vector<uint32_t> parent;
+    std::vector<std::vector<uint32_t>> children;
+    std::vector<uint32_t> postOrder; //!< children before parents
+    uint32_t root;
+    std::vector<ContributorSet> subtree;
+    std::vector<uint64_t> blockOffset;             //!< K + 1 boundaries of the tree's half
+    std::vector<TransferId> lastUp;                //!< per worker: its latest block sent up
+    std::vector<std::vector<TransferId>> lastDown; //!< per worker, per child
+};
+
+/// Builds a tree over n workers from its parent vector, covering [lo, hi) in `blocks` blocks.
+Tree
+BuildTree(std::vector<uint32_t> parent, uint32_t n, uint64_t lo, uint64_t hi, uint32_t blocks)
+{
+    Tree tree;
+    tree.parent = std::move(parent);
+    tree.children.assign(n, {});
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        if (tree.parent[r] == r)
+        {
+            tree.root = r;
+        }
+        else
+        {
+            tree.children[tree.parent[r]].push_back(r);
+        }
+    }
+    // Post-order: a pre-order that pushes children after their parent, reversed.
+    std::vector<uint32_t> stack = {tree.root};
+    while (!stack.empty())
+    {
+        const uint32_t r = stack.back();
+        stack.pop_back();
+        tree.postOrder.push_back(r);
+        for (uint32_t c : tree.children[r])
+        {
+            stack.push_back(c);
+        }
+    }
+    std::reverse(tree.postOrder.begin(), tree.postOrder.end());
+    tree.subtree.assign(n, ContributorSet(n));
+    for (uint32_t r : tree.postOrder)
+    {
+        tree.subtree[r].Add(r);
+        if (r != tree.root)
+        {
+            tree.subtree[tree.parent[r]].UnionWith(tree.subtree[r]);
+        }
+    }
+    const uint64_t bytes = hi - lo;
+    tree.blockOffset.assign(blocks + 1, lo);
+    for (uint32_t b = 0; b < blocks; ++b)
+    {
+        tree.blockOffset[b + 1] = tree.blockOffset[b] + bytes / blocks +
+                                  (b < bytes % blocks ? 1 : 0);
+    }
+    tree.lastUp.assign(n, kNone);
+    tree.lastDown.assign(n, {});
+    for (uint32_t r = 0; r < n; ++r)
+    {
+        tree.lastDown[r].assign(tree.children[r].size(), kNone);
+    }
+    return tree;
+}
+
+/// Reduces block b of tree t up to the root (post-order); returns, per worker, the sends
+/// it received from its children.
+std::vector<std::vector<TransferId>>
+ReduceUp(SyncPlan& plan, Tree& tree, uint32_t n, uint32_t t, uint32_t b, uint32_t chunk)
+{
+    const uint64_t offset = tree.blockOffset[b];
+    const uint64_t bytes = tree.blockOffset[b + 1] - offset;
+    std::vector<std::vector<TransferId>> fromChildren(n);
+    for (uint32_t r : tree.postOrder)
+    {
+        if (r == tree.root)
+        {
+            continue;
+        }
+        std::vector<TransferId> deps = fromChildren[r];
+        if (tree.lastUp[r] != kNone)
+        {
+            deps.push_back(tree.lastUp[r]);
+        }
+        tree.lastUp[r] = plan.Add({0,
+                                   r,
+                                   tree.parent[r],
+                                   offset,
+                                   bytes,
+                                   TransferOp::Reduce,
+                                   tree.subtree[r],
+                                   deps,
+                                   chunk,
+                                   2 * t});
+        fromChildren[tree.parent[r]].push_back(tree.lastUp[r]);
+    }
+    return fromChildren;
+}
+
+/// Broadcasts block b of tree t in reverse post-order (parents before children).
+void
+BroadcastDown(SyncPlan& plan,
+              Tree& tree,
+              uint32_t n,
+              uint32_t t,
+              uint32_t b,
+              uint32_t chunk,
+              const std::vector<std::vector<TransferId>>& fromChildren)
+{
+    const uint64_t offset = tree.blockOffset[b];
+    const uint64_t bytes = tree.blockOffset[b + 1] - offset;
+    std::vector<TransferId> fromParent(n, kNone);
+    for (auto it = tree.postOrder.rbegin(); it != tree.postOrder.rend(); ++it)
+    {
+        const uint32_t r = *it;
+        for (size_t c = 0; c < tree.children[r].size(); ++c)
+        {
+            std::vector<TransferId> deps = r == tree.root ? fromChildren[r]
+                                                          : std::vector<TransferId>{fromParent[r]};
+            if (tree.lastDown[r][c] != kNone)
+            {
+                deps.push_back(tree.lastDown[r][c]);
+            }
+            const uint32_t child = tree.children[r][c];
+            tree.lastDown[r][c] = plan.Add({0,
+                                            r,
+                                            child,
+                                            offset,
+                                            bytes,
+                                            TransferOp::Copy,
+                                            ContributorSet::All(n),
+                                            deps,
+                                            chunk,
+                                            2 * t + 1});
+            fromParent[child] = tree.lastDown[r][c];
+        }
+    }
+}
+
+} // namespace
+
 SyncPlan
 DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
@@ -112,73 +262,11 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
     {
         return plan;
     }
-    constexpr TransferId kNone = UINT32_MAX;
-
-    /// One tree: its shape, its byte range and the pipeline state of its edges.
-    struct Tree
-    {
-        std::vector<uint32_t> parent;
-        std::vector<std::vector<uint32_t>> children;
-        std::vector<uint32_t> postOrder; //!< children before parents
-        uint32_t root;
-        std::vector<ContributorSet> subtree;
-        std::vector<uint64_t> blockOffset;             //!< K + 1 boundaries of the tree's half
-        std::vector<TransferId> lastUp;                //!< per worker: its latest block sent up
-        std::vector<std::vector<TransferId>> lastDown; //!< per worker, per child
-    };
     const uint64_t half[3] = {0, (w + 1) / 2, w};
-    std::vector<Tree> trees(2);
+    std::vector<Tree> trees;
     for (uint32_t t = 0; t < 2; ++t)
     {
-        Tree& tree = trees[t];
-        tree.parent = Parents(n, t);
-        tree.children.assign(n, {});
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            if (tree.parent[r] == r)
-            {
-                tree.root = r;
-            }
-            else
-            {
-                tree.children[tree.parent[r]].push_back(r);
-            }
-        }
-        // Post-order: a pre-order that pushes children after their parent, reversed.
-        std::vector<uint32_t> stack = {tree.root};
-        while (!stack.empty())
-        {
-            const uint32_t r = stack.back();
-            stack.pop_back();
-            tree.postOrder.push_back(r);
-            for (uint32_t c : tree.children[r])
-            {
-                stack.push_back(c);
-            }
-        }
-        std::reverse(tree.postOrder.begin(), tree.postOrder.end());
-        tree.subtree.assign(n, ContributorSet(n));
-        for (uint32_t r : tree.postOrder)
-        {
-            tree.subtree[r].Add(r);
-            if (r != tree.root)
-            {
-                tree.subtree[tree.parent[r]].UnionWith(tree.subtree[r]);
-            }
-        }
-        const uint64_t bytes = half[t + 1] - half[t];
-        tree.blockOffset.assign(m_blocks + 1, half[t]);
-        for (uint32_t b = 0; b < m_blocks; ++b)
-        {
-            tree.blockOffset[b + 1] = tree.blockOffset[b] + bytes / m_blocks +
-                                      (b < bytes % m_blocks ? 1 : 0);
-        }
-        tree.lastUp.assign(n, kNone);
-        tree.lastDown.assign(n, {});
-        for (uint32_t r = 0; r < n; ++r)
-        {
-            tree.lastDown[r].assign(tree.children[r].size(), kNone);
-        }
+        trees.push_back(BuildTree(Parents(n, t), n, half[t], half[t + 1], m_blocks));
     }
 
     for (uint32_t b = 0; b < m_blocks; ++b)
@@ -186,65 +274,12 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
         for (uint32_t t = 0; t < 2; ++t)
         {
             Tree& tree = trees[t];
-            const uint64_t offset = tree.blockOffset[b];
-            const uint64_t bytes = tree.blockOffset[b + 1] - offset;
-            if (bytes == 0)
+            if (tree.blockOffset[b + 1] - tree.blockOffset[b] == 0)
             {
                 continue;
             }
             const uint32_t chunk = t * m_blocks + b;
-            std::vector<std::vector<TransferId>> fromChildren(n);
-            for (uint32_t r : tree.postOrder)
-            {
-                if (r == tree.root)
-                {
-                    continue;
-                }
-                std::vector<TransferId> deps = fromChildren[r];
-                if (tree.lastUp[r] != kNone)
-                {
-                    deps.push_back(tree.lastUp[r]);
-                }
-                tree.lastUp[r] = plan.Add({0,
-                                           r,
-                                           tree.parent[r],
-                                           offset,
-                                           bytes,
-                                           TransferOp::Reduce,
-                                           tree.subtree[r],
-                                           deps,
-                                           chunk,
-                                           2 * t});
-                fromChildren[tree.parent[r]].push_back(tree.lastUp[r]);
-            }
-            // Broadcast in reverse post-order (parents before children).
-            std::vector<TransferId> fromParent(n, kNone);
-            for (auto it = tree.postOrder.rbegin(); it != tree.postOrder.rend(); ++it)
-            {
-                const uint32_t r = *it;
-                for (size_t c = 0; c < tree.children[r].size(); ++c)
-                {
-                    std::vector<TransferId> deps = r == tree.root
-                                                       ? fromChildren[r]
-                                                       : std::vector<TransferId>{fromParent[r]};
-                    if (tree.lastDown[r][c] != kNone)
-                    {
-                        deps.push_back(tree.lastDown[r][c]);
-                    }
-                    const uint32_t child = tree.children[r][c];
-                    tree.lastDown[r][c] = plan.Add({0,
-                                                    r,
-                                                    child,
-                                                    offset,
-                                                    bytes,
-                                                    TransferOp::Copy,
-                                                    ContributorSet::All(n),
-                                                    deps,
-                                                    chunk,
-                                                    2 * t + 1});
-                    fromParent[child] = tree.lastDown[r][c];
-                }
-            }
+            BroadcastDown(plan, tree, n, t, b, chunk, ReduceUp(plan, tree, n, t, b, chunk));
         }
     }
     return plan;

@@ -1,6 +1,6 @@
 #include "fluid-estimator.h"
 
-#include "fluid-heaps.h"
+#include "fluid-run.h"
 
 #include "ns3/topology.h"
 
@@ -16,110 +16,6 @@
 
 namespace ns3
 {
-
-namespace
-{
-
-constexpr uint32_t kNone = ~0u;
-
-/**
- * One fluid execution. A queue pair (QP) is busy while it holds posted messages; only its
- * head message is served, at the QP's max-min rate. A message is one part of a transfer.
- */
-class FluidRun
-{
-  public:
-    FluidRun(const Topology& topology, const SyncPlan& plan, const FluidPaths& paths, double batchS)
-        : m_topology(topology),
-          m_graph(topology.Graph()),
-          m_plan(plan),
-          m_paths(paths),
-          m_batchS(batchS)
-    {
-    }
-
-    FluidResult Run();
-
-  private:
-    void Validate() const;
-    uint32_t QueuePairsOf(TransferId t, uint32_t& count);
-    void Start(TransferId t, double now);
-    void Post(uint32_t qp, TransferId t, double wireBytes, double now);
-    void FinishHead(uint32_t qp, double now, std::vector<TransferId>& done);
-    void SetBusy(uint32_t qp, bool busy);
-    void Refill(double now);
-    /// \brief Adds busy QP q to the QPs to refill (once per refill).
-    void Join(uint32_t q);
-    /// \brief Adds link l to the refill (once): its residual capacity after the kept QPs,
-    /// and its QPs that are not kept join.
-    void Reach(uint32_t l);
-    void Fill(double now);
-    void FillShared();
-
-    const Topology& m_topology;
-    const TopologyGraph& m_graph;
-    const SyncPlan& m_plan;
-    const FluidPaths& m_paths;
-    double m_batchS;
-    FluidResult m_result;
-
-    // Static per directed link.
-    std::vector<double> m_capacity; //!< bytes/s
-
-    // QPs: those of a host pair are consecutive, from m_qpOfPair; usage entries of QP q are
-    // [m_qpBegin[q], m_qpBegin[q + 1]).
-    std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> m_qpOfPair; //!< first, count
-    std::vector<uint32_t> m_qpBegin{0};
-    std::vector<uint32_t> m_useLink;
-    std::vector<double> m_useFraction;
-    std::vector<uint32_t> m_usePos; //!< position of the entry in its link's busy list
-
-    // Dynamic per QP.
-    std::vector<double> m_rate;      //!< bytes/s of its head message
-    std::vector<double> m_remaining; //!< wire bytes of the head message still to send
-    std::vector<double> m_servedAtS; //!< when m_remaining was last brought up to date
-    std::vector<uint32_t> m_head;    //!< first queued message or kNone (idle)
-    std::vector<uint32_t> m_tail;    //!< last queued message
-    std::vector<uint32_t> m_qpStamp;
-    std::vector<uint8_t> m_busyAtFill; //!< busy when its rate was last computed
-    std::vector<double> m_oldRate;     //!< its rate before the current fill
-    FluidCompletionHeap m_heap;
-
-    // Messages in flight (slots reused through m_freeMessage).
-    std::vector<TransferId> m_messageTransfer;
-    std::vector<double> m_messageBytes;
-    std::vector<uint32_t> m_messageNext;
-    std::vector<uint32_t> m_freeMessage;
-
-    // Dynamic per directed link.
-    /// \brief A busy QP's usage entry in its link's list.
-    struct BusyUse
-    {
-        uint32_t use; //!< usage entry
-        uint32_t qp;  //!< its QP
-    };
-
-    std::vector<std::vector<BusyUse>> m_linkUses; //!< usage entries of its busy QPs
-    std::vector<uint32_t> m_linkStamp;
-    std::vector<double> m_residual;
-    std::vector<double> m_weight;
-    std::vector<double> m_busyWeight; //!< sum of a_l over its busy QPs
-    std::vector<uint32_t> m_unfrozen;
-
-    // Transfers.
-    std::vector<uint32_t> m_partsLeft;
-    std::vector<uint32_t> m_pendingDeps;
-    std::vector<uint32_t> m_dependentsBegin;
-    std::vector<TransferId> m_dependents;
-    uint64_t m_completed{0};
-
-    std::vector<uint32_t> m_dirty;
-    std::vector<uint32_t> m_componentQps;
-    std::vector<uint32_t> m_componentLinks;
-    FluidLevelHeap m_levels; //!< filling heap
-    uint32_t m_stamp{0};
-    double m_keepBelow{0}; //!< QPs that stay busy with a rate below this keep it (Refill)
-};
 
 void
 FluidRun::Validate() const
@@ -203,8 +99,8 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
         m_rate.push_back(0);
         m_remaining.push_back(0);
         m_servedAtS.push_back(0);
-        m_head.push_back(kNone);
-        m_tail.push_back(kNone);
+        m_head.push_back(kFluidNone);
+        m_tail.push_back(kFluidNone);
         m_qpStamp.push_back(0);
         m_busyAtFill.push_back(0);
         m_oldRate.push_back(0);
@@ -249,7 +145,7 @@ FluidRun::Post(uint32_t qp, TransferId t, double wireBytes, double now)
         m = static_cast<uint32_t>(m_messageTransfer.size());
         m_messageTransfer.push_back(t);
         m_messageBytes.push_back(wireBytes);
-        m_messageNext.push_back(kNone);
+        m_messageNext.push_back(kFluidNone);
     }
     else
     {
@@ -257,13 +153,13 @@ FluidRun::Post(uint32_t qp, TransferId t, double wireBytes, double now)
         m_freeMessage.pop_back();
         m_messageTransfer[m] = t;
         m_messageBytes[m] = wireBytes;
-        m_messageNext[m] = kNone;
+        m_messageNext[m] = kFluidNone;
     }
     for (uint32_t u = m_qpBegin[qp]; u < m_qpBegin[qp + 1]; ++u)
     {
         m_result.links[m_useLink[u]].bytes += wireBytes * m_useFraction[u];
     }
-    if (m_head[qp] == kNone)
+    if (m_head[qp] == kFluidNone)
     {
         m_head[qp] = m;
         m_tail[qp] = m;
@@ -327,7 +223,7 @@ FluidRun::FinishHead(uint32_t qp, double now, std::vector<TransferId>& done)
     m_head[qp] = m_messageNext[m];
     m_freeMessage.push_back(m);
     m_servedAtS[qp] = now;
-    if (m_head[qp] == kNone)
+    if (m_head[qp] == kFluidNone)
     {
         m_remaining[qp] = 0;
         m_heap.Remove(qp);
@@ -340,251 +236,21 @@ FluidRun::FinishHead(uint32_t qp, double now, std::vector<TransferId>& done)
     m_heap.Set(qp, now + m_remaining[qp] / m_rate[qp]);
 }
 
-void
-FluidRun::Refill(double now)
-{
-    if (m_dirty.empty())
-    {
-        return;
-    }
-    ++m_result.events;
-    // Which rates can change. Progressive filling on the old and on the new busy set runs
-    // identically below level T when T is at most the old rate of every QP that went idle
-    // and at most the new rate of every QP that became busy: no link such a QP crosses
-    // saturates below its own rate in the filling that holds it, nor (with less load) in
-    // the other, and every other link sees the same load. So a QP that stays busy with a
-    // rate below T keeps it (it is "kept"), and only the others can change. A new QP's rate
-    // is at least min over its links of c_l / (sum of a_l over the link's busy QPs): below
-    // that level none of its links can be full.
-    m_keepBelow = std::numeric_limits<double>::infinity();
-    for (uint32_t q : m_dirty)
-    {
-        const bool busy = m_head[q] != kNone;
-        if (busy == (m_busyAtFill[q] != 0))
-        {
-            continue;
-        }
-        if (!busy)
-        {
-            m_keepBelow = std::min(m_keepBelow, m_rate[q]);
-            continue;
-        }
-        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-        {
-            const uint32_t l = m_useLink[u];
-            // Rounded down: the sum is kept by additions and subtractions.
-            m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
-        }
-    }
-    // Above T the kept QPs are fixed loads, and what remains (the QPs that are not kept, on
-    // the links' residual capacities) is again a max-min problem, which decomposes over the
-    // connected components of the graph "QP that is not kept - link it uses". The old rates
-    // solve every component that holds no QP that became busy and no link of one that went
-    // idle (the same problem as before), so only those components are refilled: a
-    // breadth-first search from the changed QPs that stops at kept QPs, whose loads it sums
-    // into the residual capacities of the links it reaches.
-    ++m_stamp;
-    m_componentQps.clear();
-    m_componentLinks.clear();
-    for (uint32_t q : m_dirty)
-    {
-        if (m_head[q] == kNone)
-        {
-            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-            {
-                Reach(m_useLink[u]);
-            }
-        }
-        else if (m_busyAtFill[q] == 0)
-        {
-            Join(q);
-        }
-        else if (!m_heap.Contains(q))
-        {
-            // Idle and busy again at one instant: the busy set, and so its rate, is
-            // unchanged; its new head message needs its completion.
-            m_heap.Set(q, now + m_remaining[q] / m_rate[q]);
-        }
-    }
-    for (size_t i = 0; i < m_componentQps.size(); ++i)
-    {
-        const uint32_t q = m_componentQps[i];
-        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-        {
-            Reach(m_useLink[u]);
-        }
-    }
-    if (!m_componentQps.empty())
-    {
-        Fill(now);
-    }
-    for (uint32_t q : m_dirty)
-    {
-        m_busyAtFill[q] = m_head[q] != kNone ? 1 : 0;
-    }
-    m_dirty.clear();
-}
-
-void
-FluidRun::Join(uint32_t q)
-{
-    if (m_qpStamp[q] != m_stamp)
-    {
-        m_qpStamp[q] = m_stamp;
-        m_componentQps.push_back(q);
-    }
-}
-
-void
-FluidRun::Reach(uint32_t l)
-{
-    if (m_linkStamp[l] == m_stamp)
-    {
-        return;
-    }
-    m_linkStamp[l] = m_stamp;
-    m_componentLinks.push_back(l);
-    double residual = m_capacity[l];
-    for (const BusyUse& v : m_linkUses[l])
-    {
-        const uint32_t q = v.qp;
-        if (m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow)
-        {
-            residual -= m_useFraction[v.use] * m_rate[q];
-        }
-        else
-        {
-            Join(q);
-        }
-    }
-    m_residual[l] = residual;
-}
-
-void
-FluidRun::Fill(double now)
-{
-    for (uint32_t q : m_componentQps)
-    {
-        m_oldRate[q] = m_rate[q];
-    }
-    if (m_componentQps.size() == 1)
-    {
-        // Alone above the kept loads: its tightest link's residual / a_l.
-        const uint32_t q = m_componentQps[0];
-        double rate = std::numeric_limits<double>::infinity();
-        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-        {
-            rate = std::min(rate, std::max(m_residual[m_useLink[u]], 0.0) / m_useFraction[u]);
-        }
-        m_rate[q] = rate;
-    }
-    else
-    {
-        FillShared();
-    }
-    for (uint32_t q : m_componentQps)
-    {
-        // A QP refilled to the rate it had keeps its pending completion (most of them:
-        // equal shares come back equal).
-        if (m_rate[q] == m_oldRate[q] && m_heap.Contains(q))
-        {
-            continue;
-        }
-        if (m_servedAtS[q] != now) // (a QP that just became busy was served at now)
-        {
-            m_remaining[q] -= m_oldRate[q] * (now - m_servedAtS[q]);
-            m_servedAtS[q] = now;
-        }
-        m_heap.Set(q, now + std::max(m_remaining[q], 0.0) / m_rate[q]);
-    }
-}
-
-void
-FluidRun::FillShared()
-{
-    // Progressive filling: every unfrozen QP's rate rises together to `level`; link l
-    // saturates at (residual capacity) / (sum of a_ql over its unfrozen QPs); its QPs
-    // freeze there. Residual capacities are the kept loads' (Reach).
-    for (uint32_t l : m_componentLinks)
-    {
-        m_weight[l] = 0;
-        m_unfrozen[l] = 0;
-    }
-    // Every QP freezes at most at its rate alone on the residuals (that rate is feasible),
-    // so no link whose level starts above the largest of those is the first to saturate
-    // for any QP: it stays out of the heap.
-    double highest = 0;
-    for (uint32_t q : m_componentQps)
-    {
-        m_rate[q] = -1; // unfrozen
-        double alone = std::numeric_limits<double>::infinity();
-        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-        {
-            const uint32_t l = m_useLink[u];
-            m_weight[l] += m_useFraction[u];
-            ++m_unfrozen[l];
-            alone = std::min(alone, std::max(m_residual[l], 0.0) / m_useFraction[u]);
-        }
-        highest = std::max(highest, alone);
-    }
-    // A link's saturation level only rises as QPs freeze: freezing a QP at level x on link
-    // l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower bounds,
-    // each link sits in the heap once, and a link at the top whose level has risen takes
-    // its new level there (and sinks) instead of being updated at every freeze.
-    FluidLevelHeap& heap = m_levels;
-    heap.Clear();
-    for (uint32_t l : m_componentLinks)
-    {
-        if (m_unfrozen[l] > 0 && m_residual[l] / m_weight[l] <= highest)
-        {
-            heap.Add(m_residual[l] / m_weight[l], l);
-        }
-    }
-    heap.Build();
-    double level = 0;
-    size_t unfrozen = m_componentQps.size();
-    while (unfrozen > 0 && !heap.Empty())
-    {
-        const auto [x, l] = heap.Top();
-        if (m_unfrozen[l] == 0)
-        {
-            heap.Pop();
-            continue;
-        }
-        const double current = std::max(m_residual[l], 0.0) / m_weight[l];
-        if (current > x)
-        {
-            heap.RaiseTop(current);
-            continue;
-        }
-        heap.Pop();
-        // Rounding can leave a residual a hair below what the current level needs; levels
-        // never fall in progressive filling.
-        level = std::max(level, current);
-        for (const BusyUse& v : m_linkUses[l])
-        {
-            const uint32_t q = v.qp;
-            if (m_rate[q] >= 0)
-            {
-                continue;
-            }
-            m_rate[q] = level;
-            --unfrozen;
-            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-            {
-                const uint32_t l2 = m_useLink[u];
-                m_residual[l2] -= m_useFraction[u] * level;
-                m_weight[l2] -= m_useFraction[u];
-                --m_unfrozen[l2];
-            }
-        }
-    }
-}
-
 FluidResult
 FluidRun::Run()
 {
     Validate();
+    InitLinks();
+    InitDependencies();
+    Simulate();
+    Summarize();
+    m_result.queuePairs = m_rate.size();
+    return std::move(m_result);
+}
+
+void
+FluidRun::InitLinks()
+{
     const uint32_t directed = 2 * m_graph.LinkCount();
     m_capacity.resize(directed);
     for (LinkIndex l = 0; l < m_graph.LinkCount(); ++l)
@@ -599,7 +265,11 @@ FluidRun::Run()
     m_busyWeight.assign(directed, 0);
     m_unfrozen.assign(directed, 0);
     m_result.links.resize(directed);
+}
 
+void
+FluidRun::InitDependencies()
+{
     const auto n = static_cast<TransferId>(m_plan.transfers.size());
     m_result.startS.assign(n, -1);
     m_result.endS.assign(n, -1);
@@ -629,7 +299,13 @@ FluidRun::Run()
             }
         }
     }
+}
 
+// The event loop stays in one function: it is the hot path.
+void
+FluidRun::Simulate()
+{
+    const auto n = static_cast<TransferId>(m_plan.transfers.size());
     double now = 0;
     for (TransferId t = 0; t < n; ++t)
     {
@@ -670,7 +346,13 @@ FluidRun::Run()
         done.clear();
         Refill(now);
     }
+}
 
+void
+FluidRun::Summarize()
+{
+    const auto n = static_cast<TransferId>(m_plan.transfers.size());
+    const uint32_t directed = 2 * m_graph.LinkCount();
     if (m_completed != n)
     {
         for (TransferId t = 0; t < n; ++t)
@@ -695,11 +377,7 @@ FluidRun::Run()
                                                          : 0;
         m_result.maxConcurrentFlows = std::max(m_result.maxConcurrentFlows, load.maxFlows);
     }
-    m_result.queuePairs = m_rate.size();
-    return std::move(m_result);
 }
-
-} // namespace
 
 uint32_t
 FluidResult::DirectedIndex(const TopologyGraph& graph, LinkIndex link, NodeIndex from)

@@ -37,7 +37,24 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
     // is pushed through it in topological order, divided by k at every k-way ECMP split.
     // The scratch arrays are reused from call to call (a 1,024-host mesh asks for a
     // million host pairs): per-node and per-link entries are valid when their stamp is
-    // this call's.
+    // this call's. The steps below are members working on that scratch: no allocation.
+    ResetScratch();
+    ExploreStates(src, dst);
+    PushShares();
+    Scratch& w = m_scratch;
+    std::sort(w.links.begin(), w.links.end());
+    std::vector<FluidLinkUse> uses;
+    uses.reserve(w.links.size());
+    for (uint32_t link : w.links)
+    {
+        uses.push_back({link, w.linkShare[link]});
+    }
+    return uses;
+}
+
+void
+EcmpSplitPaths::ResetScratch() const
+{
     const TopologyGraph& graph = m_topology.Graph();
     Scratch& w = m_scratch;
     if (w.nodeStamp.size() != graph.NodeCount())
@@ -58,26 +75,36 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
     w.hopState.clear();
     w.postOrder.clear();
     w.links.clear();
-    const NodeIndex target = graph.HostNode(dst);
+}
 
-    auto stateOf = [&](NodeIndex node, uint8_t lane) {
-        if (w.nodeStamp[node] == w.stamp)
+uint32_t
+EcmpSplitPaths::StateOf(NodeIndex node, uint8_t lane) const
+{
+    Scratch& w = m_scratch;
+    if (w.nodeStamp[node] == w.stamp)
+    {
+        for (uint32_t s = w.nodeFirst[node]; s != kNoState; s = w.states[s].sameNode)
         {
-            for (uint32_t s = w.nodeFirst[node]; s != kNoState; s = w.states[s].sameNode)
+            if (w.states[s].lane == lane)
             {
-                if (w.states[s].lane == lane)
-                {
-                    return s;
-                }
+                return s;
             }
         }
-        const uint32_t next = w.nodeStamp[node] == w.stamp ? w.nodeFirst[node] : kNoState;
-        auto s = static_cast<uint32_t>(w.states.size());
-        w.states.push_back({node, lane, 0, 0, 0, 0.0, next});
-        w.nodeStamp[node] = w.stamp;
-        w.nodeFirst[node] = s;
-        return s;
-    };
+    }
+    const uint32_t next = w.nodeStamp[node] == w.stamp ? w.nodeFirst[node] : kNoState;
+    auto s = static_cast<uint32_t>(w.states.size());
+    w.states.push_back({node, lane, 0, 0, 0, 0.0, next});
+    w.nodeStamp[node] = w.stamp;
+    w.nodeFirst[node] = s;
+    return s;
+}
+
+void
+EcmpSplitPaths::ExploreStates(HostRank src, HostRank dst) const
+{
+    const TopologyGraph& graph = m_topology.Graph();
+    Scratch& w = m_scratch;
+    const NodeIndex target = graph.HostNode(dst);
     auto routeError = [&](const std::string& what) {
         return std::runtime_error("FluidEstimator: topology " + m_topology.Spec() +
                                   ": route host " + std::to_string(src) + " -> host " +
@@ -86,7 +113,7 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
 
     std::vector<std::pair<uint32_t, uint32_t>>& stack = w.stack; // state, next hop to explore
     stack.clear();
-    stack.emplace_back(stateOf(graph.HostNode(src), 0), 0);
+    stack.emplace_back(StateOf(graph.HostNode(src), 0), 0);
     w.states[0].color = 1;
     while (!stack.empty())
     {
@@ -114,7 +141,7 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
         ++next;
         const NodeIndex at = w.states[s].node;
         const PortPeer& peer = graph.Ports(at).at(w.allHops[h].port);
-        const uint32_t child = stateOf(peer.peer, w.allHops[h].lane);
+        const uint32_t child = StateOf(peer.peer, w.allHops[h].lane);
         w.hopState[h] = child; // may reallocate `states`, never `stack`
         if (w.states[child].color == 1)
         {
@@ -126,7 +153,13 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
             stack.emplace_back(child, 0);
         }
     }
+}
 
+void
+EcmpSplitPaths::PushShares() const
+{
+    const TopologyGraph& graph = m_topology.Graph();
+    Scratch& w = m_scratch;
     // Reverse post-order is a topological order of the DAG.
     w.states[0].weight = 1.0;
     for (auto it = w.postOrder.rbegin(); it != w.postOrder.rend(); ++it)
@@ -152,14 +185,6 @@ EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
             w.states[w.hopState[h]].weight += share;
         }
     }
-    std::sort(w.links.begin(), w.links.end());
-    std::vector<FluidLinkUse> uses;
-    uses.reserve(w.links.size());
-    for (uint32_t link : w.links)
-    {
-        uses.push_back({link, w.linkShare[link]});
-    }
-    return uses;
 }
 
 PinnedPaths::PinnedPaths(std::function<uint32_t(HostRank, HostRank)> queuePairs,

@@ -101,6 +101,15 @@ class EcmpSplitPaths : public FluidPaths
         std::vector<std::pair<uint32_t, uint32_t>> stack; //!< state, next hop to explore
     };
 
+    /// \brief Sizes the scratch for the topology and starts a new call (stamp).
+    void ResetScratch() const;
+    /// \brief The state (node, lane) of this call, created if new.
+    uint32_t StateOf(NodeIndex node, uint8_t lane) const;
+    /// \brief Depth-first search of the states reachable from src towards dst (postOrder).
+    void ExploreStates(HostRank src, HostRank dst) const;
+    /// \brief Pushes the unit of traffic through the DAG into the per-link shares.
+    void PushShares() const;
+
     const Topology& m_topology;
     mutable Scratch m_scratch; //!< not thread safe: one fluid run at a time per instance
 };

@@ -71,213 +71,313 @@ PlanChecker::PlanChecker(uint32_t maxErrors)
 {
 }
 
+namespace
+{
+
+/// One replay of a plan: the per-participant segments, the closure scratch and the result.
+class PlanReplay
+{
+  public:
+    PlanReplay(const SyncPlan& plan, uint32_t maxErrors, PlanCheckResult& result)
+        : m_plan(plan),
+          m_maxErrors(maxErrors),
+          m_result(result),
+          m_workers(plan.workers),
+          m_participants(plan.ParticipantCount()),
+          m_total(plan.gradientBytes)
+    {
+    }
+
+    /// Runs every check, in transfer order, then completeness.
+    void Run();
+
+  private:
+    /// Counts an error and lists it while fewer than maxErrors are listed.
+    void
+    Fail(const std::string& message)
+    {
+        ++m_result.errorCount;
+        if (m_result.errors.size() < m_maxErrors)
+        {
+            m_result.errors.push_back(message);
+        }
+    }
+
+    /// Checks the plan's header; false (after reporting) when nothing else can be checked.
+    bool CheckHeader();
+    /// Every participant starts holding its own data (workers) or nothing (others).
+    void InitState();
+    /// Structure and dependency checks of transfer i; false when it must not be replayed.
+    /// Sets depsOk to whether every dependency points backwards.
+    bool CheckStructure(size_t i, bool& depsOk);
+    /// Causality: the source holds exactly `carries` over the range, built only by
+    /// transfers the source has seen complete.
+    void CheckCausality(const Transfer& t, bool depsOk);
+    /// Reports each missing writer not in t's dependency closure.
+    void CheckClosure(const Transfer& t, const std::vector<TransferId>& missing);
+    /// Applies t at its destination (add or replace), reporting double counting.
+    void ApplyAtDestination(const Transfer& t);
+    /// Completeness: every worker ends with the full sum of every byte.
+    void CheckCompleteness();
+
+    const SyncPlan& m_plan;
+    uint32_t m_maxErrors;
+    PlanCheckResult& m_result;
+    const uint32_t m_workers;
+    const uint32_t m_participants;
+    const uint64_t m_total;
+    std::vector<SegmentMap> m_state;
+    // Closure queries: DFS backwards over deps, visiting only ids >= the oldest writer asked
+    // about (ids only point backwards, so nothing older can lead to it).
+    std::vector<uint32_t> m_stamp;
+    uint32_t m_generation{0};
+    std::vector<TransferId> m_stack;
+};
+
+void
+PlanReplay::Run()
+{
+    if (!CheckHeader())
+    {
+        return;
+    }
+    m_result.sentBytes.assign(m_participants, 0);
+    m_result.receivedBytes.assign(m_participants, 0);
+    InitState();
+    m_stamp.assign(m_plan.transfers.size(), 0);
+
+    const auto& transfers = m_plan.transfers;
+    for (size_t i = 0; i < transfers.size(); ++i)
+    {
+        const Transfer& t = transfers[i];
+        bool depsOk = true;
+        if (!CheckStructure(i, depsOk))
+        {
+            continue;
+        }
+        m_result.sentBytes[t.src] += t.bytes;
+        m_result.receivedBytes[t.dst] += t.bytes;
+        CheckCausality(t, depsOk);
+        ApplyAtDestination(t);
+    }
+    CheckCompleteness();
+}
+
+bool
+PlanReplay::CheckHeader()
+{
+    if (m_workers == 0 || m_participants < m_workers || m_total == 0)
+    {
+        Fail("plan " + m_plan.algorithm +
+             ": needs workers > 0, hostOf for every participant "
+             "(>= workers) and gradientBytes > 0; got workers " +
+             std::to_string(m_workers) + ", " + std::to_string(m_participants) +
+             " participants, W " + std::to_string(m_total));
+        return false;
+    }
+    return true;
+}
+
+void
+PlanReplay::InitState()
+{
+    m_state.resize(m_participants);
+    for (uint32_t p = 0; p < m_participants; ++p)
+    {
+        ContributorSet own = p < m_workers ? ContributorSet::Single(m_workers, p)
+                                           : ContributorSet(m_workers);
+        m_state[p].emplace(0, Segment{m_total, own, {}});
+    }
+}
+
+bool
+PlanReplay::CheckStructure(size_t i, bool& depsOk)
+{
+    const auto& transfers = m_plan.transfers;
+    const Transfer& t = transfers[i];
+    bool valid = true;
+    if (t.id != i)
+    {
+        Fail("transfer at index " + std::to_string(i) + " has id " + std::to_string(t.id));
+        valid = false;
+    }
+    if (t.src >= m_participants || t.dst >= m_participants || t.src == t.dst)
+    {
+        Fail(Describe(t) + ": src and dst must be distinct participants < " +
+             std::to_string(m_participants));
+        return false;
+    }
+    if (t.bytes == 0 || t.offset >= m_total || t.bytes > m_total - t.offset)
+    {
+        Fail(Describe(t) + ": range must be non-empty and inside [0," + std::to_string(m_total) +
+             ")");
+        valid = false;
+    }
+    if (t.carries.Count() == 0 || !t.carries.IsSubsetOf(ContributorSet::All(m_workers)))
+    {
+        Fail(Describe(t) + ": carries " + t.carries.ToString() + " must be a non-empty set over " +
+             std::to_string(m_workers) + " workers");
+        valid = false;
+    }
+    depsOk = true;
+    for (TransferId d : t.deps)
+    {
+        if (d >= i)
+        {
+            Fail(Describe(t) + ": dependency #" + std::to_string(d) +
+                 " is not an earlier transfer (deps must point backwards)");
+            depsOk = false;
+            continue;
+        }
+        if (transfers[d].src != t.src && transfers[d].dst != t.src)
+        {
+            Fail(Describe(t) + ": dependency #" + std::to_string(d) + " (p" +
+                 std::to_string(transfers[d].src) + "->p" + std::to_string(transfers[d].dst) +
+                 ") does not involve the source p" + std::to_string(t.src) +
+                 ", which cannot see it complete");
+        }
+    }
+    return valid;
+}
+
+void
+PlanReplay::CheckCausality(const Transfer& t, bool depsOk)
+{
+    const uint64_t begin = t.offset;
+    const uint64_t end = t.offset + t.bytes;
+    std::vector<TransferId> writers;
+    SegmentMap& src = m_state[t.src];
+    auto it = src.upper_bound(begin);
+    --it;
+    bool mismatchReported = false;
+    for (; it != src.end() && it->first < end; ++it)
+    {
+        const Segment& seg = it->second;
+        if (!(seg.held == t.carries) && !mismatchReported)
+        {
+            Fail(Describe(t) + ": source holds " + seg.held.ToString() + " over [" +
+                 std::to_string(std::max(begin, it->first)) + "," +
+                 std::to_string(std::min(end, seg.end)) + ") but the transfer carries " +
+                 t.carries.ToString());
+            mismatchReported = true;
+        }
+        writers.insert(writers.end(), seg.writers.begin(), seg.writers.end());
+    }
+    std::sort(writers.begin(), writers.end());
+    writers.erase(std::unique(writers.begin(), writers.end()), writers.end());
+    std::vector<TransferId> missing;
+    for (TransferId w : writers)
+    {
+        if (std::find(t.deps.begin(), t.deps.end(), w) == t.deps.end())
+        {
+            missing.push_back(w);
+        }
+    }
+    if (!missing.empty() && depsOk)
+    {
+        CheckClosure(t, missing);
+    }
+    else if (!missing.empty())
+    {
+        Fail(Describe(t) + ": reads data written by " + Describe(m_plan.transfers[missing[0]]) +
+             " but its dependencies are malformed");
+    }
+}
+
+void
+PlanReplay::CheckClosure(const Transfer& t, const std::vector<TransferId>& missing)
+{
+    const auto& transfers = m_plan.transfers;
+    const TransferId oldest = missing.front();
+    ++m_generation;
+    m_stack.assign(t.deps.begin(), t.deps.end());
+    while (!m_stack.empty())
+    {
+        TransferId d = m_stack.back();
+        m_stack.pop_back();
+        if (d < oldest || m_stamp[d] == m_generation)
+        {
+            continue;
+        }
+        m_stamp[d] = m_generation;
+        for (TransferId dd : transfers[d].deps)
+        {
+            if (dd < d)
+            {
+                m_stack.push_back(dd);
+            }
+        }
+    }
+    for (TransferId w : missing)
+    {
+        if (m_stamp[w] != m_generation)
+        {
+            Fail(Describe(t) + ": missing dependency: it sends data written by " +
+                 Describe(transfers[w]) + ", which is not in its dependency closure");
+        }
+    }
+}
+
+void
+PlanReplay::ApplyAtDestination(const Transfer& t)
+{
+    const uint64_t begin = t.offset;
+    const uint64_t end = t.offset + t.bytes;
+    SegmentMap& dst = m_state[t.dst];
+    SplitAt(dst, begin);
+    SplitAt(dst, end);
+    bool doubleReported = false;
+    for (auto d = dst.find(begin); d != dst.end() && d->first < end; ++d)
+    {
+        Segment& seg = d->second;
+        if (t.op == TransferOp::Reduce)
+        {
+            if (seg.held.Intersects(t.carries) && !doubleReported)
+            {
+                Fail(Describe(t) + ": double counting: reduces " + t.carries.ToString() +
+                     " into [" + std::to_string(d->first) + "," + std::to_string(seg.end) +
+                     ") of p" + std::to_string(t.dst) + ", which already holds " +
+                     seg.held.ToString());
+                doubleReported = true;
+            }
+            seg.held.UnionWith(t.carries);
+            seg.writers.push_back(t.id);
+        }
+        else
+        {
+            seg.held = t.carries;
+            seg.writers.assign(1, t.id);
+        }
+    }
+}
+
+void
+PlanReplay::CheckCompleteness()
+{
+    const ContributorSet all = ContributorSet::All(m_workers);
+    for (uint32_t p = 0; p < m_workers; ++p)
+    {
+        uint32_t reported = 0;
+        for (const auto& [start, seg] : m_state[p])
+        {
+            if (!(seg.held == all) && reported++ < 2)
+            {
+                Fail("incomplete: worker p" + std::to_string(p) + " ends with " +
+                     seg.held.ToString() + " over [" + std::to_string(start) + "," +
+                     std::to_string(seg.end) + "), not the full sum of " +
+                     std::to_string(m_workers) + " workers");
+            }
+        }
+    }
+}
+
+} // namespace
+
 PlanCheckResult
 PlanChecker::Check(const SyncPlan& plan) const
 {
     PlanCheckResult result;
-    auto fail = [&](const std::string& message) {
-        ++result.errorCount;
-        if (result.errors.size() < m_maxErrors)
-        {
-            result.errors.push_back(message);
-        }
-    };
-    const uint32_t workers = plan.workers;
-    const uint32_t participants = plan.ParticipantCount();
-    const uint64_t total = plan.gradientBytes;
-    if (workers == 0 || participants < workers || total == 0)
-    {
-        fail("plan " + plan.algorithm +
-             ": needs workers > 0, hostOf for every participant "
-             "(>= workers) and gradientBytes > 0; got workers " +
-             std::to_string(workers) + ", " + std::to_string(participants) + " participants, W " +
-             std::to_string(total));
-        return result;
-    }
-    result.sentBytes.assign(participants, 0);
-    result.receivedBytes.assign(participants, 0);
-
-    std::vector<SegmentMap> state(participants);
-    for (uint32_t p = 0; p < participants; ++p)
-    {
-        ContributorSet own = p < workers ? ContributorSet::Single(workers, p)
-                                         : ContributorSet(workers);
-        state[p].emplace(0, Segment{total, own, {}});
-    }
-
-    // Closure queries: DFS backwards over deps, visiting only ids >= the oldest writer asked
-    // about (ids only point backwards, so nothing older can lead to it).
-    std::vector<uint32_t> stamp(plan.transfers.size(), 0);
-    uint32_t generation = 0;
-    std::vector<TransferId> stack;
-
-    const auto& transfers = plan.transfers;
-    for (size_t i = 0; i < transfers.size(); ++i)
-    {
-        const Transfer& t = transfers[i];
-        bool valid = true;
-        if (t.id != i)
-        {
-            fail("transfer at index " + std::to_string(i) + " has id " + std::to_string(t.id));
-            valid = false;
-        }
-        if (t.src >= participants || t.dst >= participants || t.src == t.dst)
-        {
-            fail(Describe(t) + ": src and dst must be distinct participants < " +
-                 std::to_string(participants));
-            continue;
-        }
-        if (t.bytes == 0 || t.offset >= total || t.bytes > total - t.offset)
-        {
-            fail(Describe(t) + ": range must be non-empty and inside [0," + std::to_string(total) +
-                 ")");
-            valid = false;
-        }
-        if (t.carries.Count() == 0 || !t.carries.IsSubsetOf(ContributorSet::All(workers)))
-        {
-            fail(Describe(t) + ": carries " + t.carries.ToString() +
-                 " must be a non-empty set over " + std::to_string(workers) + " workers");
-            valid = false;
-        }
-        bool depsOk = true;
-        for (TransferId d : t.deps)
-        {
-            if (d >= i)
-            {
-                fail(Describe(t) + ": dependency #" + std::to_string(d) +
-                     " is not an earlier transfer (deps must point backwards)");
-                depsOk = false;
-                continue;
-            }
-            if (transfers[d].src != t.src && transfers[d].dst != t.src)
-            {
-                fail(Describe(t) + ": dependency #" + std::to_string(d) + " (p" +
-                     std::to_string(transfers[d].src) + "->p" + std::to_string(transfers[d].dst) +
-                     ") does not involve the source p" + std::to_string(t.src) +
-                     ", which cannot see it complete");
-            }
-        }
-        if (!valid)
-        {
-            continue;
-        }
-        result.sentBytes[t.src] += t.bytes;
-        result.receivedBytes[t.dst] += t.bytes;
-        const uint64_t begin = t.offset;
-        const uint64_t end = t.offset + t.bytes;
-
-        // Causality: the source holds exactly `carries` over the range, built only by
-        // transfers the source has seen complete.
-        std::vector<TransferId> writers;
-        SegmentMap& src = state[t.src];
-        auto it = src.upper_bound(begin);
-        --it;
-        bool mismatchReported = false;
-        for (; it != src.end() && it->first < end; ++it)
-        {
-            const Segment& seg = it->second;
-            if (!(seg.held == t.carries) && !mismatchReported)
-            {
-                fail(Describe(t) + ": source holds " + seg.held.ToString() + " over [" +
-                     std::to_string(std::max(begin, it->first)) + "," +
-                     std::to_string(std::min(end, seg.end)) + ") but the transfer carries " +
-                     t.carries.ToString());
-                mismatchReported = true;
-            }
-            writers.insert(writers.end(), seg.writers.begin(), seg.writers.end());
-        }
-        std::sort(writers.begin(), writers.end());
-        writers.erase(std::unique(writers.begin(), writers.end()), writers.end());
-        std::vector<TransferId> missing;
-        for (TransferId w : writers)
-        {
-            if (std::find(t.deps.begin(), t.deps.end(), w) == t.deps.end())
-            {
-                missing.push_back(w);
-            }
-        }
-        if (!missing.empty() && depsOk)
-        {
-            const TransferId oldest = missing.front();
-            ++generation;
-            stack.assign(t.deps.begin(), t.deps.end());
-            while (!stack.empty())
-            {
-                TransferId d = stack.back();
-                stack.pop_back();
-                if (d < oldest || stamp[d] == generation)
-                {
-                    continue;
-                }
-                stamp[d] = generation;
-                for (TransferId dd : transfers[d].deps)
-                {
-                    if (dd < d)
-                    {
-                        stack.push_back(dd);
-                    }
-                }
-            }
-            for (TransferId w : missing)
-            {
-                if (stamp[w] != generation)
-                {
-                    fail(Describe(t) + ": missing dependency: it sends data written by " +
-                         Describe(transfers[w]) + ", which is not in its dependency closure");
-                }
-            }
-        }
-        else if (!missing.empty())
-        {
-            fail(Describe(t) + ": reads data written by " + Describe(transfers[missing[0]]) +
-                 " but its dependencies are malformed");
-        }
-
-        // Apply at the destination.
-        SegmentMap& dst = state[t.dst];
-        SplitAt(dst, begin);
-        SplitAt(dst, end);
-        bool doubleReported = false;
-        for (auto d = dst.find(begin); d != dst.end() && d->first < end; ++d)
-        {
-            Segment& seg = d->second;
-            if (t.op == TransferOp::Reduce)
-            {
-                if (seg.held.Intersects(t.carries) && !doubleReported)
-                {
-                    fail(Describe(t) + ": double counting: reduces " + t.carries.ToString() +
-                         " into [" + std::to_string(d->first) + "," + std::to_string(seg.end) +
-                         ") of p" + std::to_string(t.dst) + ", which already holds " +
-                         seg.held.ToString());
-                    doubleReported = true;
-                }
-                seg.held.UnionWith(t.carries);
-                seg.writers.push_back(t.id);
-            }
-            else
-            {
-                seg.held = t.carries;
-                seg.writers.assign(1, t.id);
-            }
-        }
-    }
-
-    // Completeness: every worker ends with the full sum of every byte.
-    const ContributorSet all = ContributorSet::All(workers);
-    for (uint32_t p = 0; p < workers; ++p)
-    {
-        uint32_t reported = 0;
-        for (const auto& [start, seg] : state[p])
-        {
-            if (!(seg.held == all) && reported++ < 2)
-            {
-                fail("incomplete: worker p" + std::to_string(p) + " ends with " +
-                     seg.held.ToString() + " over [" + std::to_string(start) + "," +
-                     std::to_string(seg.end) + "), not the full sum of " + std::to_string(workers) +
-                     " workers");
-            }
-        }
-    }
+    PlanReplay(plan, m_maxErrors, result).Run();
     return result;
 }
 

@@ -75,6 +75,60 @@ RingAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
     return true;
 }
 
+namespace
+{
+
+/// Ring order `rotation` (0 or 1) of a square k x k torus: one of two edge-disjoint
+/// Hamiltonian cycles (x = coordinate 1, y = coordinate 0). Ring 0 walks row y from x = -y
+/// for k-1 +x steps, then one +y step (in column k-1-y); ring 1 uses every other cable:
+/// column x from y = -x for k-1 +y steps, then one +x step (in row k-1-x). Each vertex keeps
+/// degree 2 in the second, and it visits every column once, so it is one cycle.
+std::vector<HostRank>
+SquareTorusOrder(const Topology& topology, uint32_t n, uint32_t side, uint32_t rotation)
+{
+    std::vector<HostRank> order(n);
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const uint32_t major = i / side;
+        const uint32_t minor = (side - major + i % side) % side;
+        // Coordinates (dimension 0, dimension 1) = digits (slow, fast).
+        order[i] = rotation == 0 ? topology.RankOfDigits({minor, major})
+                                 : topology.RankOfDigits({major, minor});
+    }
+    return order;
+}
+
+/// Rotating which dimension is walked fastest moves most hops of ring p onto the ports of
+/// dimension `rotation` (see the class comment).
+std::vector<HostRank>
+RotatedDigitOrder(const Topology& topology,
+                  const std::vector<uint32_t>& radix,
+                  DigitWalk walk,
+                  uint32_t rotation,
+                  uint32_t n)
+{
+    const uint32_t dims = static_cast<uint32_t>(radix.size());
+    std::vector<HostRank> order(n);
+    std::vector<uint32_t> rotated(dims);
+    for (uint32_t q = 0; q < dims; ++q)
+    {
+        rotated[q] = radix[(q + rotation) % dims];
+    }
+    for (uint32_t i = 0; i < n; ++i)
+    {
+        const std::vector<uint32_t> walked = WalkDigits(rotated, walk, i);
+        std::vector<uint32_t> natural(dims); // natural[q]: q-th fastest dimension
+        for (uint32_t q = 0; q < dims; ++q)
+        {
+            natural[(q + rotation) % dims] = walked[q];
+        }
+        order[i] = topology.RankOfDigits(natural);
+    }
+    return order;
+}
+
+} // namespace
+
 std::vector<std::vector<HostRank>>
 RingAlgorithm::RingOrders(const Topology& topology) const
 {
@@ -109,7 +163,7 @@ RingAlgorithm::RingOrders(const Topology& topology) const
     }
 
     // A square 2-D torus (side >= 3) has a Hamiltonian decomposition (Kotzig 1973; the
-    // construction below is the simple one for equal sides): with nics=all and a
+    // construction in SquareTorusOrder is the simple one for equal sides): with nics=all and a
     // topology-aware order its 4 rings use every directed cable exactly once.
     const bool squareTorus = m_allNics && m_order != "natural" &&
                              topology.NeighbourWalk() == DigitWalk::Reflect && radix.size() == 2 &&
@@ -122,19 +176,7 @@ RingAlgorithm::RingOrders(const Topology& topology) const
         std::vector<HostRank> order(n);
         if (squareTorus)
         {
-            // Two edge-disjoint Hamiltonian cycles of the k x k torus (x = coordinate 1,
-            // y = coordinate 0). Ring 0 walks row y from x = -y for k-1 +x steps, then one
-            // +y step (in column k-1-y); ring 1 uses every other cable: column x from
-            // y = -x for k-1 +y steps, then one +x step (in row k-1-x). Each vertex keeps
-            // degree 2 in the second, and it visits every column once, so it is one cycle.
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                const uint32_t major = i / side;
-                const uint32_t minor = (side - major + i % side) % side;
-                // Coordinates (dimension 0, dimension 1) = digits (slow, fast).
-                order[i] = rotation == 0 ? topology.RankOfDigits({minor, major})
-                                         : topology.RankOfDigits({major, minor});
-            }
+            order = SquareTorusOrder(topology, n, side, rotation);
         }
         else if (!digits)
         {
@@ -158,23 +200,7 @@ RingAlgorithm::RingOrders(const Topology& topology) const
         }
         else
         {
-            // Rotating which dimension is walked fastest moves most hops of ring p onto
-            // the ports of dimension `rotation` (see the class comment).
-            std::vector<uint32_t> rotated(dims);
-            for (uint32_t q = 0; q < dims; ++q)
-            {
-                rotated[q] = radix[(q + rotation) % dims];
-            }
-            for (uint32_t i = 0; i < n; ++i)
-            {
-                const std::vector<uint32_t> walked = WalkDigits(rotated, walk, i);
-                std::vector<uint32_t> natural(dims); // natural[q]: q-th fastest dimension
-                for (uint32_t q = 0; q < dims; ++q)
-                {
-                    natural[(q + rotation) % dims] = walked[q];
-                }
-                order[i] = topology.RankOfDigits(natural);
-            }
+            order = RotatedDigitOrder(topology, radix, walk, rotation, n);
         }
         if ((p / dims) % 2 == 1)
         {

@@ -3,6 +3,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-job.cc
     workloads/sync-application.cc
     workloads/async-ps-job.cc
+    workloads/async-ps-schedule.cc
     workloads/async-ps-spec.cc
     workloads/ps-network-view.cc
     workloads/convergence-model.cc
@@ -22,6 +23,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/packing-lp.cc
     workloads/tree-packing-algorithm.cc
     workloads/fluid-estimator.cc
+    workloads/fluid-refill.cc
     workloads/fluid-paths.cc
     workloads/round-plan.cc
     workloads/round-fluid-estimator.cc
@@ -59,6 +61,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/tree-packing-algorithm.h
     workloads/fluid-estimator.h
     workloads/fluid-heaps.h
+    workloads/fluid-run.h
     workloads/fluid-paths.h
     workloads/round-plan.h
     workloads/round-fluid-estimator.h

@@ -90,6 +90,138 @@ TreePackingAlgorithm::Streams(const TreePackingResult& packing) const
     return streams;
 }
 
+namespace
+{
+
+/// A packed tree's children, breadth-first order from the root, and subtree contributor sets.
+struct TreeShape
+{
+    std::vector<std::vector<HostRank>> children;
+    std::vector<HostRank> order;
+    std::vector<ContributorSet> subtree;
+};
+
+/// The shape of `tree` over n hosts.
+TreeShape
+ShapeOf(const PackedTree& tree, uint32_t n)
+{
+    TreeShape shape;
+    std::vector<std::vector<HostRank>>& children = shape.children;
+    children.resize(n);
+    for (HostRank h = 0; h < n; ++h)
+    {
+        if (tree.parent[h] != kNoIndex)
+        {
+            children[tree.parent[h]].push_back(h);
+        }
+    }
+    std::vector<HostRank>& order = shape.order;
+    order.push_back(tree.root);
+    for (size_t q = 0; q < order.size(); ++q)
+    {
+        for (HostRank c : children[order[q]])
+        {
+            order.push_back(c);
+        }
+    }
+    std::vector<ContributorSet>& subtree = shape.subtree;
+    subtree.assign(n, ContributorSet(n));
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+    {
+        subtree[*it].Add(*it);
+        if (tree.parent[*it] != kNoIndex)
+        {
+            subtree[tree.parent[*it]].UnionWith(subtree[*it]);
+        }
+    }
+    return shape;
+}
+
+/// Adds stream st over [base, end): `blocks` pipelined blocks, each reduced up the tree and
+/// broadcast back down.
+void
+AddTreeStream(SyncPlan& plan,
+              const PackedTree& tree,
+              uint32_t n,
+              uint64_t base,
+              uint64_t end,
+              uint32_t blocks,
+              size_t st)
+{
+    const TreeShape shape = ShapeOf(tree, n);
+    const std::vector<std::vector<HostRank>>& children = shape.children;
+    const std::vector<HostRank>& order = shape.order;
+    const std::vector<ContributorSet>& subtree = shape.subtree;
+
+    std::vector<uint64_t> block = SplitOffsets(end - base, blocks);
+    std::vector<TransferId> lastUp(n, kNone);   // host's previous send to its parent
+    std::vector<TransferId> lastDown(n, kNone); // previous send from the parent to host
+    for (uint32_t b = 0; b < blocks; ++b)
+    {
+        const uint64_t offset = base + block[b];
+        const uint64_t bytes = block[b + 1] - block[b];
+        if (bytes == 0)
+        {
+            continue;
+        }
+        const uint32_t chunk = static_cast<uint32_t>(st) * blocks + b;
+        std::vector<std::vector<TransferId>> fromChildren(n);
+        for (auto it = order.rbegin(); it != order.rend(); ++it)
+        {
+            const HostRank h = *it;
+            if (h == tree.root)
+            {
+                continue;
+            }
+            std::vector<TransferId> deps = fromChildren[h];
+            if (lastUp[h] != kNone)
+            {
+                deps.push_back(lastUp[h]);
+            }
+            TransferId id = plan.Add({0,
+                                      h,
+                                      tree.parent[h],
+                                      offset,
+                                      bytes,
+                                      TransferOp::Reduce,
+                                      subtree[h],
+                                      deps,
+                                      chunk,
+                                      0});
+            lastUp[h] = id;
+            fromChildren[tree.parent[h]].push_back(id);
+        }
+        std::vector<TransferId> fromParent(n, kNone);
+        for (HostRank h : order)
+        {
+            for (HostRank c : children[h])
+            {
+                std::vector<TransferId> deps = h == tree.root
+                                                   ? fromChildren[h]
+                                                   : std::vector<TransferId>{fromParent[h]};
+                if (lastDown[c] != kNone)
+                {
+                    deps.push_back(lastDown[c]);
+                }
+                TransferId id = plan.Add({0,
+                                          h,
+                                          c,
+                                          offset,
+                                          bytes,
+                                          TransferOp::Copy,
+                                          ContributorSet::All(n),
+                                          deps,
+                                          chunk,
+                                          1});
+                lastDown[c] = id;
+                fromParent[c] = id;
+            }
+        }
+    }
+}
+
+} // namespace
+
 SyncPlan
 TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 {
@@ -118,98 +250,7 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
             continue; // a stream too slow to get a byte of a tiny gradient
         }
 
-        // Children, breadth-first order from the root, and subtree contributor sets.
-        std::vector<std::vector<HostRank>> children(n);
-        for (HostRank h = 0; h < n; ++h)
-        {
-            if (tree.parent[h] != kNoIndex)
-            {
-                children[tree.parent[h]].push_back(h);
-            }
-        }
-        std::vector<HostRank> order{tree.root};
-        for (size_t q = 0; q < order.size(); ++q)
-        {
-            for (HostRank c : children[order[q]])
-            {
-                order.push_back(c);
-            }
-        }
-        std::vector<ContributorSet> subtree(n, ContributorSet(n));
-        for (auto it = order.rbegin(); it != order.rend(); ++it)
-        {
-            subtree[*it].Add(*it);
-            if (tree.parent[*it] != kNoIndex)
-            {
-                subtree[tree.parent[*it]].UnionWith(subtree[*it]);
-            }
-        }
-
-        std::vector<uint64_t> block = SplitOffsets(end - base, m_blocks);
-        std::vector<TransferId> lastUp(n, kNone);   // host's previous send to its parent
-        std::vector<TransferId> lastDown(n, kNone); // previous send from the parent to host
-        for (uint32_t b = 0; b < m_blocks; ++b)
-        {
-            const uint64_t offset = base + block[b];
-            const uint64_t bytes = block[b + 1] - block[b];
-            if (bytes == 0)
-            {
-                continue;
-            }
-            const uint32_t chunk = static_cast<uint32_t>(st) * m_blocks + b;
-            std::vector<std::vector<TransferId>> fromChildren(n);
-            for (auto it = order.rbegin(); it != order.rend(); ++it)
-            {
-                const HostRank h = *it;
-                if (h == tree.root)
-                {
-                    continue;
-                }
-                std::vector<TransferId> deps = fromChildren[h];
-                if (lastUp[h] != kNone)
-                {
-                    deps.push_back(lastUp[h]);
-                }
-                TransferId id = plan.Add({0,
-                                          h,
-                                          tree.parent[h],
-                                          offset,
-                                          bytes,
-                                          TransferOp::Reduce,
-                                          subtree[h],
-                                          deps,
-                                          chunk,
-                                          0});
-                lastUp[h] = id;
-                fromChildren[tree.parent[h]].push_back(id);
-            }
-            std::vector<TransferId> fromParent(n, kNone);
-            for (HostRank h : order)
-            {
-                for (HostRank c : children[h])
-                {
-                    std::vector<TransferId> deps = h == tree.root
-                                                       ? fromChildren[h]
-                                                       : std::vector<TransferId>{fromParent[h]};
-                    if (lastDown[c] != kNone)
-                    {
-                        deps.push_back(lastDown[c]);
-                    }
-                    TransferId id = plan.Add({0,
-                                              h,
-                                              c,
-                                              offset,
-                                              bytes,
-                                              TransferOp::Copy,
-                                              ContributorSet::All(n),
-                                              deps,
-                                              chunk,
-                                              1});
-                    lastDown[c] = id;
-                    fromParent[c] = id;
-                }
-            }
-        }
+        AddTreeStream(plan, tree, n, base, end, m_blocks, st);
     }
     return plan;
 }
