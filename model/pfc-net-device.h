@@ -331,6 +331,17 @@ class PfcNetDevice : public NetDevice
 
     /// \brief Pick the next frame and start it, if idle and one is eligible.
     void TryTransmit();
+    /// \brief Whether a frame is still on the line (makes its end an event when something
+    /// waits); turns a transmitter whose frame has ended READY.
+    bool LineBusy();
+    /// \brief Start the first queued PFC frame; false when none is queued.
+    bool SendQueuedControl();
+    /// \brief Start the next data frame by the control class and the scheduling discipline;
+    /// false when no eligible priority has one.
+    bool SendNextDataFrame();
+    /// \brief Take priority p's next frame (queued, else pulled) and start it; clears p in
+    /// `ready`; false when p had none.
+    bool SendFromPriority(uint8_t p, uint8_t& ready);
     /// A queued frame and, when known, its parsed header.
     struct TxFrame
     {

@@ -20,6 +20,7 @@ NS_OBJECT_ENSURE_REGISTERED(PfcSwitch);
 TypeId
 PfcSwitch::GetTypeId()
 {
+    // Long by design: one attribute per model knob, each with its unit and range.
     static TypeId tid =
         TypeId("ns3::PfcSwitch")
             .SetParent<Object>()

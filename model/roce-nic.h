@@ -140,6 +140,9 @@ class RoceNic : public Object
     /// \brief QP number of a NIC's first QP. IBA reserves QP0 (SMI) and QP1 (GSI), so QP1
     /// would decode as management datagrams; 0x100 as the first number keeps clear of them.
     static constexpr uint32_t kFirstQpNumber = 0x100;
+    /// \brief Mask of a BTH PSN (24 bits): the wire carries the low 24 bits of the QP's
+    /// 64-bit PSN counters.
+    static constexpr uint32_t kPsnMask = 0xFFFFFF;
     /// \brief The QP with a number (nullptr if none).
     Ptr<QueuePair> GetQueuePair(uint32_t number) const;
 

@@ -6,6 +6,8 @@ set(PARAMSYNC_MODEL_SOURCES
   model/pfc-header.cc
   model/pfc-channel.cc
   model/pfc-net-device.cc
+  model/pfc-net-device-tx.cc
+  model/pfc-net-device-rx.cc
   model/shared-buffer-mmu.cc
   model/forwarding-table.cc
   model/pfc-switch.cc
@@ -16,6 +18,8 @@ set(PARAMSYNC_MODEL_SOURCES
   model/congestion-control-preset.cc
   model/queue-pair.cc
   model/roce-nic.cc
+  model/roce-nic-tx.cc
+  model/roce-nic-rx.cc
   model/quad-heap-scheduler.cc
 )
 set(PARAMSYNC_MODEL_HEADERS

@@ -1,0 +1,183 @@
+// PfcNetDevice, receive path: frames from the channel go to the PFC state machine (pause
+// frames, after the reaction delay; pause timers and their accounting) or to the owner (relay,
+// frame callback, NetDevice callback). The rest of the class: pfc-net-device.cc,
+// pfc-net-device-tx.cc (transmit scheduling).
+#include "pfc-header.h"
+#include "pfc-net-device.h"
+#include "roce-frame.h"
+
+#include "ns3/assert.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/simulator.h"
+
+namespace ns3
+{
+
+void
+PfcNetDevice::Receive(Ptr<Packet> frame)
+{
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame);
+    }
+    // One read of the first 18 bytes decides PFC or data and the priority.
+    uint8_t head[18];
+    const uint32_t n = frame->CopyData(head, sizeof(head));
+    const uint16_t type = n >= 14 ? static_cast<uint16_t>((head[12] << 8) | head[13]) : 0;
+    if (type == PfcHeader::kEtherType)
+    {
+        ReceivePfc(frame);
+        return;
+    }
+    Deliver(frame, n < 18 ? 0 : FramePriorityFromHead(head), nullptr);
+}
+
+void
+PfcNetDevice::ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info)
+{
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame);
+    }
+    Deliver(frame, info.priority, &info);
+}
+
+void
+PfcNetDevice::ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)
+{
+    if (m_relayReceives && !m_pcap && m_rxTrace.IsEmpty())
+    {
+        // The switch's path: the frame moves on untouched.
+        ++m_rxFrames;
+        m_relay->RelayReceive(m_relayPort, *this, std::move(frame), info.priority, &info, bytes);
+        return;
+    }
+    ReceiveRoce(frame.Release(), info);
+}
+
+void
+PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
+{
+    ++m_rxFrames;
+    if (!m_rxTrace.IsEmpty())
+    {
+        m_rxTrace(frame, priority);
+    }
+    if (m_relayReceives)
+    {
+        m_relay->RelayReceive(
+            m_relayPort, *this, FrameRef(frame), priority, info, frame->GetSize());
+    }
+    else if (!m_frameRx.IsNull())
+    {
+        DeliverTo(m_frameRx, frame, priority, info);
+    }
+    else if (!m_rxCallback.IsNull())
+    {
+        m_rxCallback(this, frame, 0, m_address);
+    }
+    else
+    {
+        m_dropTrace(frame, priority);
+    }
+}
+
+void
+PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
+{
+    PfcHeader h;
+    frame->PeekHeader(h);
+    if (h.opcode != PfcHeader::kOpcode)
+    {
+        return; // other MAC control frames (802.3x PAUSE) are not modelled
+    }
+    uint8_t enabled = 0;
+    std::array<uint16_t, kPfcPriorities> quanta{};
+    for (uint8_t p = 0; p < kPfcPriorities; ++p)
+    {
+        if (!h.IsEnabled(p))
+        {
+            continue;
+        }
+        quanta[p] = h.quanta[p];
+        m_pauseRecvTrace(p, quanta[p]);
+        ++(quanta[p] == 0 ? m_resumeRecv[p] : m_pauseRecv[p]);
+        if (m_pfcEnabled && p != m_controlPriority)
+        {
+            enabled = static_cast<uint8_t>(enabled | (1u << p));
+        }
+    }
+    if (enabled == 0)
+    {
+        return;
+    }
+    const Time reaction = GetPfcReactionDelay();
+    if (reaction.IsZero())
+    {
+        ApplyPfc(enabled, quanta);
+        return;
+    }
+    // Every PFC frame is delayed alike, so they take effect in their order of arrival.
+    m_pfcPending.push_back(Simulator::Schedule(reaction, [this, enabled, quanta]() {
+        m_pfcPending.pop_front();
+        ApplyPfc(enabled, quanta);
+    }));
+}
+
+void
+PfcNetDevice::ApplyPfc(uint8_t enabled, std::array<uint16_t, kPfcPriorities> quanta)
+{
+    bool resumed = false;
+    for (uint8_t p = 0; p < kPfcPriorities; ++p)
+    {
+        if (((enabled >> p) & 1) == 0)
+        {
+            continue;
+        }
+        const uint16_t q = quanta[p];
+        if (q == 0)
+        {
+            if (m_paused[p])
+            {
+                EndPause(p);
+                resumed = true;
+            }
+            continue;
+        }
+        if (!m_paused[p])
+        {
+            m_paused[p] = true;
+            m_pausedMask = static_cast<uint8_t>(m_pausedMask | (1u << p));
+            m_pauseStart[p] = Simulator::Now();
+        }
+        // A new pause replaces what is left of the previous one.
+        m_pauseTimer[p].Cancel();
+        m_pauseTimer[p] = Simulator::Schedule(
+            PauseDuration(q), &PfcNetDevice::PauseExpired, this, p);
+    }
+    if (resumed)
+    {
+        TryTransmit();
+    }
+}
+
+void
+PfcNetDevice::PauseExpired(uint8_t priority)
+{
+    EndPause(priority);
+    TryTransmit();
+}
+
+void
+PfcNetDevice::EndPause(uint8_t priority)
+{
+    NS_ASSERT(m_paused[priority]);
+    Time paused = Simulator::Now() - m_pauseStart[priority];
+    m_pausedTime[priority] += paused;
+    m_paused[priority] = false;
+    m_pausedMask = static_cast<uint8_t>(m_pausedMask & ~(1u << priority));
+    m_pauseTimer[priority].Cancel();
+    m_resumeTrace(priority, paused);
+}
+
+} // namespace ns3

@@ -1,0 +1,297 @@
+// PfcNetDevice, transmit scheduling: which frame goes next (the PFC control queue, then the
+// control class, then the data priorities under StrictPriority, RoundRobin or
+// DeficitRoundRobin), serialization and its end. The rest of the class: pfc-net-device.cc
+// (configuration, counters, NetDevice), pfc-net-device-rx.cc (receive path, PFC pause state).
+#include "pfc-channel.h"
+#include "pfc-net-device.h"
+#include "roce-frame.h"
+
+#include "ns3/assert.h"
+#include "ns3/pcap-file-wrapper.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+
+namespace ns3
+{
+
+namespace
+{
+/// Priority index used for PFC frames in the transmit path.
+constexpr uint8_t kControl = kPfcPriorities;
+} // namespace
+
+void
+PfcNetDevice::TryTransmit()
+{
+    if (m_inTryTransmit)
+    {
+        // A puller woke us from inside the scan: scan again when the outer call ends.
+        m_wakePending = true;
+        return;
+    }
+    m_inTryTransmit = true;
+    do
+    {
+        m_wakePending = false;
+        if (!m_channel || LineBusy() || SendQueuedControl() || SendNextDataFrame())
+        {
+            break;
+        }
+    } while (m_wakePending);
+    m_inTryTransmit = false;
+}
+
+bool
+PfcNetDevice::LineBusy()
+{
+    if (m_txState != BUSY)
+    {
+        return false;
+    }
+    if (Simulator::Now() < m_txEnd)
+    {
+        // Something may wait for the port: make sure the end of the frame is an event.
+        if (!m_completionPending && HasEligibleFrame())
+        {
+            m_completionPending = true;
+            m_completion = Simulator::Schedule(
+                m_txEnd - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
+        }
+        return true;
+    }
+    // The frame ended already; a completion event due now has not run yet.
+    if (m_completionPending)
+    {
+        m_completion.Cancel();
+        m_completionPending = false;
+    }
+    m_txState = READY;
+    return false;
+}
+
+bool
+PfcNetDevice::SendQueuedControl()
+{
+    if (!m_controlQueued)
+    {
+        return false;
+    }
+    FrameRef f(m_control.front());
+    const uint32_t bytes = m_control.front()->GetSize();
+    m_control.pop_front();
+    m_controlQueued = !m_control.empty();
+    TransmitStart(std::move(f), bytes, kControl, nullptr);
+    return true;
+}
+
+bool
+PfcNetDevice::SendNextDataFrame()
+{
+    // Priorities that may have a frame: an idle port with nothing anywhere costs one test.
+    uint8_t ready = EligiblePriorities();
+    bool sent = false;
+    // The control class (ACK, NAK, CNP) first: it clocks every data sender.
+    if (m_controlPriority < kPfcPriorities && ((ready >> m_controlPriority) & 1))
+    {
+        sent = SendFromPriority(m_controlPriority, ready);
+    }
+    if (m_scheduling == DEFICIT_ROUND_ROBIN)
+    {
+        while (!sent && ready)
+        {
+            const uint8_t p = DrrPick(ready);
+            sent = SendFromPriority(p, ready);
+            if (!sent)
+            {
+                m_drrCredit[p] = std::min<int64_t>(m_drrCredit[p], 0); // empty: no credit
+            }
+        }
+    }
+    for (uint8_t k = 0; k < kPfcPriorities && !sent && ready; ++k)
+    {
+        uint8_t p = (m_scheduling == STRICT_PRIORITY)
+                        ? static_cast<uint8_t>(kPfcPriorities - 1 - k)
+                        : static_cast<uint8_t>((m_rrNext + k) % kPfcPriorities);
+        if ((ready >> p) & 1)
+        {
+            sent = SendFromPriority(p, ready);
+        }
+    }
+    return sent;
+}
+
+bool
+PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
+{
+    ready = static_cast<uint8_t>(ready & ~(1u << p));
+    FrameRef f;
+    uint32_t bytes = 0;
+    if ((m_queueMask >> p) & 1)
+    {
+        TxFrame& head = m_queues[p].front();
+        f = std::move(head.frame);
+        bytes = head.bytes;
+        m_pulledInfo = head.info;
+        m_pulledInfoSet = head.known;
+        m_queues[p].pop_front();
+        m_queuedBytes[p] -= bytes;
+        if (m_queues[p].empty())
+        {
+            m_queueMask = static_cast<uint8_t>(m_queueMask & ~(1u << p));
+        }
+    }
+    else
+    {
+        f = PullFrom(p, bytes);
+    }
+    if (!f)
+    {
+        return false;
+    }
+    m_rrNext = static_cast<uint8_t>((p + 1) % kPfcPriorities);
+    if (m_scheduling == DEFICIT_ROUND_ROBIN && p != m_controlPriority)
+    {
+        m_drrCredit[p] -= bytes;
+    }
+    TransmitStart(std::move(f), bytes, p, m_pulledInfoSet ? &m_pulledInfo : nullptr);
+    return true;
+}
+
+uint8_t
+PfcNetDevice::DrrPick(uint8_t ready)
+{
+    // Each pass either returns or gives a ready priority a quantum of credit; credit never
+    // falls below minus one frame, so this ends after a few turns.
+    for (;;)
+    {
+        const uint8_t p = m_drrCurrent;
+        const bool isReady = (ready >> p) & 1;
+        if (isReady && m_drrCredit[p] > 0)
+        {
+            return p;
+        }
+        if (!isReady)
+        {
+            m_drrCredit[p] = std::min<int64_t>(m_drrCredit[p], 0); // idle: keeps only its debt
+        }
+        // The next ready priority after p (p itself when it is the only one) takes its turn.
+        uint8_t next = p;
+        for (uint8_t k = 1; k <= kPfcPriorities; ++k)
+        {
+            next = static_cast<uint8_t>((p + k) % kPfcPriorities);
+            if ((ready >> next) & 1)
+            {
+                break;
+            }
+        }
+        m_drrCurrent = next;
+        m_drrCredit[next] += m_drrQuantum;
+    }
+}
+
+FrameRef
+PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes)
+{
+    m_pulledInfoSet = false;
+    auto local = [&]() {
+        // The NIC builds the frame now: reading its size touches nothing cold.
+        Ptr<Packet> f = m_puller(this, p);
+        bytes = f ? f->GetSize() : 0;
+        return FrameRef(f);
+    };
+    auto relay = [&]() {
+        FrameRef f = m_relay->RelayPull(m_relayPort, p, m_pulledInfo, bytes);
+        m_pulledInfoSet = static_cast<bool>(f);
+        return f;
+    };
+    bool hasLocal = ((m_txBacklog >> p) & 1) && !m_puller.IsNull();
+    bool hasRelay = ((m_relayBacklog >> p) & 1) && m_relay;
+    if (hasLocal != hasRelay)
+    {
+        return hasLocal ? local() : relay();
+    }
+    if (!hasLocal)
+    {
+        return FrameRef();
+    }
+    // Both: ask the one whose turn it is first; the other gets the next turn if it answers.
+    bool relayFirst = m_relayFirst[p];
+    FrameRef f = relayFirst ? relay() : local();
+    if (f)
+    {
+        m_relayFirst[p] = !relayFirst;
+        return f;
+    }
+    return relayFirst ? local() : relay();
+}
+
+void
+PfcNetDevice::TransmitStart(FrameRef frame,
+                            uint32_t bytes,
+                            uint8_t priority,
+                            const RoceFrameInfo* info)
+{
+    NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
+    m_txState = BUSY;
+    m_currentPriority = priority;
+    if (priority < kPfcPriorities)
+    {
+        ++m_txFrames[priority];
+        if (!m_dequeueTrace.IsEmpty())
+        {
+            m_dequeueTrace(frame.Share(), priority);
+        }
+    }
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame.Share());
+    }
+    Time txTime = SerializationTime(bytes + kFramingBytes);
+    m_txEnd = Simulator::Now() + txTime;
+    // The end of a frame is an event only when another frame may follow it: a port that has
+    // nothing else turns idle by itself at m_txEnd (TryTransmit sees the time), which saves
+    // an event per hop on every uncongested port. A frame that arrives meanwhile schedules it.
+    if (HasEligibleFrame())
+    {
+        m_completionPending = true;
+        m_completion = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+    }
+    m_channel->TransmitFrame(std::move(frame), bytes, this, txTime, info);
+}
+
+bool
+PfcNetDevice::HasEligibleFrame() const
+{
+    return m_controlQueued || EligiblePriorities() != 0;
+}
+
+uint8_t
+PfcNetDevice::EligiblePriorities() const
+{
+    uint8_t ready = m_queueMask;
+    if (!m_puller.IsNull())
+    {
+        ready |= m_txBacklog;
+    }
+    if (m_relay)
+    {
+        ready |= m_relayBacklog;
+    }
+    if (m_pfcEnabled)
+    {
+        ready &= static_cast<uint8_t>(~m_pausedMask);
+    }
+    return ready;
+}
+
+void
+PfcNetDevice::TransmitComplete()
+{
+    NS_ASSERT_MSG(m_txState == BUSY, "PfcNetDevice: transmit completed while idle");
+    m_completionPending = false;
+    m_txState = READY;
+    TryTransmit();
+}
+
+} // namespace ns3
