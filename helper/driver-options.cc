@@ -233,7 +233,8 @@ DriverOptions::Table()
           });
     AddInputOutputRows(t);
     AddWorkloadAndFaultRows(t);
-    AddNetworkAndRunRows(t);
+    AddSwitchAndTimeRows(t);
+    AddRunLimitRows(t);
     return t;
 }
 
@@ -396,10 +397,9 @@ DriverOptions::AddWorkloadAndFaultRows(OptionTable& t)
           [this](const std::string& s) { ParseLinkDowns(s); });
 }
 
-/// Rows of the switches and the run's limits: buffer, priority, lane scheduling, stop, RTO, event
-/// limit, detectors, progress.
+/// Rows of the switches and the run's time limits: buffer, priority, lane scheduling, stop, RTO.
 void
-DriverOptions::AddNetworkAndRunRows(OptionTable& t)
+DriverOptions::AddSwitchAndTimeRows(OptionTable& t)
 {
     t.Add("buffer",
           "shared buffer per switch and relaying host with its unit (e.g. 32MB, 200KB), up "
@@ -446,6 +446,12 @@ DriverOptions::AddNetworkAndRunRows(OptionTable& t)
                               : 1e-3)
                        : V::Time(s, "--rto", kNs3TimeResolutionS);
         });
+}
+
+/// Rows of the run's other limits: event limit, detectors, progress, memory, estimate, trace size.
+void
+DriverOptions::AddRunLimitRows(OptionTable& t)
+{
     t.Add("max-events",
           "event limit of one packet-level run: a run still unfinished after that many "
           "simulator events (a livelock, e.g. endless retransmissions) ends with exit 3; about "
