@@ -174,6 +174,8 @@ class DriverOptions
     uint64_t traceMaxBytes{0};       //!< largest --trace file, bytes
 
   private:
+    /// \brief Table() rows of --topology, --algorithm, --model, --models-dir, --rate, --delay.
+    void AddTopologyAndJobRows(OptionTable& t);
     /// \brief Table() rows of --flows, --out, --format, --trace, --pcap.
     void AddInputOutputRows(OptionTable& t);
     /// \brief Table() rows of the training loop and the faults.
