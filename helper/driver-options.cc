@@ -141,36 +141,10 @@ DriverOptions::Table()
     // that turns the text into the typed field (OptionValues: units required, ranges
     // checked). Rows are parsed in this order: a parser may use the fields of rows above
     // it (--buffer uses --mtu; --rto uses --pfc, --buffer and --rate; --trace uses --out).
-    // Adding an option is one t.Add() row here and its two fields in driver-options.h.
+    // Adding an option is one t.Add() row here or in one of the Add*Rows groups below, and its
+    // two fields in driver-options.h.
     OptionTable t;
-    t.Add("topology",
-          "topology spec: bcube:n=3,k=1 | torus:dims=3x3 | fattree:k=4 | bigraph:s=4,m=4 | "
-          "ring:n=9 | star:n=8 | file:PATH (see topologies/README.md)",
-          topology,
-          [](const std::string& s) { V::CheckText(s, "--topology"); });
-    t.Add("algorithm",
-          JobRegistry::Help(), // generated from the registry of --algorithm
-          algorithm,
-          [](const std::string& s) { V::CheckText(s, "--algorithm"); });
-    t.Add("model",
-          "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE (one "
-          "synthetic tensor, e.g. bytes:100MB)",
-          model,
-          [](const std::string& s) { V::CheckText(s, "--model"); });
-    t.Add("models-dir",
-          "directory of the built-in model CSV files",
-          modelsDir,
-          [](const std::string& s) { V::CheckText(s, "--models-dir"); });
-    t.Add("rate",
-          "default link rate with its unit, 1Mbps to 100Tbps (e.g. 40Gbps); a topology's "
-          "rate= overrides it",
-          rateText,
-          [this](const std::string& s) { rateBps = V::Rate(s, "--rate", 1e6, 1e14); });
-    t.Add("delay",
-          "default one-way link delay with its unit, 0s to 1s (e.g. 1us); a topology's "
-          "delay= overrides it",
-          delayText,
-          [this](const std::string& s) { delayS = V::Time(s, "--delay", 0, 1); });
+    AddTopologyAndJobRows(t);
     t.Add("preset",
           "hpcc: follow HPCC's simulator on its own input files: --cc=dcqcn-hpcc (ACK every "
           "packet), --mtu=1000, each switch's ECMP hash seeded by its node index, its switch "
@@ -239,8 +213,44 @@ DriverOptions::Table()
           });
     AddInputOutputRows(t);
     AddWorkloadAndFaultRows(t);
-    AddNetworkAndRunRows(t);
+    AddSwitchAndTimeRows(t);
+    AddRunLimitRows(t);
     return t;
+}
+
+/// Rows of what runs: --topology, --algorithm, --model, --models-dir and the default link rate
+/// and delay.
+void
+DriverOptions::AddTopologyAndJobRows(OptionTable& t)
+{
+    t.Add("topology",
+          "topology spec: bcube:n=3,k=1 | torus:dims=3x3 | fattree:k=4 | bigraph:s=4,m=4 | "
+          "ring:n=9 | star:n=8 | file:PATH (see topologies/README.md)",
+          topology,
+          [](const std::string& s) { V::CheckText(s, "--topology"); });
+    t.Add("algorithm",
+          JobRegistry::Help(), // generated from the registry of --algorithm
+          algorithm,
+          [](const std::string& s) { V::CheckText(s, "--algorithm"); });
+    t.Add("model",
+          "model profile: vgg16 | vgg19 | resnet50 | mnist-mlp | PATH.csv | bytes:SIZE (one "
+          "synthetic tensor, e.g. bytes:100MB)",
+          model,
+          [](const std::string& s) { V::CheckText(s, "--model"); });
+    t.Add("models-dir",
+          "directory of the built-in model CSV files",
+          modelsDir,
+          [](const std::string& s) { V::CheckText(s, "--models-dir"); });
+    t.Add("rate",
+          "default link rate with its unit, 1Mbps to 100Tbps (e.g. 40Gbps); a topology's "
+          "rate= overrides it",
+          rateText,
+          [this](const std::string& s) { rateBps = V::Rate(s, "--rate", 1e6, 1e14); });
+    t.Add("delay",
+          "default one-way link delay with its unit, 0s to 1s (e.g. 1us); a topology's "
+          "delay= overrides it",
+          delayText,
+          [this](const std::string& s) { delayS = V::Time(s, "--delay", 0, 1); });
 }
 
 /// Rows of the inputs and outputs: --flows, --out, --format, --trace, --pcap.
@@ -402,10 +412,9 @@ DriverOptions::AddWorkloadAndFaultRows(OptionTable& t)
           [this](const std::string& s) { ParseLinkDowns(s); });
 }
 
-/// Rows of the switches and the run's limits: buffer, priority, lane scheduling, stop, RTO, event
-/// limit, detectors, progress.
+/// Rows of the switches and the run's time limits: buffer, priority, lane scheduling, stop, RTO.
 void
-DriverOptions::AddNetworkAndRunRows(OptionTable& t)
+DriverOptions::AddSwitchAndTimeRows(OptionTable& t)
 {
     t.Add("buffer",
           "shared buffer per switch and relaying host with its unit (e.g. 32MB, 200KB), up "
@@ -452,6 +461,12 @@ DriverOptions::AddNetworkAndRunRows(OptionTable& t)
                               : 1e-3)
                        : V::Time(s, "--rto", kNs3TimeResolutionS);
         });
+}
+
+/// Rows of the run's other limits: event limit, detectors, progress, memory, estimate, trace size.
+void
+DriverOptions::AddRunLimitRows(OptionTable& t)
+{
     t.Add("max-events",
           "event limit of one packet-level run: a run still unfinished after that many "
           "simulator events (a livelock, e.g. endless retransmissions) ends with exit 3; about "

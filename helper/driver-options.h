@@ -180,12 +180,16 @@ class DriverOptions
     /// \brief --seeds=A-B into seedsFirst and seedsLast (both 0 when empty).
     /// \throws OptionError
     void ParseSeedRange(const std::string& text);
+    /// \brief Table() rows of --topology, --algorithm, --model, --models-dir, --rate, --delay.
+    void AddTopologyAndJobRows(OptionTable& t);
     /// \brief Table() rows of --flows, --out, --format, --trace, --pcap.
     void AddInputOutputRows(OptionTable& t);
     /// \brief Table() rows of the training loop and the faults.
     void AddWorkloadAndFaultRows(OptionTable& t);
-    /// \brief Table() rows of the switches and the run's limits.
-    void AddNetworkAndRunRows(OptionTable& t);
+    /// \brief Table() rows of the switches and the run's time limits (stop, RTO).
+    void AddSwitchAndTimeRows(OptionTable& t);
+    /// \brief Table() rows of the run's other limits: events, detectors, memory, trace size.
+    void AddRunLimitRows(OptionTable& t);
     /// \brief --pfc-watchdog text into watchdogDetectionS / watchdogRestoreS.
     void ParseWatchdog(const std::string& text);
     /// \brief --link-down text into linkDowns.

@@ -18,12 +18,7 @@ namespace
 bool
 ToUint(const std::string& s, uint64_t& v)
 {
-    if (s.empty() || s.find_first_not_of("0123456789") != std::string::npos || s.size() > 19)
-    {
-        return false;
-    }
-    v = std::strtoull(s.c_str(), nullptr, 10);
-    return true;
+    return s.size() <= 19 && ParseUint(s, v);
 }
 
 } // namespace

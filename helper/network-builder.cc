@@ -218,22 +218,28 @@ NetworkBuilder::SwitchFactory(const PfcNetwork& net) const
     return factory;
 }
 
-PfcNetwork
-NetworkBuilder::Build(const Topology& topology) const
+namespace
 {
+
+/// Refuses a topology whose lanes reach the control priority (helper/network-builder.h): the
+/// priorities as configured, the tables' base and the devices' control class.
+void
+CheckLanes(const Topology& topology, const ObjectFactory& table, const ObjectFactory& device)
+{
+    const Ptr<ForwardingTable> t = table.Create<ForwardingTable>(); // table, then device
+    const Ptr<PfcNetDevice> d = device.Create<PfcNetDevice>();
+    const std::string conflict = NetworkBuilder::LaneConflict(
+        topology, t->GetBasePriority(), d->GetControlPriority());
+    if (!conflict.empty())
     {
-        // The priorities as configured: the tables' base and the devices' control class.
-        const Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
-        const Ptr<PfcNetDevice> device = m_device.Create<PfcNetDevice>();
-        const std::string conflict = LaneConflict(
-            topology, table->GetBasePriority(), device->GetControlPriority());
-        if (!conflict.empty())
-        {
-            throw std::invalid_argument("BasePriority " + conflict);
-        }
+        throw std::invalid_argument("BasePriority " + conflict);
     }
-    const TopologyGraph& g = topology.Graph();
-    PfcNetwork net;
+}
+
+/// One Node per graph node and one PfcNetDevice per port; names and the host-rank index.
+void
+CreateNodesAndPorts(const TopologyGraph& g, const ObjectFactory& deviceFactory, PfcNetwork& net)
+{
     const uint32_t n = g.NodeCount();
     net.nodes.Create(n);
     net.ports.resize(n);
@@ -253,7 +259,7 @@ NetworkBuilder::Build(const Topology& topology) const
         net.ports[v].resize(g.Ports(v).size());
         for (uint32_t p = 0; p < net.ports[v].size(); ++p)
         {
-            Ptr<PfcNetDevice> dev = m_device.Create<PfcNetDevice>();
+            Ptr<PfcNetDevice> dev = deviceFactory.Create<PfcNetDevice>();
             if (node.isHost)
             {
                 // Addressing (model/README-fabric.md): MAC 02:00:00 followed by the 24-bit host
@@ -276,12 +282,17 @@ NetworkBuilder::Build(const Topology& topology) const
             net.ports[v][p] = dev;
         }
     }
+}
 
+/// One PfcChannel per link, its delay, and its rate on both ends.
+void
+ConnectLinks(const TopologyGraph& g, const ObjectFactory& channelFactory, PfcNetwork& net)
+{
     net.channels.resize(g.LinkCount());
     for (LinkIndex l = 0; l < g.LinkCount(); ++l)
     {
         const TopologyLink& link = g.Link(l);
-        Ptr<PfcChannel> channel = m_channel.Create<PfcChannel>();
+        Ptr<PfcChannel> channel = channelFactory.Create<PfcChannel>();
         channel->SetAttribute("Delay", TimeValue(Seconds(link.delayS)));
         Ptr<PfcNetDevice> a = net.ports[link.a][link.portA];
         Ptr<PfcNetDevice> b = net.ports[link.b][link.portB];
@@ -292,9 +303,21 @@ NetworkBuilder::Build(const Topology& topology) const
         b->Attach(channel);
         net.channels[l] = channel;
     }
+}
+
+} // namespace
+
+PfcNetwork
+NetworkBuilder::Build(const Topology& topology) const
+{
+    CheckLanes(topology, m_table, m_device);
+    const TopologyGraph& g = topology.Graph();
+    PfcNetwork net;
+    CreateNodesAndPorts(g, m_device, net);
+    ConnectLinks(g, m_channel, net);
 
     const ObjectFactory switchFactory = SwitchFactory(net);
-    for (NodeIndex v = 0; v < n; ++v)
+    for (NodeIndex v = 0; v < g.NodeCount(); ++v)
     {
         const TopologyNode& node = g.Node(v);
         Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();

@@ -1,5 +1,7 @@
 #include "option-values.h"
 
+#include "ns3/spec-string.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -167,11 +169,11 @@ Uint(const std::string& text, const std::string& option, uint64_t min, uint64_t 
     CheckText(text, option);
     const std::string allowed = "allowed: an integer from " + std::to_string(min) + " to " +
                                 std::to_string(max);
-    if (text.find_first_not_of("0123456789") != std::string::npos || text.size() > 19)
+    uint64_t v = 0; // "" stays 0 and meets the range check, as it always has
+    if (text.size() > 19 || (!text.empty() && !ParseUint(text, v)))
     {
         throw OptionError(option + ": '" + text + "' is not an integer; " + allowed);
     }
-    const uint64_t v = std::strtoull(text.c_str(), nullptr, 10);
     if (v < min || v > max)
     {
         throw OptionError(option + ": " + text + " is out of range; " + allowed);

@@ -18,9 +18,10 @@ namespace ns3
 namespace
 {
 
-/// dir without trailing slashes ("a/b/" -> "a/b").
+/// dir without trailing slashes ("a/b/" -> "a/b"); not a whitespace trim (TrimSpace in
+/// topologies/spec-string.h): a path keeps its spaces.
 std::string
-Trimmed(const std::string& dir)
+WithoutTrailingSlashes(const std::string& dir)
 {
     std::string d = dir;
     while (d.size() > 1 && d.back() == '/')
@@ -34,7 +35,7 @@ Trimmed(const std::string& dir)
 std::pair<std::string, std::string>
 Split(const std::string& path)
 {
-    const std::string p = Trimmed(path);
+    const std::string p = WithoutTrailingSlashes(path);
     const size_t slash = p.rfind('/');
     if (slash == std::string::npos)
     {
@@ -46,7 +47,7 @@ Split(const std::string& path)
 } // namespace
 
 OutDirectory::OutDirectory(const std::string& dir)
-    : m_dir(Trimmed(dir))
+    : m_dir(WithoutTrailingSlashes(dir))
 {
     namespace fs = std::filesystem;
     const auto [parent, name] = Split(m_dir);

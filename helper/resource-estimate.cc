@@ -10,6 +10,7 @@
 #include <cmath>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 #include <sys/resource.h>
 #include <sys/stat.h>
 
@@ -148,7 +149,12 @@ FamilyCounts(SpecString& spec)
         uint64_t d = 0;
         while (std::getline(dims, side, 'x'))
         {
-            const uint64_t s = std::strtoull(side.c_str(), nullptr, 10);
+            uint64_t s = 0;
+            if (!ParseUint(side, s))
+            {
+                // CountsOf turns this into "unknown"; MakeTopology names what is wrong.
+                throw std::invalid_argument("torus side '" + side + "'");
+            }
             c.hosts = Mul(c.hosts, std::max<uint64_t>(s, 1));
             c.lanes += (deadlockFree && s >= 4) ? 1 : 0;
             ++d;

@@ -311,73 +311,106 @@ ResultsWriter::WriteFileAtomically(const std::string& path, const std::string& c
     }
 }
 
-void
-ResultsWriter::WriteDirectory(const std::string& dir,
-                              const std::vector<RunResult>& runs,
-                              const std::vector<std::pair<std::string, std::string>>& used,
-                              const RunExit& exit,
-                              const std::vector<std::pair<std::string, std::string>>& extraFiles,
-                              const RunConfig* config)
+namespace
 {
-    if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
-    {
-        throw std::runtime_error(dir +
-                                 ": cannot create the --out directory: " + std::strerror(errno));
-    }
-    // Build every file in memory first, so a failure leaves nothing half-written.
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+/// summary.json: one JSON line per run, the config, the options, the wall clock, the exit.
+std::string
+SummaryJson(const std::vector<RunResult>& runs,
+            const Pairs& used,
+            const RunExit& exit,
+            const RunConfig* config)
+{
     std::ostringstream summary;
     summary << "{\"runs\":[\n";
     for (size_t i = 0; i < runs.size(); ++i)
     {
-        summary << "  " << JsonLine(runs[i], config) << (i + 1 < runs.size() ? ",\n" : "\n");
+        summary << "  " << ResultsWriter::JsonLine(runs[i], config)
+                << (i + 1 < runs.size() ? ",\n" : "\n");
     }
     summary << "],";
     if (config)
     {
-        summary << "\"config\":{" << ConfigMembers(*config) << "},";
+        summary << "\"config\":{" << ResultsWriter::ConfigMembers(*config) << "},";
     }
     summary << "\"options\":{";
     for (size_t i = 0; i < used.size(); ++i)
     {
-        summary << (i ? "," : "") << JsonString(used[i].first) << ":" << JsonString(used[i].second);
+        summary << (i ? "," : "") << ResultsWriter::JsonString(used[i].first) << ":"
+                << ResultsWriter::JsonString(used[i].second);
     }
     // The exit record ends the file.
-    summary << "},\"wall_clock\":{\"machine\":" << JsonString(MachineDescription())
+    summary << "},\"wall_clock\":{\"machine\":" << ResultsWriter::JsonString(MachineDescription())
             << ",\"note\":\"wall_s and fluid_wall_s are wall-clock seconds measured on this "
                "machine: they change from run to run, every other number only with the code, the "
                "options or ns-3\"},\"exit\":{\"code\":"
-            << exit.code << ",\"reason\":" << JsonString(exit.reason) << "}}\n";
+            << exit.code << ",\"reason\":" << ResultsWriter::JsonString(exit.reason) << "}}\n";
+    return summary.str();
+}
 
+/// transfers.csv: one row per transfer of every run.
+std::string
+TransfersCsv(const std::vector<RunResult>& runs)
+{
     std::ostringstream transfers;
     transfers << "algorithm,iteration,id,src,dst,bytes,start_s,end_s,chunk,phase\n";
-    std::ostringstream pfc;
-    pfc << "algorithm,node,port,priority,pauses_sent,pauses_received,paused_s,drops\n";
-    std::ostringstream flows;
-    flows << "algorithm,flow,src,dst,bytes,start_s,end_s,fct_s\n";
     transfers << std::setprecision(12);
-    pfc << std::setprecision(12);
-    flows << std::setprecision(12);
     for (const auto& r : runs)
     {
         for (const auto& t : r.transfers)
         {
-            transfers << CsvField(r.algorithm) << "," << t.iteration << "," << t.id << "," << t.src
-                      << "," << t.dst << "," << t.bytes << "," << t.startS << "," << t.endS << ","
-                      << t.chunk << "," << t.phase << "\n";
+            transfers << ResultsWriter::CsvField(r.algorithm) << "," << t.iteration << "," << t.id
+                      << "," << t.src << "," << t.dst << "," << t.bytes << "," << t.startS << ","
+                      << t.endS << "," << t.chunk << "," << t.phase << "\n";
         }
+    }
+    return transfers.str();
+}
+
+/// pfc.csv: one row per (node, port, priority) PFC record of every run.
+std::string
+PfcCsv(const std::vector<RunResult>& runs)
+{
+    std::ostringstream pfc;
+    pfc << "algorithm,node,port,priority,pauses_sent,pauses_received,paused_s,drops\n";
+    pfc << std::setprecision(12);
+    for (const auto& r : runs)
+    {
         for (const auto& p : r.pfc)
         {
-            pfc << CsvField(r.algorithm) << "," << p.node << "," << p.port << "," << p.priority
-                << "," << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS << ","
-                << p.drops << "\n";
+            pfc << ResultsWriter::CsvField(r.algorithm) << "," << p.node << "," << p.port << ","
+                << p.priority << "," << p.pausesSent << "," << p.pausesReceived << "," << p.pausedS
+                << "," << p.drops << "\n";
         }
+    }
+    return pfc.str();
+}
+
+/// flows.csv: one row per background flow of every run (fct_s -1 when unfinished).
+std::string
+FlowsCsv(const std::vector<RunResult>& runs)
+{
+    std::ostringstream flows;
+    flows << "algorithm,flow,src,dst,bytes,start_s,end_s,fct_s\n";
+    flows << std::setprecision(12);
+    for (const auto& r : runs)
+    {
         for (const auto& f : r.flows)
         {
-            flows << CsvField(r.algorithm) << "," << f.index << "," << f.src << "," << f.dst << ","
-                  << f.bytes << "," << f.startS << "," << f.endS << ","
+            flows << ResultsWriter::CsvField(r.algorithm) << "," << f.index << "," << f.src << ","
+                  << f.dst << "," << f.bytes << "," << f.startS << "," << f.endS << ","
                   << (f.endS >= 0 ? f.endS - f.startS : -1.0) << "\n";
         }
     }
+    return flows.str();
+}
+
+/// attributes.txt: the command line that reruns this, then one "option = value" a line.
+std::string
+AttributesText(const Pairs& used)
+{
     std::ostringstream attributes;
     attributes << "# paramsync options of this run (paths relative to this directory); rerun "
                   "from here with: paramsync";
@@ -393,51 +426,88 @@ ResultsWriter::WriteDirectory(const std::string& dir,
     {
         attributes << kv.first << " = " << kv.second << "\n";
     }
+    return attributes.str();
+}
+
+/// links.csv: one row per directed link of every run.
+std::string
+LinksCsv(const std::vector<RunResult>& runs)
+{
+    std::ostringstream links;
+    links << "algorithm,from,to,bytes,utilization,max_flows\n" << std::setprecision(12);
+    for (const auto& r : runs)
+    {
+        for (const auto& l : r.links)
+        {
+            links << ResultsWriter::CsvField(r.algorithm) << "," << l.from << "," << l.to << ","
+                  << l.bytes << "," << l.utilization << "," << l.maxFlows << "\n";
+        }
+    }
+    return links.str();
+}
+
+/// updates.csv: one row per parameter-server update of every run (loss empty when none).
+std::string
+UpdatesCsv(const std::vector<RunResult>& runs)
+{
+    std::ostringstream updates;
+    updates << "algorithm,worker,iteration,shard,delay,applied_s,loss\n" << std::setprecision(12);
+    for (const auto& r : runs)
+    {
+        for (const auto& u : r.updates)
+        {
+            updates << ResultsWriter::CsvField(r.algorithm) << "," << u.worker << "," << u.iteration
+                    << "," << u.shard << "," << u.delay << "," << u.appliedS << ",";
+            if (u.loss >= 0)
+            {
+                updates << u.loss;
+            }
+            updates << "\n";
+        }
+    }
+    return updates.str();
+}
+
+} // namespace
+
+void
+ResultsWriter::WriteDirectory(const std::string& dir,
+                              const std::vector<RunResult>& runs,
+                              const std::vector<std::pair<std::string, std::string>>& used,
+                              const RunExit& exit,
+                              const std::vector<std::pair<std::string, std::string>>& extraFiles,
+                              const RunConfig* config)
+{
+    if (mkdir(dir.c_str(), 0777) != 0 && errno != EEXIST)
+    {
+        throw std::runtime_error(dir +
+                                 ": cannot create the --out directory: " + std::strerror(errno));
+    }
+    // Build every file in memory first, so a failure leaves nothing half-written.
+    const std::string summary = SummaryJson(runs, used, exit, config);
+    const std::string transfers = TransfersCsv(runs);
+    const std::string pfc = PfcCsv(runs);
+    const std::string flows = FlowsCsv(runs);
+    const std::string attributes = AttributesText(used);
     // Transfers, pfc, flows, attributes first: summary.json last marks a complete directory.
-    WriteFileAtomically(dir + "/transfers.csv", transfers.str());
-    WriteFileAtomically(dir + "/pfc.csv", pfc.str());
-    WriteFileAtomically(dir + "/flows.csv", flows.str());
-    WriteFileAtomically(dir + "/attributes.txt", attributes.str());
+    WriteFileAtomically(dir + "/transfers.csv", transfers);
+    WriteFileAtomically(dir + "/pfc.csv", pfc);
+    WriteFileAtomically(dir + "/flows.csv", flows);
+    WriteFileAtomically(dir + "/attributes.txt", attributes);
     if (std::any_of(runs.begin(), runs.end(), [](const RunResult& r) { return !r.links.empty(); }))
     {
-        std::ostringstream links;
-        links << "algorithm,from,to,bytes,utilization,max_flows\n" << std::setprecision(12);
-        for (const auto& r : runs)
-        {
-            for (const auto& l : r.links)
-            {
-                links << CsvField(r.algorithm) << "," << l.from << "," << l.to << "," << l.bytes
-                      << "," << l.utilization << "," << l.maxFlows << "\n";
-            }
-        }
-        WriteFileAtomically(dir + "/links.csv", links.str());
+        WriteFileAtomically(dir + "/links.csv", LinksCsv(runs));
     }
     if (std::any_of(
             runs.begin(), runs.end(), [](const RunResult& r) { return !r.updates.empty(); }))
     {
-        std::ostringstream updates;
-        updates << "algorithm,worker,iteration,shard,delay,applied_s,loss\n"
-                << std::setprecision(12);
-        for (const auto& r : runs)
-        {
-            for (const auto& u : r.updates)
-            {
-                updates << CsvField(r.algorithm) << "," << u.worker << "," << u.iteration << ","
-                        << u.shard << "," << u.delay << "," << u.appliedS << ",";
-                if (u.loss >= 0)
-                {
-                    updates << u.loss;
-                }
-                updates << "\n";
-            }
-        }
-        WriteFileAtomically(dir + "/updates.csv", updates.str());
+        WriteFileAtomically(dir + "/updates.csv", UpdatesCsv(runs));
     }
     for (const auto& [name, content] : extraFiles)
     {
         WriteFileAtomically(dir + "/" + name, content);
     }
-    WriteFileAtomically(dir + "/summary.json", summary.str());
+    WriteFileAtomically(dir + "/summary.json", summary);
 }
 
 } // namespace ns3

@@ -41,3 +41,36 @@ TEST(SpecString, ParsesUnits)
     EXPECT_THROW(ParseBytes("0", "x"), std::invalid_argument);
     EXPECT_THROW(ParseBytes("nan", "x"), std::invalid_argument);
 }
+
+TEST(SpecString, ParseUintTakesWholeUnsignedDecimalsOnly)
+{
+    uint64_t v = 7;
+    ASSERT_TRUE(ParseUint("0", v));
+    EXPECT_EQ(v, 0u);
+    ASSERT_TRUE(ParseUint("00042", v)); // leading zeros are digits: 42
+    EXPECT_EQ(v, 42u);
+    // 2^64 - 1 = 18446744073709551615, the largest value that fits, is taken whole.
+    ASSERT_TRUE(ParseUint("18446744073709551615", v));
+    EXPECT_EQ(v, UINT64_MAX);
+    v = 7;
+    // One more (2^64) and a 21-digit number overflow: refused, v untouched.
+    EXPECT_FALSE(ParseUint("18446744073709551616", v));
+    EXPECT_FALSE(ParseUint("100000000000000000000", v));
+    // Not the whole string, a sign, a space, a unit, empty: refused, v untouched.
+    EXPECT_FALSE(ParseUint("", v));
+    EXPECT_FALSE(ParseUint("+5", v));
+    EXPECT_FALSE(ParseUint("-5", v));
+    EXPECT_FALSE(ParseUint(" 5", v));
+    EXPECT_FALSE(ParseUint("5 ", v));
+    EXPECT_FALSE(ParseUint("5x", v));
+    EXPECT_FALSE(ParseUint("1e3", v));
+    EXPECT_FALSE(ParseUint("0x10", v));
+    EXPECT_EQ(v, 7u);
+}
+
+TEST(SpecString, TrimSpaceDropsOuterWhitespaceOnly)
+{
+    EXPECT_EQ(TrimSpace(" \t a b\r\n"), "a b"); // inner space kept
+    EXPECT_EQ(TrimSpace(" \t\r\n"), "");
+    EXPECT_EQ(TrimSpace("x"), "x");
+}

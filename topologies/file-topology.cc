@@ -48,8 +48,8 @@ Tokens(const std::string& line)
 bool
 IsUint(const std::string& token)
 {
-    return !token.empty() && token.size() <= 9 &&
-           token.find_first_not_of("0123456789") == std::string::npos;
+    uint64_t value = 0;
+    return token.size() <= 9 && ParseUint(token, value);
 }
 
 /// Reads the whole file as lines, rejecting what cannot be a text topology.
@@ -291,71 +291,203 @@ FileTopology::LoadNative(const std::string& path, const std::vector<std::string>
     }
 }
 
-void
-FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& lines)
+namespace
 {
-    size_t i = 0;
-    auto nextLine = [&](std::vector<std::string>& tokens) {
-        while (i < lines.size())
+
+/// The non-blank lines of an HPCC topology file, one at a time, with their line numbers.
+class HpccLines
+{
+  public:
+    explicit HpccLines(const std::vector<std::string>& lines)
+        : m_lines(lines)
+    {
+    }
+
+    /// Tokens of the next non-blank line; false at the end of the file.
+    bool
+    Next(std::vector<std::string>& tokens)
+    {
+        while (m_next < m_lines.size())
         {
-            tokens = Tokens(lines[i++]);
+            tokens = Tokens(m_lines[m_next++]);
             if (!tokens.empty())
             {
                 return true;
             }
         }
         return false;
-    };
+    }
+
+    /// 1-based number of the line Next() returned last.
+    size_t
+    Line() const
+    {
+        return m_next;
+    }
+
+    /// Number of lines of the file (the line an early end is reported at).
+    size_t
+    Count() const
+    {
+        return m_lines.size();
+    }
+
+    /// Text of 1-based line `line`.
+    const std::string&
+    Text(size_t line) const
+    {
+        return m_lines[line - 1];
+    }
+
+  private:
+    const std::vector<std::string>& m_lines;
+    size_t m_next{0};
+};
+
+/// Line 1 of an HPCC topology file: "nodes switches links".
+struct HpccHeader
+{
+    uint32_t nodes;
+    uint32_t switches;
+    uint32_t links;
+    size_t line; //!< its line number, named by later errors
+};
+
+HpccHeader
+ReadHpccHeader(const std::string& path, HpccLines& in)
+{
     std::vector<std::string> t;
-    nextLine(t); // ReadLines guarantees a non-blank line
-    const size_t headerLine = i;
+    in.Next(t); // ReadLines guarantees a non-blank line
+    HpccHeader h;
+    h.line = in.Line();
     if (t.size() != 3 || !IsUint(t[0]) || !IsUint(t[1]) || !IsUint(t[2]))
     {
-        throw std::invalid_argument(At(path, headerLine) +
+        throw std::invalid_argument(At(path, h.line) +
                                     "HPCC header must be 3 integers; allowed: " + kHpccAllowed);
     }
-    const uint32_t nodes = std::stoul(t[0]);
-    const uint32_t switches = std::stoul(t[1]);
-    const uint32_t links = std::stoul(t[2]);
-    if (nodes < 2 || nodes > (1u << 24) || switches >= nodes || links == 0)
+    h.nodes = std::stoul(t[0]);
+    h.switches = std::stoul(t[1]);
+    h.links = std::stoul(t[2]);
+    if (h.nodes < 2 || h.nodes > (1u << 24) || h.switches >= h.nodes || h.links == 0)
     {
         throw std::invalid_argument(
-            At(path, headerLine) + "header '" + lines[headerLine - 1] +
+            At(path, h.line) + "header '" + in.Text(h.line) +
             "'; allowed: 2 <= nodes <= 16777216, switches < nodes, links >= 1");
     }
-    std::vector<bool> isSwitch(nodes, false);
+    return h;
+}
+
+/// The switch-id lines after the header: which node ids are switches.
+std::vector<bool>
+ReadHpccSwitchIds(const std::string& path, const HpccHeader& h, HpccLines& in)
+{
+    std::vector<bool> isSwitch(h.nodes, false);
+    std::vector<std::string> t;
     uint32_t seen = 0;
-    while (seen < switches)
+    while (seen < h.switches)
     {
-        if (!nextLine(t))
+        if (!in.Next(t))
         {
             throw std::invalid_argument(
-                At(path, lines.size()) + "file ends after " + std::to_string(seen) + " of the " +
-                std::to_string(switches) + " switch ids of line " + std::to_string(headerLine));
+                At(path, in.Count()) + "file ends after " + std::to_string(seen) + " of the " +
+                std::to_string(h.switches) + " switch ids of line " + std::to_string(h.line));
         }
-        if (seen + t.size() > switches)
+        if (seen + t.size() > h.switches)
         {
-            throw std::invalid_argument(At(path, i) + "more switch ids than the " +
-                                        std::to_string(switches) + " of line " +
-                                        std::to_string(headerLine) + "; allowed: " + kHpccAllowed);
+            throw std::invalid_argument(At(path, in.Line()) + "more switch ids than the " +
+                                        std::to_string(h.switches) + " of line " +
+                                        std::to_string(h.line) + "; allowed: " + kHpccAllowed);
         }
         for (const auto& token : t)
         {
-            if (!IsUint(token) || std::stoul(token) >= nodes)
+            if (!IsUint(token) || std::stoul(token) >= h.nodes)
             {
-                throw std::invalid_argument(At(path, i) + "switch id '" + token +
+                throw std::invalid_argument(At(path, in.Line()) + "switch id '" + token +
                                             "'; allowed: a node id in [0, " +
-                                            std::to_string(nodes) + ")");
+                                            std::to_string(h.nodes) + ")");
             }
             if (isSwitch[std::stoul(token)])
             {
-                throw std::invalid_argument(At(path, i) + "switch id " + token + " listed twice");
+                throw std::invalid_argument(At(path, in.Line()) + "switch id " + token +
+                                            " listed twice");
             }
             isSwitch[std::stoul(token)] = true;
             ++seen;
         }
     }
-    for (uint32_t id = 0; id < nodes; ++id)
+    return isSwitch;
+}
+
+/// One HPCC link line "a b rate delay error_rate", checked.
+struct HpccLink
+{
+    uint32_t a;
+    uint32_t b;
+    double rateBps;
+    double delayS;
+};
+
+/// Parses link line `line` (tokens t); `pairs` holds the node pairs linked so far.
+HpccLink
+ParseHpccLink(const std::string& path,
+              size_t line,
+              const std::vector<std::string>& t,
+              uint32_t nodes,
+              std::set<std::pair<uint32_t, uint32_t>>& pairs)
+{
+    if (t.size() != 5)
+    {
+        throw std::invalid_argument(At(path, line) + std::to_string(t.size()) +
+                                    " fields; allowed: 'a b rate delay error_rate'");
+    }
+    uint32_t ends[2];
+    for (int e = 0; e < 2; ++e)
+    {
+        if (!IsUint(t[e]) || std::stoul(t[e]) >= nodes)
+        {
+            throw std::invalid_argument(At(path, line) + "node id '" + t[e] +
+                                        "'; allowed: a node id in [0, " + std::to_string(nodes) +
+                                        ")");
+        }
+        ends[e] = std::stoul(t[e]);
+    }
+    if (ends[0] == ends[1])
+    {
+        throw std::invalid_argument(At(path, line) + "link joins node " + t[0] +
+                                    " to itself; allowed: two distinct nodes");
+    }
+    if (!pairs.emplace(std::min(ends[0], ends[1]), std::max(ends[0], ends[1])).second)
+    {
+        throw std::invalid_argument(At(path, line) + "duplicate link " + t[0] + " - " + t[1] +
+                                    "; allowed: one link per pair of nodes");
+    }
+    HpccLink link{ends[0], ends[1], FieldRate(t[2], path, line), FieldDelay(t[3], path, line)};
+    size_t used = 0;
+    try
+    {
+        std::stod(t[4], &used);
+    }
+    catch (const std::exception&)
+    {
+        used = 0;
+    }
+    if (used != t[4].size())
+    {
+        throw std::invalid_argument(At(path, line) + "error rate '" + t[4] +
+                                    "'; allowed: a number");
+    }
+    return link;
+}
+
+} // namespace
+
+void
+FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& lines)
+{
+    HpccLines in(lines);
+    const HpccHeader h = ReadHpccHeader(path, in);
+    const std::vector<bool> isSwitch = ReadHpccSwitchIds(path, h, in);
+    for (uint32_t id = 0; id < h.nodes; ++id)
     {
         if (isSwitch[id])
         {
@@ -367,58 +499,17 @@ FileTopology::LoadHpcc(const std::string& path, const std::vector<std::string>& 
         }
     }
     std::set<std::pair<uint32_t, uint32_t>> pairs;
-    for (uint32_t k = 0; k < links; ++k)
+    std::vector<std::string> t;
+    for (uint32_t k = 0; k < h.links; ++k)
     {
-        if (!nextLine(t))
+        if (!in.Next(t))
         {
             throw std::invalid_argument(At(path, lines.size()) + "file ends after " +
-                                        std::to_string(k) + " of the " + std::to_string(links) +
-                                        " links line " + std::to_string(headerLine) + " declares");
+                                        std::to_string(k) + " of the " + std::to_string(h.links) +
+                                        " links line " + std::to_string(h.line) + " declares");
         }
-        const size_t line = i;
-        if (t.size() != 5)
-        {
-            throw std::invalid_argument(At(path, line) + std::to_string(t.size()) +
-                                        " fields; allowed: 'a b rate delay error_rate'");
-        }
-        uint32_t ends[2];
-        for (int e = 0; e < 2; ++e)
-        {
-            if (!IsUint(t[e]) || std::stoul(t[e]) >= nodes)
-            {
-                throw std::invalid_argument(At(path, line) + "node id '" + t[e] +
-                                            "'; allowed: a node id in [0, " +
-                                            std::to_string(nodes) + ")");
-            }
-            ends[e] = std::stoul(t[e]);
-        }
-        if (ends[0] == ends[1])
-        {
-            throw std::invalid_argument(At(path, line) + "link joins node " + t[0] +
-                                        " to itself; allowed: two distinct nodes");
-        }
-        if (!pairs.emplace(std::min(ends[0], ends[1]), std::max(ends[0], ends[1])).second)
-        {
-            throw std::invalid_argument(At(path, line) + "duplicate link " + t[0] + " - " + t[1] +
-                                        "; allowed: one link per pair of nodes");
-        }
-        double rate = FieldRate(t[2], path, line);
-        double delay = FieldDelay(t[3], path, line);
-        size_t used = 0;
-        try
-        {
-            std::stod(t[4], &used);
-        }
-        catch (const std::exception&)
-        {
-            used = 0;
-        }
-        if (used != t[4].size())
-        {
-            throw std::invalid_argument(At(path, line) + "error rate '" + t[4] +
-                                        "'; allowed: a number");
-        }
-        m_graph.AddLink(ends[0], ends[1], rate, delay);
+        const HpccLink link = ParseHpccLink(path, in.Line(), t, h.nodes, pairs);
+        m_graph.AddLink(link.a, link.b, link.rateBps, link.delayS);
     }
     // HPCC stops reading after the declared links; so do we.
 }

@@ -6,22 +6,47 @@
 namespace ns3
 {
 
-namespace
-{
-
 std::string
-Trim(const std::string& s)
+TrimSpace(const std::string& s)
 {
     size_t b = s.find_first_not_of(" \t\r\n");
     size_t e = s.find_last_not_of(" \t\r\n");
     return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
+bool
+ParseUint(const std::string& text, uint64_t& value)
+{
+    if (text.empty())
+    {
+        return false;
+    }
+    uint64_t v = 0;
+    for (char c : text)
+    {
+        if (c < '0' || c > '9')
+        {
+            return false;
+        }
+        const auto digit = static_cast<uint64_t>(c - '0');
+        if (v > (UINT64_MAX - digit) / 10)
+        {
+            return false; // v * 10 + digit would wrap
+        }
+        v = v * 10 + digit;
+    }
+    value = v;
+    return true;
+}
+
+namespace
+{
+
 /// Splits "12.5Gbps" into 12.5 and "Gbps"; false when no leading number.
 bool
 SplitNumberUnit(const std::string& text, double& number, std::string& unit)
 {
-    std::string t = Trim(text);
+    std::string t = TrimSpace(text);
     if (t.empty())
     {
         return false;
@@ -132,7 +157,7 @@ SpecString::SpecString(const std::string& spec, const std::string& what)
       m_text(spec)
 {
     size_t colon = spec.find(':');
-    m_name = Trim(spec.substr(0, colon));
+    m_name = TrimSpace(spec.substr(0, colon));
     if (m_name.empty())
     {
         throw std::invalid_argument(Where() + "missing a name before ':'");
@@ -146,7 +171,7 @@ SpecString::SpecString(const std::string& spec, const std::string& what)
     while (start <= rest.size())
     {
         size_t comma = rest.find(',', start);
-        std::string item = Trim(rest.substr(start, comma - start));
+        std::string item = TrimSpace(rest.substr(start, comma - start));
         if (!item.empty())
         {
             size_t eq = item.find('=');
@@ -154,8 +179,8 @@ SpecString::SpecString(const std::string& spec, const std::string& what)
             {
                 throw std::invalid_argument(Where() + "'" + item + "' is not key=value");
             }
-            std::string key = Trim(item.substr(0, eq));
-            if (!m_values.emplace(key, Trim(item.substr(eq + 1))).second)
+            std::string key = TrimSpace(item.substr(0, eq));
+            if (!m_values.emplace(key, TrimSpace(item.substr(eq + 1))).second)
             {
                 throw std::invalid_argument(Where() + "key '" + key + "' given twice");
             }
@@ -197,9 +222,8 @@ SpecString::GetUint(const std::string& key, uint64_t def, uint64_t min, uint64_t
         return def;
     }
     std::string v = GetString(key, "");
-    bool ok = !v.empty() && v.find_first_not_of("0123456789") == std::string::npos &&
-              v.size() <= 19;
-    uint64_t value = ok ? std::stoull(v) : 0;
+    uint64_t value = 0;
+    const bool ok = v.size() <= 19 && ParseUint(v, value);
     if (!ok || value < min || value > max)
     {
         throw std::invalid_argument(Where() + key + "=" + v + " is not allowed: " + key +

@@ -74,6 +74,13 @@ class SpecString
     std::set<std::string> m_used;
 };
 
+/// \brief s without its leading and trailing spaces, tabs, CRs and newlines.
+std::string TrimSpace(const std::string& s);
+/// \brief Parses a whole decimal unsigned integer: one or more digits 0-9 and nothing else
+/// (no sign, no space, no unit). False, value untouched, when text is not that or the number
+/// does not fit in 64 bits. Callers keep their own messages and range checks.
+bool ParseUint(const std::string& text, uint64_t& value);
+
 /// \brief Parses "40Gbps" / "100Mbps" / "10Kbps" / "1e9bps" / "40G" to bit/s.
 /// \throws std::invalid_argument naming `what` when unparsable or not > 0
 double ParseRate(const std::string& text, const std::string& what);

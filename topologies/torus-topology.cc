@@ -30,9 +30,11 @@ ParseSides(SpecString& spec)
     {
         size_t x = text.find('x', start);
         std::string item = text.substr(start, x == std::string::npos ? x : x - start);
-        bool digits = !item.empty() && item.size() <= 9 &&
-                      item.find_first_not_of("0123456789") == std::string::npos;
-        uint64_t side = digits ? std::stoull(item) : 0;
+        uint64_t side = 0;
+        if (item.size() > 9 || !ParseUint(item, side))
+        {
+            side = 0; // refused below, as a side < 2
+        }
         if (side < 2)
         {
             throw std::invalid_argument(spec.Where() + "dims '" + text + "': side '" + item +

@@ -39,19 +39,11 @@ namespace ns3
 namespace
 {
 
-std::string
-Trim(const std::string& s)
-{
-    size_t b = s.find_first_not_of(" \t\r\n");
-    size_t e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
-}
-
 /// Plain decimal integer > 0; throws naming where and the field.
 uint64_t
 ParseCount(const std::string& text, const std::string& field, const std::string& where)
 {
-    std::string t = Trim(text);
+    std::string t = TrimSpace(text);
     if (t.empty())
     {
         throw std::invalid_argument(where + ": missing " + field);
@@ -114,7 +106,7 @@ CsvFields(const std::string& line, const std::string& where)
                 fields.back() += c;
             }
         }
-        else if (c == '"' && Trim(fields.back()).empty())
+        else if (c == '"' && TrimSpace(fields.back()).empty())
         {
             fields.back().clear();
             quoted = true;
@@ -156,7 +148,7 @@ ModelProfile::Parse(const std::string& rawText, const std::string& name, const s
     while (std::getline(in, line))
     {
         ++lineNo;
-        std::string t = Trim(line);
+        std::string t = TrimSpace(line);
         if (t.empty() || t[0] == '#')
         {
             continue;
@@ -165,8 +157,8 @@ ModelProfile::Parse(const std::string& rawText, const std::string& name, const s
         std::vector<std::string> fields = CsvFields(t, where);
         if (!header)
         {
-            if (fields.size() != 3 || Trim(fields[0]) != "tensor" || Trim(fields[1]) != "params" ||
-                Trim(fields[2]) != "bytes")
+            if (fields.size() != 3 || TrimSpace(fields[0]) != "tensor" ||
+                TrimSpace(fields[1]) != "params" || TrimSpace(fields[2]) != "bytes")
             {
                 throw std::invalid_argument(
                     where + ": expected header 'tensor,params,bytes', got '" + t + "'");
@@ -180,7 +172,7 @@ ModelProfile::Parse(const std::string& rawText, const std::string& name, const s
                                         std::to_string(fields.size()));
         }
         GradientTensor tensor;
-        tensor.name = Trim(fields[0]);
+        tensor.name = TrimSpace(fields[0]);
         if (tensor.name.empty())
         {
             throw std::invalid_argument(where + ": missing tensor name");
