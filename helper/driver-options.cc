@@ -642,23 +642,11 @@ void
 DriverOptions::ParseSeedRange(const std::string& text)
 {
     seedsFirst = seedsLast = 0;
-    if (text.empty())
+    if (!text.empty())
     {
-        return;
-    }
-    const size_t dash = text.find('-');
-    if (dash == std::string::npos || dash == 0 || dash + 1 == text.size())
-    {
-        throw OptionError("--seeds: '" + text +
-                          "' is not a range; allowed: A-B, seeds A <= B (e.g. 1-8)");
-    }
-    seedsFirst = static_cast<uint32_t>(V::Uint(text.substr(0, dash), "--seeds", 1, 4294967295ULL));
-    seedsLast = static_cast<uint32_t>(V::Uint(text.substr(dash + 1), "--seeds", 1, 4294967295ULL));
-    if (seedsFirst > seedsLast || seedsLast - seedsFirst >= 1000)
-    {
-        throw OptionError("--seeds: '" + text +
-                          "' is not allowed; allowed: A-B with A <= B and at most 1000 seeds "
-                          "(e.g. 1-8)");
+        const auto [first, last] = V::UintRange(text, "--seeds", 1, 4294967295ULL, 1000);
+        seedsFirst = static_cast<uint32_t>(first);
+        seedsLast = static_cast<uint32_t>(last);
     }
 }
 

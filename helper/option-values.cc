@@ -181,6 +181,31 @@ Uint(const std::string& text, const std::string& option, uint64_t min, uint64_t 
     return v;
 }
 
+std::pair<uint64_t, uint64_t>
+UintRange(const std::string& text,
+          const std::string& option,
+          uint64_t min,
+          uint64_t max,
+          uint64_t maxCount)
+{
+    CheckText(text, option);
+    const size_t dash = text.find('-');
+    if (dash == std::string::npos || dash == 0 || dash + 1 == text.size())
+    {
+        throw OptionError(option + ": '" + text +
+                          "' is not a range; allowed: A-B, A <= B (e.g. 1-8)");
+    }
+    const uint64_t first = Uint(text.substr(0, dash), option, min, max);
+    const uint64_t last = Uint(text.substr(dash + 1), option, min, max);
+    if (first > last || last - first >= maxCount)
+    {
+        throw OptionError(option + ": '" + text +
+                          "' is not allowed; allowed: A-B with A <= B and at most " +
+                          std::to_string(maxCount) + " values (e.g. 1-8)");
+    }
+    return {first, last};
+}
+
 double
 Real(const std::string& text, const std::string& option, double min, double max, bool minExcluded)
 {

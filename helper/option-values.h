@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -48,6 +49,13 @@ void CheckText(const std::string& text, const std::string& option);
 
 /// \brief A decimal integer in [min, max], digits only.
 uint64_t Uint(const std::string& text, const std::string& option, uint64_t min, uint64_t max);
+
+/// \brief An integer range A-B, both in [min, max], A <= B, at most maxCount values.
+std::pair<uint64_t, uint64_t> UintRange(const std::string& text,
+                                        const std::string& option,
+                                        uint64_t min,
+                                        uint64_t max,
+                                        uint64_t maxCount);
 
 /// \brief A plain decimal number in [min, max] ((min, max] when minExcluded), no unit.
 double Real(const std::string& text,

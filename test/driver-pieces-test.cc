@@ -194,6 +194,20 @@ TEST(OptionValues, ListsRefuseDuplicatesAndEmptyItems)
     }
 }
 
+TEST(OptionValues, RangesAreTwoBoundedIntegersInOrderAndCountLimited)
+{
+    namespace V = OptionValues;
+    using Range = std::pair<uint64_t, uint64_t>;
+    EXPECT_EQ(V::UintRange("1-8", "--seeds", 1, 100, 1000), (Range{1, 8}));
+    EXPECT_EQ(V::UintRange("5-5", "--seeds", 1, 100, 1000), (Range{5, 5})); // one value
+    // 1-1000 holds 1000 values (the limit), 1-1001 one more.
+    EXPECT_EQ(V::UintRange("1-1000", "--seeds", 1, 5000, 1000), (Range{1, 1000}));
+    for (const std::string bad : {"1-1001", "8-1", "0-3", "1-", "-3", "3", "1-2-3", "a-b", "1 -2"})
+    {
+        EXPECT_THROW(V::UintRange(bad, "--seeds", 1, 5000, 1000), OptionError) << bad;
+    }
+}
+
 TEST(OptionValues, ControlCharactersAreRefused)
 {
     EXPECT_THROW(OptionValues::CheckText("nl\nx", "--out"), OptionError);

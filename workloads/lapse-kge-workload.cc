@@ -220,27 +220,13 @@ LapseKgeWorkload::Next(uint32_t w)
 void
 LapseKgeWorkload::EpochDone(uint32_t w)
 {
-    if (!m_clocks.On())
-    {
-        Barrier(w);
-        return;
-    }
-    m_clocks.EpochEnds(w);
-    m_ps.EndClock(w / m_config.workersPerNode, [this, w]() { Barrier(w); });
-}
-
-void
-LapseKgeWorkload::Barrier(uint32_t w)
-{
-    if (!ArriveAtBarrier(w) || EndEpoch())
-    {
-        return;
-    }
-    for (uint32_t v = 0; v < m_workers; ++v)
-    {
-        m_left[v] = m_config.triplesPerEpoch;
-        Next(v);
-    }
+    FinishWorkerEpoch(w, w / m_config.workersPerNode, m_clocks, m_ps, [this]() {
+        for (uint32_t v = 0; v < m_workers; ++v)
+        {
+            m_left[v] = m_config.triplesPerEpoch;
+            Next(v);
+        }
+    });
 }
 
 } // namespace ns3

@@ -6,9 +6,12 @@
 #ifndef PARAMSYNC_LAPSE_WORKLOAD_H
 #define PARAMSYNC_LAPSE_WORKLOAD_H
 
+#include "lapse-ps.h"
+
 #include "ns3/nstime.h"
 #include "ns3/simulator.h"
 
+#include <functional>
 #include <vector>
 
 namespace ns3
@@ -126,6 +129,33 @@ class LapseWorkload
         }
         m_atBarrier = 0;
         return true;
+    }
+    /**
+     * \brief Worker w (on `node`) finished its epoch's work. Under bounded staleness
+     * (clocks on) its clock ends first and it waits until the PS flushed its node's buffered
+     * updates; then it meets the barrier. The last arrival ends the epoch and, when epochs
+     * remain, calls `nextEpoch` to start every worker again.
+     */
+    void
+    FinishWorkerEpoch(uint32_t w,
+                      uint32_t node,
+                      LapseClocks& clocks,
+                      LapsePs& ps,
+                      std::function<void()> nextEpoch)
+    {
+        auto barrier = [this, w, nextEpoch]() {
+            if (ArriveAtBarrier(w) && !EndEpoch())
+            {
+                nextEpoch();
+            }
+        };
+        if (!clocks.On())
+        {
+            barrier();
+            return;
+        }
+        clocks.EpochEnds(w);
+        ps.EndClock(node, barrier);
     }
     /// \brief An epoch ended now. \return whether it was the last one.
     bool

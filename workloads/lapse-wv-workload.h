@@ -100,8 +100,6 @@ class LapseWvWorkload : public LapseWorkload
     void Next(uint32_t w);
     /// \brief Worker w finished its epoch: (ssp) its clock ends, then the barrier.
     void EpochDone(uint32_t w);
-    /// \brief Worker w at the barrier.
-    void Barrier(uint32_t w);
 
     LapsePs& m_ps;               //!< the parameter server
     LapseWvConfig m_config;      //!< shape
