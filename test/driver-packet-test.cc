@@ -714,9 +714,9 @@ TEST(DriverPacket, ACongestedDrainingIncastIsNeverAPfcStorm)
     // PS on fattree:k=4, 4 MB: 15 workers push to one server at once, so its edge port is
     // congested and PFC pauses spread (pauses > 0), but every paused queue keeps sending
     // between pauses. A 1 ms watchdog must declare no storm: no watchdog drop and the same
-    // GST as without a watchdog (ideal 2 x 15 x 4 MB / 40 Gb/s = 24 ms; on main, which
-    // declared a storm on any queue paused and backlogged at every look, 48.6 ms and 14,151
-    // watchdog drops).
+    // GST as without a watchdog (ideal 2 x 15 x 4 MB / 40 Gb/s = 24 ms; a watchdog that
+    // declares a storm on any queue paused and backlogged at every look gives 48.6 ms and
+    // 14,151 watchdog drops).
     const std::string base = Idle("fattree:k=4", "ps", "bytes:4MB");
     Outcome plain = RunJson(base);
     Outcome dog = RunJson(base + " --pfc-watchdog=1ms");

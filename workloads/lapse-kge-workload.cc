@@ -156,11 +156,7 @@ LapseKgeWorkload::Start(Time at)
                 }
             }
         }
-        for (uint32_t w = 0; w < m_workers; ++w)
-        {
-            m_left[w] = m_config.triplesPerEpoch;
-            Next(w);
-        }
+        StartEpoch();
     });
 }
 
@@ -220,13 +216,17 @@ LapseKgeWorkload::Next(uint32_t w)
 void
 LapseKgeWorkload::EpochDone(uint32_t w)
 {
-    FinishWorkerEpoch(w, w / m_config.workersPerNode, m_clocks, m_ps, [this]() {
-        for (uint32_t v = 0; v < m_workers; ++v)
-        {
-            m_left[v] = m_config.triplesPerEpoch;
-            Next(v);
-        }
-    });
+    FinishWorkerEpoch(w, w / m_config.workersPerNode, m_clocks, m_ps, [this]() { StartEpoch(); });
+}
+
+void
+LapseKgeWorkload::StartEpoch()
+{
+    for (uint32_t w = 0; w < m_workers; ++w)
+    {
+        m_left[w] = m_config.triplesPerEpoch;
+        Next(w);
+    }
 }
 
 } // namespace ns3

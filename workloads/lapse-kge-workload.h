@@ -110,6 +110,8 @@ class LapseKgeWorkload : public LapseWorkload
     void Next(uint32_t w);
     /// \brief Worker w finished its epoch: (ssp) its clock ends, then the barrier.
     void EpochDone(uint32_t w);
+    /// \brief Every worker starts the epoch's work.
+    void StartEpoch();
 
     LapsePs& m_ps;                            //!< the parameter server
     LapseKgeConfig m_config;                  //!< shape

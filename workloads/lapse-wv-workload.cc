@@ -115,13 +115,7 @@ LapseWvWorkload::Prefetch(uint32_t w)
 void
 LapseWvWorkload::Start(Time at)
 {
-    Simulator::Schedule(at, [this]() {
-        for (uint32_t w = 0; w < m_workers; ++w)
-        {
-            m_left[w] = m_pairs.size();
-            Next(w);
-        }
-    });
+    Simulator::Schedule(at, [this]() { StartEpoch(); });
 }
 
 void
@@ -181,13 +175,17 @@ LapseWvWorkload::Next(uint32_t w)
 void
 LapseWvWorkload::EpochDone(uint32_t w)
 {
-    FinishWorkerEpoch(w, w / m_config.workersPerNode, m_clocks, m_ps, [this]() {
-        for (uint32_t v = 0; v < m_workers; ++v)
-        {
-            m_left[v] = m_pairs.size();
-            Next(v);
-        }
-    });
+    FinishWorkerEpoch(w, w / m_config.workersPerNode, m_clocks, m_ps, [this]() { StartEpoch(); });
+}
+
+void
+LapseWvWorkload::StartEpoch()
+{
+    for (uint32_t w = 0; w < m_workers; ++w)
+    {
+        m_left[w] = m_pairs.size();
+        Next(w);
+    }
 }
 
 } // namespace ns3

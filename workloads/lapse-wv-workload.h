@@ -100,6 +100,8 @@ class LapseWvWorkload : public LapseWorkload
     void Next(uint32_t w);
     /// \brief Worker w finished its epoch: (ssp) its clock ends, then the barrier.
     void EpochDone(uint32_t w);
+    /// \brief Every worker starts the epoch's work.
+    void StartEpoch();
 
     LapsePs& m_ps;               //!< the parameter server
     LapseWvConfig m_config;      //!< shape
