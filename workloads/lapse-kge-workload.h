@@ -56,21 +56,15 @@ class LapseZipfSampler
 };
 
 /// \brief The shape of a knowledge-graph-embedding run.
-struct LapseKgeConfig
+struct LapseKgeConfig : LapseWorkerConfig
 {
-    uint32_t workersPerNode{1};     //!< workers per node
-    uint64_t entities{1000};        //!< E (keys 0..E-1 after the permutation)
-    uint64_t relations{10};         //!< R
-    double zipf{1.0};               //!< skew of the entity draw (0 = uniform)
-    uint32_t triplesPerEpoch{100};  //!< per worker
-    uint32_t window{8};             //!< dynamic: triples ahead whose entities are localized
-    Time stepTime{MicroSeconds(1)}; //!< compute per triple
-    uint32_t epochs{1};             //!< epochs
-    bool dynamic{true};             //!< Lapse (true) or classic static allocation
-    bool batchLocalize{false};      //!< localize a triple's entities in one batch
-    bool clusterRelations{false};   //!< relation r trained at node r mod N only
-    uint32_t clockSteps{0};         //!< ssp PS: steps per clock (0: no clocks)
-    uint32_t seed{1};               //!< key placement and triples
+    uint64_t entities{1000};       //!< E (keys 0..E-1 after the permutation)
+    uint64_t relations{10};        //!< R
+    double zipf{1.0};              //!< skew of the entity draw (0 = uniform)
+    uint32_t triplesPerEpoch{100}; //!< per worker
+    uint32_t window{8};            //!< dynamic: triples ahead whose entities are localized
+    bool clusterRelations{false};  //!< relation r trained at node r mod N only
+    uint32_t clockSteps{0};        //!< ssp PS: steps per clock (0: no clocks)
     /// Bytes of a relation's value (0: the PS's value size, as an entity's); RESCAL's
     /// relations are d x d matrices of floats where entities are d-vectors.
     uint32_t relationBytes{0};

@@ -35,15 +35,9 @@ namespace ns3
 {
 
 /// \brief The shape of a matrix-factorization run.
-struct LapseMfConfig
+struct LapseMfConfig : LapseWorkerConfig
 {
-    uint32_t workersPerNode{1};     //!< workers per node
-    uint32_t stepsPerBlock{100};    //!< SGD steps per worker and sub-epoch
-    Time stepTime{MicroSeconds(1)}; //!< compute per SGD step
-    uint32_t epochs{1};             //!< epochs
-    bool dynamic{true};             //!< Lapse (true) or classic static allocation
-    bool batchLocalize{false};      //!< localize a block in one batch (not key by key)
-    uint32_t seed{1};               //!< key choice
+    uint32_t stepsPerBlock{100}; //!< SGD steps per worker and sub-epoch
 };
 
 /**

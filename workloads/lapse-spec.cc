@@ -55,30 +55,19 @@ PresetDefaults(const std::string& preset, const std::string& workload)
 }
 
 void
-ParseMf(SpecString& s,
-        LapseSpec& r,
-        uint32_t workersPerNode,
-        double step,
-        uint32_t seed,
-        bool dynamic,
-        bool batch,
-        std::ostringstream& c)
+ParseMf(SpecString& s, LapseSpec& r, const LapseWorkerConfig& workers, std::ostringstream& c)
 {
-    const uint64_t workers = static_cast<uint64_t>(r.ps.nodes) * workersPerNode;
+    static_cast<LapseWorkerConfig&>(r.mf) = workers;
+    const uint64_t allWorkers = static_cast<uint64_t>(r.ps.nodes) * workers.workersPerNode;
     r.ps.keys = s.GetUint("keys", 100000, 1, 100000000);
-    if (r.ps.keys < workers)
+    if (r.ps.keys < allWorkers)
     {
         throw std::invalid_argument(
             s.Where() + "keys=" + std::to_string(r.ps.keys) + " cannot give each of the " +
-            std::to_string(workers) +
-            " workers a column block; allowed: keys >= " + std::to_string(workers));
+            std::to_string(allWorkers) +
+            " workers a column block; allowed: keys >= " + std::to_string(allWorkers));
     }
-    r.mf.workersPerNode = workersPerNode;
-    r.mf.dynamic = dynamic;
-    r.mf.batchLocalize = batch;
     r.mf.stepsPerBlock = static_cast<uint32_t>(s.GetUint("steps", 1000, 1, 100000000));
-    r.mf.stepTime = Seconds(step);
-    r.mf.seed = seed;
     c << ",keys=" << r.ps.keys << ",steps=" << r.mf.stepsPerBlock;
 }
 
@@ -86,16 +75,10 @@ void
 ParseKge(SpecString& s,
          LapseSpec& r,
          const LapseDefaults& d,
-         uint32_t workersPerNode,
-         double step,
-         uint32_t seed,
-         bool dynamic,
-         bool batch,
+         const LapseWorkerConfig& workers,
          std::ostringstream& c)
 {
-    r.kge.workersPerNode = workersPerNode;
-    r.kge.dynamic = dynamic;
-    r.kge.batchLocalize = batch;
+    static_cast<LapseWorkerConfig&>(r.kge) = workers;
     r.kge.entities = s.GetUint("entities", 100000, 2, 10000000);
     r.kge.relations = s.GetUint("relations", 100, 1, 1000000);
     r.kge.zipf = s.GetDouble("zipf", 1.0, 0, 10);
@@ -111,8 +94,6 @@ ParseKge(SpecString& s,
                                     "node r mod nodes; allowed: relations >= nodes (" +
                                     std::to_string(r.ps.nodes) + ")");
     }
-    r.kge.stepTime = Seconds(step);
-    r.kge.seed = seed;
     r.ps.keys = r.kge.entities + r.kge.relations;
     c << ",entities=" << r.kge.entities << ",relations=" << r.kge.relations
       << ",zipf=" << r.kge.zipf << ",triples=" << r.kge.triplesPerEpoch
@@ -124,24 +105,16 @@ void
 ParseWv(SpecString& s,
         LapseSpec& r,
         const LapseDefaults& d,
-        uint32_t workersPerNode,
-        double step,
-        uint32_t seed,
-        bool dynamic,
-        bool batch,
+        const LapseWorkerConfig& workers,
         std::ostringstream& c)
 {
-    r.wv.workersPerNode = workersPerNode;
-    r.wv.dynamic = dynamic;
-    r.wv.batchLocalize = batch;
+    static_cast<LapseWorkerConfig&>(r.wv) = workers;
     r.wv.vocab = s.GetUint("vocab", 100000, 2, 10000000);
     r.wv.zipf = s.GetDouble("zipf", 1.0, 0, 10);
     r.wv.wordsPerEpoch = static_cast<uint32_t>(s.GetUint("words", 1000, 2, 100000000));
     r.wv.context = static_cast<uint32_t>(s.GetUint("context", d.context, 1, 100));
     r.wv.negatives = static_cast<uint32_t>(s.GetUint("negatives", d.negatives, 0, 100));
     r.wv.window = static_cast<uint32_t>(s.GetUint("window", 8, 0, 100000));
-    r.wv.stepTime = Seconds(step);
-    r.wv.seed = seed;
     r.ps.keys = 2 * r.wv.vocab;
     c << ",vocab=" << r.wv.vocab << ",zipf=" << r.wv.zipf << ",words=" << r.wv.wordsPerEpoch
       << ",context=" << r.wv.context << ",negatives=" << r.wv.negatives
@@ -169,7 +142,6 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
     }
     const LapseDefaults d = PresetDefaults(preset, r.workload);
     const std::string mode = s.GetChoice("mode", "dynamic", {"dynamic", "classic", "ssp"});
-    const bool dynamic = mode == "dynamic";
     if (mode == "ssp" && r.workload == "mf")
     {
         throw std::invalid_argument(s.Where() +
@@ -214,17 +186,23 @@ LapseSpec::Parse(const std::string& spec, uint32_t hosts)
       << ",value=" << r.ps.valueBytes << ",step=" << step
       << "s,caches=" << (r.ps.locationCaches ? 1 : 0) << ",overhead=" << overhead
       << "s,local=" << local << "s,batch=" << (batch ? 1 : 0) << ",seed=" << seed << ssp.str();
+    LapseWorkerConfig workers;
+    workers.workersPerNode = workersPerNode;
+    workers.stepTime = Seconds(step);
+    workers.dynamic = mode == "dynamic";
+    workers.batchLocalize = batch;
+    workers.seed = seed;
     if (r.workload == "mf")
     {
-        ParseMf(s, r, workersPerNode, step, seed, dynamic, batch, c);
+        ParseMf(s, r, workers, c);
     }
     else if (r.workload == "kge")
     {
-        ParseKge(s, r, d, workersPerNode, step, seed, dynamic, batch, c);
+        ParseKge(s, r, d, workers, c);
     }
     else
     {
-        ParseWv(s, r, d, workersPerNode, step, seed, dynamic, batch, c);
+        ParseWv(s, r, d, workers, c);
     }
     s.Finish();
     r.canonical = c.str();

@@ -74,6 +74,20 @@ class LapseClocks
 };
 
 /**
+ * \brief What every Lapse workload's workers share: how many per node, their compute per
+ * step, the epochs, the allocation mode and the seed. Each workload's config extends it.
+ */
+struct LapseWorkerConfig
+{
+    uint32_t workersPerNode{1};     //!< workers per node
+    Time stepTime{MicroSeconds(1)}; //!< compute per step (an SGD step, a triple, a pair)
+    uint32_t epochs{1};             //!< epochs
+    bool dynamic{true};             //!< Lapse (true) or classic static allocation
+    bool batchLocalize{false};      //!< localize a step's keys in one batch (not key by key)
+    uint32_t seed{1};               //!< key placement and the workload's random draws
+};
+
+/**
  * \brief A training workload driven on a LapsePs. Both workloads separate their rounds of
  * work by a barrier of all workers; this base keeps that barrier and the epoch record.
  */

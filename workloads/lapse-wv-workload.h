@@ -38,21 +38,15 @@ namespace ns3
 {
 
 /// \brief The shape of a word-vector run.
-struct LapseWvConfig
+struct LapseWvConfig : LapseWorkerConfig
 {
-    uint32_t workersPerNode{1};     //!< workers per node
-    uint64_t vocab{1000};           //!< V words (2V keys)
-    double zipf{1.0};               //!< skew of the word frequencies (0 = uniform)
-    uint32_t wordsPerEpoch{100};    //!< words of each worker's shard
-    uint32_t context{2};            //!< c: contexts within c positions of the word
-    uint32_t negatives{5};          //!< k negative samples per pair
-    uint32_t window{8};             //!< dynamic: pairs ahead whose keys are localized
-    Time stepTime{MicroSeconds(1)}; //!< compute per pair
-    uint32_t epochs{1};             //!< epochs
-    bool dynamic{true};             //!< Lapse (true) or classic static allocation
-    bool batchLocalize{false};      //!< localize a pair's keys in one batch
-    uint32_t clockSteps{0};         //!< ssp PS: steps per clock (0: no clocks)
-    uint32_t seed{1};               //!< key placement, corpus and negatives
+    uint64_t vocab{1000};        //!< V words (2V keys)
+    double zipf{1.0};            //!< skew of the word frequencies (0 = uniform)
+    uint32_t wordsPerEpoch{100}; //!< words of each worker's shard
+    uint32_t context{2};         //!< c: contexts within c positions of the word
+    uint32_t negatives{5};       //!< k negative samples per pair
+    uint32_t window{8};          //!< dynamic: pairs ahead whose keys are localized
+    uint32_t clockSteps{0};      //!< ssp PS: steps per clock (0: no clocks)
 };
 
 /**
