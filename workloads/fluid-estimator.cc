@@ -66,8 +66,20 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
     const Transfer& tr = m_plan.transfers[t];
     const HostRank src = m_plan.hostOf[tr.src];
     const HostRank dst = m_plan.hostOf[tr.dst];
-    const uint64_t key = (uint64_t{src} << 32) | dst;
-    auto it = m_qpOfPair.find(key);
+    // Dense per host pair while that is at most kDensePairs entries (64 MB), a map beyond.
+    const uint64_t hosts = m_graph.HostCount();
+    const bool dense = hosts * hosts <= kDensePairs;
+    const uint64_t key = dense ? src * hosts + dst : (uint64_t{src} << 32) | dst;
+    if (dense && m_qpOfPairDense.empty())
+    {
+        m_qpOfPairDense.assign(hosts * hosts, {kFluidNone, 0});
+    }
+    if (dense && m_qpOfPairDense[key].first != kFluidNone)
+    {
+        count = m_qpOfPairDense[key].second;
+        return m_qpOfPairDense[key].first;
+    }
+    auto it = dense ? m_qpOfPair.end() : m_qpOfPair.find(key);
     if (it != m_qpOfPair.end())
     {
         count = it->second.second;
@@ -80,7 +92,14 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
         AddQueuePair(t, src, dst, i);
     }
     m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
-    m_qpOfPair.emplace(key, std::make_pair(first, count));
+    if (dense)
+    {
+        m_qpOfPairDense[key] = {first, count};
+    }
+    else
+    {
+        m_qpOfPair.emplace(key, std::make_pair(first, count));
+    }
     return first;
 }
 

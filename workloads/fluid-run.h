@@ -96,14 +96,15 @@ class FluidRun
     // Static per directed link.
     std::vector<double> m_capacity; //!< bytes/s
 
-    // QPs: those of a host pair are consecutive, from m_qpOfPair. A QP's link uses are its
-    // private ones (links at its source or destination host), entries
-    // [m_qpBegin[q], m_qpBegin[q + 1]), and those of its trunk m_qpTrunk[q]: the rest of its
-    // uses, stored once for every QP with the same ones (in a fat-tree, every host pair
-    // between the same two edge switches). Per busy (QP, link) entry the run would
-    // otherwise hold ~150 M entries for a 1,024-host mesh; with trunks the links list the
-    // busy trunks, and a trunk its busy QPs.
-    std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> m_qpOfPair; //!< first, count
+    // QPs: those of a host pair are consecutive, from m_qpOfPairDense or m_qpOfPair. A QP's link
+    // uses are its private ones (links at its source or destination host), entries [m_qpBegin[q],
+    // m_qpBegin[q + 1]), and those of its trunk m_qpTrunk[q]: the rest of its uses, stored once for
+    // every QP with the same ones (in a fat-tree, every host pair between the same two edge
+    // switches). Per busy (QP, link) entry the run would otherwise hold ~150 M entries for a
+    // 1,024-host mesh; with trunks the links list the busy trunks, and a trunk its busy QPs.
+    static constexpr uint64_t kDensePairs = uint64_t{1} << 23;
+    std::vector<std::pair<uint32_t, uint32_t>> m_qpOfPairDense; //!< first, count per src, dst
+    std::unordered_map<uint64_t, std::pair<uint32_t, uint32_t>> m_qpOfPair; //!< beyond that
     std::vector<uint32_t> m_qpBegin{0};
     std::vector<uint32_t> m_useLink;
     std::vector<double> m_useFraction;
