@@ -1,10 +1,12 @@
 /*
  * Fluid estimator benchmark: times FluidEstimator::Estimate alone (plan compiled first) on
  * the cases that used to be slow, and prints one JSON line per case with the GST, wall and
- * CPU seconds of the estimate and the process's peak RSS so far.
+ * CPU seconds of the estimate, the process's peak RSS before it (topology and plan) and
+ * after it.
  * Usage: fluid-bench [CASE...]   cases: trees-fattree8 (trees, fattree:k=8, 32 MB),
  * mesh-1024 (mesh shape on fattree:k=16, 100 MB), ring-1024 (ring shape on fattree:k=16,
- * 100 MB); default: all three.
+ * 100 MB), mesh-2000 (mesh shape on fattree:k=20, 100 MB: 4 M transfers, about 1 min);
+ * default: the first three.
  */
 #include "ns3/fluid-estimator.h"
 #include "ns3/model-profile.h"
@@ -13,6 +15,7 @@
 
 #include <chrono>
 #include <ctime>
+#include <iomanip>
 #include <iostream>
 #include <string>
 #include <sys/resource.h>
@@ -114,19 +117,22 @@ CpuSeconds()
 void
 Run(const std::string& name, const Topology& topology, const SyncPlan& plan)
 {
+    struct rusage usage;
+    getrusage(RUSAGE_SELF, &usage);
+    const long planRssKb = usage.ru_maxrss; // the topology and the plan, before the estimate
     const auto wall0 = std::chrono::steady_clock::now();
     const double cpu0 = CpuSeconds();
     FluidResult r = FluidEstimator().Estimate(topology, plan);
     const double cpu = CpuSeconds() - cpu0;
     const double wall =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-    struct rusage usage;
     getrusage(RUSAGE_SELF, &usage);
-    std::cout << "{\"case\":\"" << name << "\",\"transfers\":" << plan.transfers.size()
-              << ",\"gst_s\":" << r.gstS << ",\"fluid_wall_s\":" << wall
-              << ",\"fluid_cpu_s\":" << cpu << ",\"refills\":" << r.events
-              << ",\"queue_pairs\":" << r.queuePairs << ",\"peak_rss_kb\":" << usage.ru_maxrss
-              << "}" << std::endl;
+    std::cout << std::setprecision(17) << "{\"case\":\"" << name
+              << "\",\"transfers\":" << plan.transfers.size() << ",\"gst_s\":" << r.gstS
+              << ",\"fluid_wall_s\":" << wall << ",\"fluid_cpu_s\":" << cpu
+              << ",\"refills\":" << r.events << ",\"queue_pairs\":" << r.queuePairs
+              << ",\"plan_rss_kb\":" << planRssKb << ",\"peak_rss_kb\":" << usage.ru_maxrss << "}"
+              << std::endl;
 }
 
 } // namespace
@@ -148,17 +154,18 @@ main(int argc, char** argv)
                 *topo, ModelProfile::Load("bytes:32MB", "."));
             Run(c, *topo, plan);
         }
-        else if (c == "mesh-1024" || c == "ring-1024")
+        else if (c == "mesh-1024" || c == "ring-1024" || c == "mesh-2000")
         {
-            auto topo = MakeTopology("fattree:k=16", 40e9, 1e-6);
+            auto topo = MakeTopology(
+                c == "mesh-2000" ? "fattree:k=20" : "fattree:k=16", 40e9, 1e-6);
             const uint64_t w = 100000000;
             const uint32_t n = topo->Graph().HostCount();
-            Run(c, *topo, c == "mesh-1024" ? MeshShape(n, w) : RingShape(n, w));
+            Run(c, *topo, c == "ring-1024" ? RingShape(n, w) : MeshShape(n, w));
         }
         else
         {
             std::cerr << "fluid-bench: case '" << c
-                      << "'; allowed: trees-fattree8, mesh-1024, ring-1024\n";
+                      << "'; allowed: trees-fattree8, mesh-1024, ring-1024, mesh-2000\n";
             return 2;
         }
     }

@@ -291,6 +291,47 @@ TEST(FluidEstimator, FatTreeEcmpSplitsOverAllCorePaths)
     }
 }
 
+TEST(FluidEstimator, QueuePairsOfOneTrunkFreezeAtTheirOwnLevels)
+{
+    // fattree:k=4 with core links at B/4. Host pairs 0 -> 8 (q1) and 1 -> 9 (q2) run between
+    // the same two edge switches, (0,0) and (2,0): the same uses beyond their host links,
+    // one trunk (workloads/fluid-estimator.h). Each splits 1/4 on each of its 4 core paths,
+    // so a core link of the pair takes (r1 + r2) / 4 <= B / 4: r1 + r2 <= B. Host 0 also
+    // sends to 1 (q3, same edge) and to 2 (q4, edge (0,1)): its uplink carries q1, q3, q4.
+    // Progressive filling: at B/3 host 0's uplink saturates and freezes q1, q3, q4; q2 rises
+    // alone until the core links are full, at B - B/3 = 2B/3 (its host links and the edge
+    // uplinks, (B/3 + 2B/3 + B/3) / 2 = 2B/3 < B, stay below capacity). So q2 ends at
+    // W / (2B/3) = 1.5 W/B = 300 us, while q1, q3 and q4 keep B/3 (host 0's uplink still
+    // binds) and end at 3 W/B = 600 us. A trunk that froze its QPs together would give q2
+    // B/3 (600 us); one that lost q1's share would let q2 run at B (200 us).
+    const double w = 1e6;
+    auto topo = MakeTopology("fattree:k=4,corerate=10Gbps", kB, 1e-6);
+    FluidResult r = FluidEstimator().Estimate(
+        *topo,
+        HandPlan(
+            {0, 1, 2, 8, 9},
+            {{0, 3, 1000000, {}}, {1, 4, 1000000, {}}, {0, 1, 1000000, {}}, {0, 2, 1000000, {}}}));
+    EXPECT_NEAR(r.endS[1], 1.5 * w * 8 / kB, 1e-12);
+    for (TransferId t : {0u, 2u, 3u})
+    {
+        EXPECT_NEAR(r.endS[t], 3 * w * 8 / kB, 1e-12) << t;
+    }
+    // Every core uplink of the aggregation switches of pod 0 carries a quarter of q1 and of
+    // q2, W / 2 bytes, with both busy at once.
+    const TopologyGraph& g = topo->Graph();
+    const NodeIndex edge = g.Ports(g.HostNode(0))[0].peer;
+    for (uint32_t up : {2u, 3u}) // edge port h + a -> aggregation a, h = 2
+    {
+        const NodeIndex agg = g.Ports(edge)[up].peer;
+        for (uint32_t core : {2u, 3u}) // aggregation port k/2 + j -> core
+        {
+            const uint32_t c = Out(*topo, agg, core);
+            EXPECT_NEAR(r.links[c].bytes, w / 2, 1e-6);
+            EXPECT_EQ(r.links[c].maxFlows, 2u);
+        }
+    }
+}
+
 TEST(FluidEstimator, DependencyChainAddsTimes)
 {
     // 0 -> 1 (1 MB, 200 us) then 1 -> 2 (0.5 MB, 100 us): B starts at 200 us,

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <sstream>
@@ -65,8 +66,20 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
     const Transfer& tr = m_plan.transfers[t];
     const HostRank src = m_plan.hostOf[tr.src];
     const HostRank dst = m_plan.hostOf[tr.dst];
-    const uint64_t key = (uint64_t{src} << 32) | dst;
-    auto it = m_qpOfPair.find(key);
+    // Dense per host pair while that is at most kDensePairs entries (64 MB), a map beyond.
+    const uint64_t hosts = m_graph.HostCount();
+    const bool dense = hosts * hosts <= kDensePairs;
+    const uint64_t key = dense ? src * hosts + dst : (uint64_t{src} << 32) | dst;
+    if (dense && m_qpOfPairDense.empty())
+    {
+        m_qpOfPairDense.assign(hosts * hosts, {kFluidNone, 0});
+    }
+    if (dense && m_qpOfPairDense[key].first != kFluidNone)
+    {
+        count = m_qpOfPairDense[key].second;
+        return m_qpOfPairDense[key].first;
+    }
+    auto it = dense ? m_qpOfPair.end() : m_qpOfPair.find(key);
     if (it != m_qpOfPair.end())
     {
         count = it->second.second;
@@ -76,54 +89,137 @@ FluidRun::QueuePairsOf(TransferId t, uint32_t& count)
     count = std::max<uint32_t>(1, m_paths.QueuePairs(src, dst));
     for (uint32_t i = 0; i < count; ++i)
     {
-        for (const FluidLinkUse& use : m_paths.Uses(src, dst, i))
-        {
-            if (!(m_capacity[use.link] > 0) || !std::isfinite(m_capacity[use.link]))
-            {
-                const TopologyLink& l = m_graph.Link(use.link / 2);
-                std::ostringstream rate;
-                rate << l.rateBps;
-                throw std::invalid_argument("FluidEstimator: topology " + m_topology.Spec() +
-                                            ": link " + std::to_string(use.link / 2) + " (" +
-                                            m_graph.Node(l.a).name + " - " +
-                                            m_graph.Node(l.b).name + ") has rate " + rate.str() +
-                                            " bit/s on the route of transfer " + std::to_string(t) +
-                                            " (host " + std::to_string(src) + " -> host " +
-                                            std::to_string(dst) + "); allowed: a finite rate > 0");
-            }
-            m_useLink.push_back(use.link);
-            m_useFraction.push_back(use.fraction);
-            m_usePos.push_back(0);
-        }
-        m_qpBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
-        m_rate.push_back(0);
-        m_remaining.push_back(0);
-        m_servedAtS.push_back(0);
-        m_head.push_back(kFluidNone);
-        m_tail.push_back(kFluidNone);
-        m_qpStamp.push_back(0);
-        m_busyAtFill.push_back(0);
-        m_oldRate.push_back(0);
+        AddQueuePair(t, src, dst, i);
     }
     m_heap.Grow(static_cast<uint32_t>(m_rate.size()));
-    m_qpOfPair.emplace(key, std::make_pair(first, count));
+    if (dense)
+    {
+        m_qpOfPairDense[key] = {first, count};
+    }
+    else
+    {
+        m_qpOfPair.emplace(key, std::make_pair(first, count));
+    }
     return first;
+}
+
+void
+FluidRun::AddQueuePair(TransferId t, HostRank src, HostRank dst, uint32_t i)
+{
+    const NodeIndex ends[2] = {m_graph.HostNode(src), m_graph.HostNode(dst)};
+    std::vector<FluidLinkUse> trunk;
+    for (const FluidLinkUse& use : m_paths.Uses(src, dst, i))
+    {
+        if (!(m_capacity[use.link] > 0) || !std::isfinite(m_capacity[use.link]))
+        {
+            const TopologyLink& l = m_graph.Link(use.link / 2);
+            std::ostringstream rate;
+            rate << l.rateBps;
+            throw std::invalid_argument("FluidEstimator: topology " + m_topology.Spec() +
+                                        ": link " + std::to_string(use.link / 2) + " (" +
+                                        m_graph.Node(l.a).name + " - " + m_graph.Node(l.b).name +
+                                        ") has rate " + rate.str() +
+                                        " bit/s on the route of transfer " + std::to_string(t) +
+                                        " (host " + std::to_string(src) + " -> host " +
+                                        std::to_string(dst) + "); allowed: a finite rate > 0");
+        }
+        const TopologyLink& l = m_graph.Link(use.link / 2);
+        const bool atEnd = l.a == ends[0] || l.b == ends[0] || l.a == ends[1] || l.b == ends[1];
+        if (!atEnd)
+        {
+            trunk.push_back(use);
+            continue;
+        }
+        m_useLink.push_back(use.link);
+        m_useFraction.push_back(use.fraction);
+        m_usePos.push_back(0);
+    }
+    m_qpBegin.push_back(static_cast<uint32_t>(m_useLink.size()));
+    m_qpTrunk.push_back(InternTrunk(trunk));
+    m_qpTrunkPos.push_back(0);
+    m_rate.push_back(0);
+    m_remaining.push_back(0);
+    m_servedAtS.push_back(0);
+    m_head.push_back(kFluidNone);
+    m_tail.push_back(kFluidNone);
+    m_qpStamp.push_back(0);
+    m_busyAtFill.push_back(0);
+    m_counted.push_back(0);
+    m_oldRate.push_back(0);
+}
+
+uint32_t
+FluidRun::InternTrunk(const std::vector<FluidLinkUse>& uses)
+{
+    if (uses.empty())
+    {
+        return kFluidNone;
+    }
+    // FNV-1a over the (link, fraction) pairs; equal hashes are compared entry by entry.
+    uint64_t hash = 1469598103934665603ull;
+    for (const FluidLinkUse& use : uses)
+    {
+        uint64_t bits;
+        std::memcpy(&bits, &use.fraction, sizeof bits);
+        for (uint64_t v : {uint64_t{use.link}, bits})
+        {
+            hash = (hash ^ v) * 1099511628211ull;
+        }
+    }
+    auto [it, added] = m_trunkOfHash.emplace(hash, kFluidNone);
+    for (uint32_t t = it->second; t != kFluidNone; t = m_trunkSameHash[t])
+    {
+        const uint32_t b = m_trunkBegin[t];
+        if (m_trunkBegin[t + 1] - b != uses.size())
+        {
+            continue;
+        }
+        bool same = true;
+        for (size_t k = 0; k < uses.size() && same; ++k)
+        {
+            same = m_trunkLink[b + k] == uses[k].link && m_trunkFraction[b + k] == uses[k].fraction;
+        }
+        if (same)
+        {
+            return t;
+        }
+    }
+    const auto t = static_cast<uint32_t>(m_trunkQps.size());
+    for (const FluidLinkUse& use : uses)
+    {
+        m_trunkLink.push_back(use.link);
+        m_trunkFraction.push_back(use.fraction);
+        m_trunkUsePos.push_back(0);
+    }
+    m_trunkBegin.push_back(static_cast<uint32_t>(m_trunkLink.size()));
+    m_trunkSameHash.push_back(it->second);
+    it->second = t;
+    m_trunkQps.emplace_back();
+    m_trunkCounted.push_back(0);
+    m_trunkDirty.push_back(0);
+    m_trunkBytes.push_back(0);
+    m_trunkStamp.push_back(0);
+    m_trunkReached.push_back(0);
+    m_trunkShareStamp.push_back(0);
+    m_trunkKept.push_back(0);
+    m_trunkFillStamp.push_back(0);
+    m_trunkUnfrozen.push_back(0);
+    m_trunkFreezing.push_back(0);
+    return t;
 }
 
 void
 FluidRun::SetBusy(uint32_t qp, bool busy)
 {
+    // The private entries enter or leave their links' lists now; the weights, counts and
+    // trunk entries follow at the next refill (CountBusy).
     for (uint32_t u = m_qpBegin[qp]; u < m_qpBegin[qp + 1]; ++u)
     {
-        const uint32_t l = m_useLink[u];
-        auto& list = m_linkUses[l];
-        m_busyWeight[l] += busy ? m_useFraction[u] : -m_useFraction[u];
+        auto& list = m_linkUses[m_useLink[u]];
         if (busy)
         {
             m_usePos[u] = static_cast<uint32_t>(list.size());
             list.push_back({u, qp});
-            m_result.links[l].maxFlows = std::max(m_result.links[l].maxFlows,
-                                                  static_cast<uint32_t>(list.size()));
         }
         else
         {
@@ -131,6 +227,28 @@ FluidRun::SetBusy(uint32_t qp, bool busy)
             list[m_usePos[u]] = moved;
             m_usePos[moved.use] = m_usePos[u];
             list.pop_back();
+        }
+    }
+    const uint32_t t = m_qpTrunk[qp];
+    if (t != kFluidNone)
+    {
+        auto& list = m_trunkQps[t];
+        if (busy)
+        {
+            m_qpTrunkPos[qp] = static_cast<uint32_t>(list.size());
+            list.push_back(qp);
+        }
+        else
+        {
+            const uint32_t moved = list.back();
+            list[m_qpTrunkPos[qp]] = moved;
+            m_qpTrunkPos[moved] = m_qpTrunkPos[qp];
+            list.pop_back();
+        }
+        if (m_trunkDirty[t] == 0)
+        {
+            m_trunkDirty[t] = 1;
+            m_dirtyTrunks.push_back(t);
         }
     }
     m_dirty.push_back(qp);
@@ -158,6 +276,10 @@ FluidRun::Post(uint32_t qp, TransferId t, double wireBytes, double now)
     for (uint32_t u = m_qpBegin[qp]; u < m_qpBegin[qp + 1]; ++u)
     {
         m_result.links[m_useLink[u]].bytes += wireBytes * m_useFraction[u];
+    }
+    if (m_qpTrunk[qp] != kFluidNone)
+    {
+        m_trunkBytes[m_qpTrunk[qp]] += wireBytes; // spread over its links in Summarize
     }
     if (m_head[qp] == kFluidNone)
     {
@@ -259,6 +381,8 @@ FluidRun::InitLinks()
         m_capacity[2 * l + 1] = m_graph.Link(l).rateBps / 8;
     }
     m_linkUses.resize(directed);
+    m_linkTrunks.resize(directed);
+    m_busyCount.assign(directed, 0);
     m_linkStamp.assign(directed, 0);
     m_residual.assign(directed, 0);
     m_weight.assign(directed, 0);
@@ -368,6 +492,13 @@ FluidRun::Summarize()
     for (TransferId t = 0; t < n; ++t)
     {
         m_result.gstS = std::max(m_result.gstS, m_result.endS[t]);
+    }
+    for (uint32_t t = 0; t < m_trunkQps.size(); ++t)
+    {
+        for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+        {
+            m_result.links[m_trunkLink[e]].bytes += m_trunkBytes[t] * m_trunkFraction[e];
+        }
     }
     for (uint32_t l = 0; l < directed; ++l)
     {

@@ -34,6 +34,14 @@
  * components that hold a changed queue pair are refilled, found by a search that stops at
  * kept queue pairs, and the filling stops once its last queue pair froze. A queue pair
  * refilled to the rate it had keeps its pending completion.
+ *  - Shared trunks: a queue pair's uses of the links at its own two hosts are its own; the
+ * rest (its "trunk") is stored once for every queue pair with exactly the same uses (in a
+ * fat-tree, all host pairs between the same two edge switches: 64 on fattree:k=16). The
+ * links list their busy trunks and a trunk its busy queue pairs, so memory follows the
+ * distinct trunks, not queue pairs x path length; a refill sums a trunk's kept rates once
+ * for all its links, and the queue pairs of a trunk frozen at one level leave its links in
+ * one update. The max-min problem is the same; sums are taken in another order, so rates
+ * may differ in the last bits (bench/fluid-bench.cc: GSTs identical to 17 digits).
  *  - One pending completion per busy queue pair, in a heap indexed by queue pair (updated
  * in place, no outdated entries); message slots are reused, so memory follows the
  * messages in flight, not the plan.

@@ -31,15 +31,72 @@ EcmpSplitPaths::WireBytes(uint64_t payload) const
 std::vector<FluidLinkUse>
 EcmpSplitPaths::Uses(HostRank src, HostRank dst, uint32_t) const
 {
+    // Routing is memoryless (Topology::NextHops depends on the node, the lane and the
+    // destination, not on the source), so the split from a state onwards is the same for
+    // every source that reaches it. A source with one next hop (a fat-tree's host and its
+    // edge switch) gives its uplink the whole unit and the rest is the split from the state
+    // it leads to, kept for the next source under the same switch (a 1,024-host mesh asks
+    // for the pairs source by source: 7 of every 8 are found).
+    const TopologyGraph& graph = m_topology.Graph();
+    const NodeIndex from = graph.HostNode(src);
+    std::vector<RouteHop>& hops = m_scratch.hops;
+    m_topology.NextHops(from, dst, 0, hops);
+    if (hops.size() != 1)
+    {
+        return Split(src, from, 0, dst);
+    }
+    const PortPeer& peer = graph.Ports(from).at(hops[0].port);
+    const uint64_t key = (uint64_t{peer.peer} << 40) | (uint64_t{hops[0].lane} << 32) |
+                         uint64_t{dst};
+    auto it = m_splitFrom.find(key);
+    if (it == m_splitFrom.end())
+    {
+        std::vector<FluidLinkUse> rest = Split(src, peer.peer, hops[0].lane, dst);
+        if (m_splitFromEntries + rest.size() > kSplitCacheEntries)
+        {
+            m_splitFrom.clear(); // bounded memory: start again
+            m_splitFromEntries = 0;
+        }
+        m_splitFromEntries += rest.size();
+        it = m_splitFrom.emplace(key, std::move(rest)).first;
+    }
+    std::vector<FluidLinkUse> uses;
+    uses.reserve(it->second.size() + 1);
+    const uint32_t up = FluidResult::DirectedIndex(graph, peer.link, from);
+    bool placed = false;
+    for (const FluidLinkUse& use : it->second)
+    {
+        if (!placed && use.link >= up)
+        {
+            placed = true;
+            if (use.link == up) // (a route back through the source's own uplink)
+            {
+                uses.push_back({up, 1.0 + use.fraction});
+                continue;
+            }
+            uses.push_back({up, 1.0});
+        }
+        uses.push_back(use);
+    }
+    if (!placed)
+    {
+        uses.push_back({up, 1.0});
+    }
+    return uses;
+}
+
+std::vector<FluidLinkUse>
+EcmpSplitPaths::Split(HostRank src, NodeIndex node, uint8_t lane, HostRank dst) const
+{
     // Routing state is (node, lane): lanes change where deadlock avoidance says so, and the
-    // next hops may depend on the lane. The states reachable from the source form a DAG
+    // next hops may depend on the lane. The states reachable from the start form a DAG
     // (each routed path is loop free); it is explored depth first, then the unit of traffic
     // is pushed through it in topological order, divided by k at every k-way ECMP split.
     // The scratch arrays are reused from call to call (a 1,024-host mesh asks for a
     // million host pairs): per-node and per-link entries are valid when their stamp is
     // this call's. The steps below are members working on that scratch: no allocation.
     ResetScratch();
-    ExploreStates(src, dst);
+    ExploreStates(src, node, lane, dst);
     PushShares();
     Scratch& w = m_scratch;
     std::sort(w.links.begin(), w.links.end());
@@ -100,7 +157,7 @@ EcmpSplitPaths::StateOf(NodeIndex node, uint8_t lane) const
 }
 
 void
-EcmpSplitPaths::ExploreStates(HostRank src, HostRank dst) const
+EcmpSplitPaths::ExploreStates(HostRank src, NodeIndex start, uint8_t lane, HostRank dst) const
 {
     const TopologyGraph& graph = m_topology.Graph();
     Scratch& w = m_scratch;
@@ -113,7 +170,7 @@ EcmpSplitPaths::ExploreStates(HostRank src, HostRank dst) const
 
     std::vector<std::pair<uint32_t, uint32_t>>& stack = w.stack; // state, next hop to explore
     stack.clear();
-    stack.emplace_back(StateOf(graph.HostNode(src), 0), 0);
+    stack.emplace_back(StateOf(start, lane), 0);
     w.states[0].color = 1;
     while (!stack.empty())
     {

@@ -22,6 +22,7 @@
 #include <functional>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -105,13 +106,24 @@ class EcmpSplitPaths : public FluidPaths
     void ResetScratch() const;
     /// \brief The state (node, lane) of this call, created if new.
     uint32_t StateOf(NodeIndex node, uint8_t lane) const;
-    /// \brief Depth-first search of the states reachable from src towards dst (postOrder).
-    void ExploreStates(HostRank src, HostRank dst) const;
+    /// \brief The per-link shares of a unit of traffic from state (node, lane) to dst, sorted
+    /// by link (`src` names the route in errors).
+    std::vector<FluidLinkUse> Split(HostRank src, NodeIndex node, uint8_t lane, HostRank dst) const;
+    /// \brief Depth-first search of the states reachable from (start, lane) towards dst
+    /// (postOrder).
+    void ExploreStates(HostRank src, NodeIndex start, uint8_t lane, HostRank dst) const;
     /// \brief Pushes the unit of traffic through the DAG into the per-link shares.
     void PushShares() const;
 
+    /// \brief Most link uses kept in m_splitFrom (16 B each: 64 MB).
+    static constexpr size_t kSplitCacheEntries = size_t{1} << 22;
+
     const Topology& m_topology;
     mutable Scratch m_scratch; //!< not thread safe: one fluid run at a time per instance
+    /// \brief Split from the state (node << 40 | lane << 32 | dst) a source's only next
+    /// hop leads to (see Uses); emptied when it would hold more than kSplitCacheEntries.
+    mutable std::unordered_map<uint64_t, std::vector<FluidLinkUse>> m_splitFrom;
+    mutable size_t m_splitFromEntries{0};
 };
 
 /**

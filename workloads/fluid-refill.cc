@@ -23,7 +23,9 @@ FluidRun::Refill(double now)
     // rate below T keeps it (it is "kept"), and only the others can change. A new QP's rate
     // is at least min over its links of c_l / (sum of a_l over the link's busy QPs): below
     // that level none of its links can be full.
+    CountBusy();
     m_keepBelow = std::numeric_limits<double>::infinity();
+    ++m_stamp;
     for (uint32_t q : m_dirty)
     {
         const bool busy = m_head[q] != kFluidNone;
@@ -36,12 +38,7 @@ FluidRun::Refill(double now)
             m_keepBelow = std::min(m_keepBelow, m_rate[q]);
             continue;
         }
-        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-        {
-            const uint32_t l = m_useLink[u];
-            // Rounded down: the sum is kept by additions and subtractions.
-            m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
-        }
+        KeepBelowNewShare(q);
     }
     // Above T the kept QPs are fixed loads, and what remains (the QPs that are not kept, on
     // the links' residual capacities) is again a max-min problem, which decomposes over the
@@ -50,7 +47,6 @@ FluidRun::Refill(double now)
     // idle (the same problem as before), so only those components are refilled: a
     // breadth-first search from the changed QPs that stops at kept QPs, whose loads it sums
     // into the residual capacities of the links it reaches.
-    ++m_stamp;
     m_componentQps.clear();
     m_componentLinks.clear();
     for (uint32_t q : m_dirty)
@@ -61,6 +57,7 @@ FluidRun::Refill(double now)
             {
                 Reach(m_useLink[u]);
             }
+            ReachTrunk(m_qpTrunk[q]);
         }
         else if (m_busyAtFill[q] == 0)
         {
@@ -80,6 +77,7 @@ FluidRun::Refill(double now)
         {
             Reach(m_useLink[u]);
         }
+        ReachTrunk(m_qpTrunk[q]);
     }
     if (!m_componentQps.empty())
     {
@@ -124,7 +122,154 @@ FluidRun::Reach(uint32_t l)
             Join(q);
         }
     }
+    for (const BusyTrunk& v : m_linkTrunks[l])
+    {
+        residual -= m_trunkFraction[v.entry] * TrunkKept(v.trunk);
+    }
     m_residual[l] = residual;
+}
+
+void
+FluidRun::ReachTrunk(uint32_t t)
+{
+    if (t == kFluidNone || m_trunkReached[t] == m_stamp)
+    {
+        return;
+    }
+    m_trunkReached[t] = m_stamp;
+    for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+    {
+        Reach(m_trunkLink[e]);
+    }
+}
+
+double
+FluidRun::TrunkKept(uint32_t t)
+{
+    if (m_trunkStamp[t] == m_stamp)
+    {
+        return m_trunkKept[t];
+    }
+    m_trunkStamp[t] = m_stamp;
+    double kept = 0;
+    for (uint32_t q : m_trunkQps[t])
+    {
+        if (m_busyAtFill[q] != 0 && m_rate[q] < m_keepBelow)
+        {
+            kept += m_rate[q];
+        }
+        else
+        {
+            Join(q);
+        }
+    }
+    m_trunkKept[t] = kept;
+    return kept;
+}
+
+void
+FluidRun::CountPrivate(uint32_t q, int delta)
+{
+    for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+    {
+        const uint32_t l = m_useLink[u];
+        m_busyWeight[l] += delta * m_useFraction[u];
+        m_busyCount[l] += delta;
+    }
+}
+
+void
+FluidRun::CountTrunk(uint32_t t)
+{
+    m_trunkDirty[t] = 0;
+    const auto now = static_cast<uint32_t>(m_trunkQps[t].size());
+    const uint32_t was = m_trunkCounted[t];
+    if (now == was)
+    {
+        return;
+    }
+    m_trunkCounted[t] = now;
+    const double delta = static_cast<double>(now) - was;
+    for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+    {
+        const uint32_t l = m_trunkLink[e];
+        m_busyWeight[l] += delta * m_trunkFraction[e];
+        m_busyCount[l] = m_busyCount[l] + now - was;
+        auto& list = m_linkTrunks[l];
+        if (was == 0)
+        {
+            m_trunkUsePos[e] = static_cast<uint32_t>(list.size());
+            list.push_back({e, t});
+        }
+        else if (now == 0)
+        {
+            const BusyTrunk moved = list.back();
+            list[m_trunkUsePos[e]] = moved;
+            m_trunkUsePos[moved.entry] = m_trunkUsePos[e];
+            list.pop_back();
+        }
+    }
+}
+
+void
+FluidRun::CountBusy()
+{
+    // Decreases and increases of one event are applied together before the counts are
+    // read: within an event QPs go idle first and busy after (FluidRun::Simulate), so the
+    // count after it is the most the event saw.
+    for (uint32_t q : m_dirty)
+    {
+        const uint8_t busy = m_head[q] != kFluidNone ? 1 : 0;
+        if (busy != m_counted[q])
+        {
+            m_counted[q] = busy;
+            CountPrivate(q, busy != 0 ? 1 : -1);
+        }
+    }
+    for (uint32_t t : m_dirtyTrunks)
+    {
+        CountTrunk(t);
+    }
+    auto record = [this](uint32_t l) {
+        m_result.links[l].maxFlows = std::max(m_result.links[l].maxFlows, m_busyCount[l]);
+    };
+    for (uint32_t q : m_dirty)
+    {
+        for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1] && m_counted[q] != 0; ++u)
+        {
+            record(m_useLink[u]);
+        }
+    }
+    for (uint32_t t : m_dirtyTrunks)
+    {
+        for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1] && m_trunkCounted[t] != 0; ++e)
+        {
+            record(m_trunkLink[e]);
+        }
+    }
+    m_dirtyTrunks.clear();
+}
+
+void
+FluidRun::KeepBelowNewShare(uint32_t q)
+{
+    // Rounded down: the sums are kept by additions and subtractions.
+    for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+    {
+        const uint32_t l = m_useLink[u];
+        m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
+    }
+    const uint32_t t = m_qpTrunk[q];
+    if (t == kFluidNone || m_trunkShareStamp[t] == m_stamp)
+    {
+        return; // (the trunk's links were taken already in this refill)
+    }
+    m_trunkShareStamp[t] = m_stamp;
+    for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+    {
+        const uint32_t l = m_trunkLink[e];
+        m_keepBelow = std::min(m_keepBelow, m_capacity[l] / m_busyWeight[l] * (1 - 1e-9));
+    }
 }
 
 void
@@ -142,6 +287,13 @@ FluidRun::Fill(double now)
         for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
         {
             rate = std::min(rate, std::max(m_residual[m_useLink[u]], 0.0) / m_useFraction[u]);
+        }
+        const uint32_t t = m_qpTrunk[q];
+        for (uint32_t e = t == kFluidNone ? 0 : m_trunkBegin[t];
+             t != kFluidNone && e < m_trunkBegin[t + 1];
+             ++e)
+        {
+            rate = std::min(rate, std::max(m_residual[m_trunkLink[e]], 0.0) / m_trunkFraction[e]);
         }
         m_rate[q] = rate;
     }
@@ -166,20 +318,17 @@ FluidRun::Fill(double now)
     }
 }
 
-void
-FluidRun::FillShared()
+double
+FluidRun::WeighComponent()
 {
-    // Progressive filling: every unfrozen QP's rate rises together to `level`; link l
-    // saturates at (residual capacity) / (sum of a_ql over its unfrozen QPs); its QPs
-    // freeze there. Residual capacities are the kept loads' (Reach).
     for (uint32_t l : m_componentLinks)
     {
         m_weight[l] = 0;
         m_unfrozen[l] = 0;
     }
-    // Every QP freezes at most at its rate alone on the residuals (that rate is feasible),
-    // so no link whose level starts above the largest of those is the first to saturate
-    // for any QP: it stays out of the heap.
+    ++m_fillStamp;
+    m_fillTrunks.clear();
+    // Every QP freezes at most at its rate alone on the residuals (that rate is feasible).
     double highest = 0;
     for (uint32_t q : m_componentQps)
     {
@@ -192,8 +341,110 @@ FluidRun::FillShared()
             ++m_unfrozen[l];
             alone = std::min(alone, std::max(m_residual[l], 0.0) / m_useFraction[u]);
         }
+        const uint32_t t = m_qpTrunk[q];
+        if (t != kFluidNone)
+        {
+            if (m_trunkFillStamp[t] != m_fillStamp)
+            {
+                m_trunkFillStamp[t] = m_fillStamp;
+                m_trunkUnfrozen[t] = 0;
+                m_fillTrunks.push_back(t);
+            }
+            ++m_trunkUnfrozen[t];
+            for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+            {
+                alone = std::min(alone,
+                                 std::max(m_residual[m_trunkLink[e]], 0.0) / m_trunkFraction[e]);
+            }
+        }
         highest = std::max(highest, alone);
     }
+    // A trunk's QPs in the fill weigh on its links all at once.
+    for (uint32_t t : m_fillTrunks)
+    {
+        for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+        {
+            m_weight[m_trunkLink[e]] += m_trunkFraction[e] * m_trunkUnfrozen[t];
+            m_unfrozen[m_trunkLink[e]] += m_trunkUnfrozen[t];
+        }
+    }
+    return highest;
+}
+
+void
+FluidRun::Freeze(uint32_t q, double level, size_t& unfrozen)
+{
+    m_rate[q] = level;
+    --unfrozen;
+    for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
+    {
+        const uint32_t l2 = m_useLink[u];
+        m_residual[l2] -= m_useFraction[u] * level;
+        m_weight[l2] -= m_useFraction[u];
+        --m_unfrozen[l2];
+    }
+    const uint32_t t = m_qpTrunk[q];
+    if (t != kFluidNone)
+    {
+        if (m_trunkFreezing[t]++ == 0)
+        {
+            m_freezingTrunks.push_back(t);
+        }
+        --m_trunkUnfrozen[t];
+    }
+}
+
+void
+FluidRun::FreezeAt(uint32_t l, double level, size_t& unfrozen)
+{
+    for (const BusyUse& v : m_linkUses[l])
+    {
+        if (m_rate[v.qp] < 0)
+        {
+            Freeze(v.qp, level, unfrozen);
+        }
+    }
+    for (const BusyTrunk& v : m_linkTrunks[l])
+    {
+        const uint32_t t = v.trunk;
+        if (m_trunkFillStamp[t] != m_fillStamp || m_trunkUnfrozen[t] == 0)
+        {
+            continue;
+        }
+        for (uint32_t q : m_trunkQps[t])
+        {
+            if (m_rate[q] < 0)
+            {
+                Freeze(q, level, unfrozen);
+            }
+        }
+    }
+    // The QPs frozen at this level leave their trunks' links together: k QPs of a trunk at
+    // level x take k a_l x of link l's residual (one update per trunk link, not per QP).
+    for (uint32_t t : m_freezingTrunks)
+    {
+        const uint32_t k = m_trunkFreezing[t];
+        m_trunkFreezing[t] = 0;
+        for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+        {
+            const uint32_t l2 = m_trunkLink[e];
+            m_residual[l2] -= m_trunkFraction[e] * level * k;
+            m_weight[l2] -= m_trunkFraction[e] * k;
+            m_unfrozen[l2] -= k;
+        }
+    }
+    m_freezingTrunks.clear();
+}
+
+void
+FluidRun::FillShared()
+{
+    // Progressive filling: every unfrozen QP's rate rises together to `level`; link l
+    // saturates at (residual capacity) / (sum of a_ql over its unfrozen QPs); its QPs
+    // freeze there. Residual capacities are the kept loads' (Reach). No link whose level
+    // starts above the highest rate a QP could get alone is the first to saturate for any
+    // QP: it stays out of the heap.
+    const double highest = WeighComponent();
     // A link's saturation level only rises as QPs freeze: freezing a QP at level x on link
     // l2 with R / W >= x gives (R - a x) / (W - a) >= R / W. So heap keys are lower bounds,
     // each link sits in the heap once, and a link at the top whose level has risen takes
@@ -228,23 +479,7 @@ FluidRun::FillShared()
         // Rounding can leave a residual a hair below what the current level needs; levels
         // never fall in progressive filling.
         level = std::max(level, current);
-        for (const BusyUse& v : m_linkUses[l])
-        {
-            const uint32_t q = v.qp;
-            if (m_rate[q] >= 0)
-            {
-                continue;
-            }
-            m_rate[q] = level;
-            --unfrozen;
-            for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
-            {
-                const uint32_t l2 = m_useLink[u];
-                m_residual[l2] -= m_useFraction[u] * level;
-                m_weight[l2] -= m_useFraction[u];
-                --m_unfrozen[l2];
-            }
-        }
+        FreezeAt(l, level, unfrozen);
     }
 }
 
