@@ -20,6 +20,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-plan.cc
     workloads/sync-algorithm.cc
     workloads/mesh-algorithm.cc
+    workloads/bandwidth-aware-mesh-algorithm.cc
     workloads/ring-algorithm.cc
     workloads/arborescence-packing.cc
     workloads/packing-lp.cc
@@ -45,6 +46,7 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/convergence-model.h
     workloads/convergence-config.h
     workloads/convergence-live.h
+    workloads/bandwidth-aware-mesh-algorithm.h
     workloads/gradient-norms.h
     workloads/message-mailbox.h
     workloads/sync-transport.h
@@ -81,6 +83,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/ps-network-view-test.cc
     test/convergence-model-test.cc
     test/async-ps-failover-test.cc
+    test/bandwidth-aware-mesh-test.cc
     test/mlfabric-straggler-test.cc
     test/fixed-latency-transport.h
     test/lapse-ps-test.cc
