@@ -323,6 +323,14 @@ TEST(ConvergenceModel, TrainIsAnOptionOfEveryAsyncSystem)
     m.ApplyTo(c, 11);
     EXPECT_TRUE(c.train);
     EXPECT_EQ(c.training.learningRate, 8.0);
+    EXPECT_TRUE(c.normPriority); // mlfabric's default with train: norms weigh SJF
+    // norms=0 (completion time alone) is named; norms is an mlfabric key, with train only.
+    const AsyncPsSpec n = AsyncPsSpec::Parse("mlfabric:train=logreg,norms=0", 11);
+    EXPECT_EQ(n.canonical, "mlfabric:servers=1,train=logreg,norms=0");
+    n.ApplyTo(c, 11);
+    EXPECT_FALSE(c.normPriority);
+    EXPECT_THROW(AsyncPsSpec::Parse("asp:train=logreg,norms=0", 11), std::invalid_argument);
+    EXPECT_THROW(AsyncPsSpec::Parse("mlfabric:norms=0", 11), std::invalid_argument);
     EXPECT_THROW(AsyncPsSpec::Parse("ssp:train=sgd", 11), std::invalid_argument);
     EXPECT_THROW(AsyncPsSpec::Parse("asp:lr=8", 11), std::invalid_argument);
     // 32 parameters cannot be split over 40 servers.

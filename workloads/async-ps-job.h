@@ -272,7 +272,7 @@ class AsyncPsJob : public MessageSink
         return m_maxDivergence;
     }
     /// \brief Failover: updates shard 0's server applied that its replica never received,
-    /// lost with it (removed from Updates()).
+    /// lost with it (removed from Updates(); the unacknowledged ones are pushed again).
     uint64_t
     Lost() const
     {
@@ -421,9 +421,11 @@ class AsyncPsJob : public MessageSink
      * (and serves its own pulls; no replica is left) with the state it holds: the version
      * last forwarded. The updates the dead server applied since are lost (counted, removed
      * from Updates()); so are the messages to and from the dead host still in flight (a
-     * forward among them). Workers it cut off resume with the new server: a push in flight
-     * is requested again (the worker still holds its gradient), an applied update whose
-     * model was not sent yet gets the model from the new server.
+     * forward among them). Workers it cut off resume with the new server: a push in flight,
+     * or a lost update whose model had not come back (not acknowledged: the worker still
+     * holds its gradient), is requested again; a surviving update whose serve order died
+     * gets the model from the new server. A lost update whose model had come back
+     * (Acknowledged()) is lost for good (LostAcknowledged()).
      */
     void Fail();
     /// \brief Whether shard s's server failed (replica promoted).
