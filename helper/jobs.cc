@@ -351,12 +351,14 @@ AsyncPsSystemJob::Metrics() const
         {"replica_forwards", std::to_string(job.ReplicaForwards())},
         {"replica_sync_bytes", std::to_string(job.ReplicaSyncBytes())},
         {"replica_divergence_max", std::to_string(job.MaxDivergence())},
+        {"replica_lag_max", std::to_string(job.MaxReplicaLag())},
         {"makespan_s", Number(makespan)},
         {"updates_per_s", Number(makespan > 0 ? static_cast<double>(delays.size()) / makespan : 0)},
         {"blocked_s", Number(blocked)}};
     if (job.Config().failAt >= Seconds(0))
     {
-        // Updates lost with shard 0's server, and of those the acknowledged ones (0).
+        // Updates lost with shard 0's server, and of those the acknowledged ones: lost for
+        // good (the others are pushed again).
         m.push_back({"failover_lost", std::to_string(job.Lost())});
         m.push_back({"failover_lost_acknowledged", std::to_string(job.LostAcknowledged())});
     }

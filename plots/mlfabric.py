@@ -33,11 +33,12 @@ TITLES = {"star:n=11": "star, 10 workers, 1 server", "fattree:k=4": "fat-tree k=
 CASES = ["none", "compute", "network", "both"]
 CASE_LABELS = {"none": "no straggler", "compute": "compute straggler (4x)",
                "network": "10 % of workers at 1/2 rate", "both": "both"}
-ALGS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=4", "mlfabric:delay=2",
-        "mlfabric:aggregate=1"]
+ALGS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:norms=0", "mlfabric:delay=4",
+        "mlfabric:delay=4,norms=0", "mlfabric:delay=2", "mlfabric:aggregate=1"]
 COLOURS = {"asp": "#7f7f7f", "ssp:bound=3": "#2ca02c", "mlfabric": "#1f77b4",
            "mlfabric:delay=4": "#9467bd", "mlfabric:delay=2": "#d62728",
-           "mlfabric:aggregate=1": "#ff7f0e"}
+           "mlfabric:aggregate=1": "#ff7f0e", "mlfabric:norms=0": "#17becf",
+           "mlfabric:delay=4,norms=0": "#e377c2"}
 
 
 def alg_key(spec):

@@ -6,10 +6,12 @@
 
 #include "ns3/async-ps-job.h"
 #include "ns3/async-ps-spec.h"
+#include "ns3/convergence-live.h"
 #include "ns3/convergence-model.h"
 #include "ns3/simulator.h"
 
 #include <Eigen/Eigenvalues>
+#include <algorithm>
 #include <cmath>
 #include <gtest/gtest.h>
 #include <random>
@@ -321,8 +323,101 @@ TEST(ConvergenceModel, TrainIsAnOptionOfEveryAsyncSystem)
     m.ApplyTo(c, 11);
     EXPECT_TRUE(c.train);
     EXPECT_EQ(c.training.learningRate, 8.0);
+    EXPECT_TRUE(c.normPriority); // mlfabric's default with train: norms weigh SJF
+    // norms=0 (completion time alone) is named; norms is an mlfabric key, with train only.
+    const AsyncPsSpec n = AsyncPsSpec::Parse("mlfabric:train=logreg,norms=0", 11);
+    EXPECT_EQ(n.canonical, "mlfabric:servers=1,train=logreg,norms=0");
+    n.ApplyTo(c, 11);
+    EXPECT_FALSE(c.normPriority);
+    EXPECT_THROW(AsyncPsSpec::Parse("asp:train=logreg,norms=0", 11), std::invalid_argument);
+    EXPECT_THROW(AsyncPsSpec::Parse("mlfabric:norms=0", 11), std::invalid_argument);
     EXPECT_THROW(AsyncPsSpec::Parse("ssp:train=sgd", 11), std::invalid_argument);
     EXPECT_THROW(AsyncPsSpec::Parse("asp:lr=8", 11), std::invalid_argument);
     // 32 parameters cannot be split over 40 servers.
     EXPECT_THROW(AsyncPsSpec::Parse("asp:servers=40,train=logreg", 50), std::invalid_argument);
+}
+
+TEST(ConvergenceModel, MlfabricGrantsTheLargestGradientNormFirst)
+{
+    // Four workers, one server, one iteration of 1 ms over the fixed-latency transport, no
+    // paths and equal rates (every push costs the same time). At 1 ms w0 requests first and
+    // is granted; w1..w3 wait. Their delays at the next slots are 1 and 2 < N - 1 = 3, so
+    // only shortest-job-first decides: with norms, the most gradient norm per second of
+    // link, i.e. the largest norm first; without, the tie goes to the earliest request.
+    // Every worker computed on version 0 (theta = 0), where the gradient of worker w's
+    // first minibatch is (1/b) sum_j x_i (1/2 - y_i), i = w + 4 j, j < b (written plainly
+    // here from the documented generator).
+    AsyncPsConfig c;
+    c.workers = 4;
+    c.servers = 1;
+    c.modelBytes = 1000;
+    c.iterations = 1;
+    c.compute = MilliSeconds(1);
+    c.policy = AsyncPsConfig::PushPolicy::MLFABRIC;
+    c.train = true;
+    const PlainData data(c.training);
+    std::vector<std::pair<double, uint32_t>> norms;
+    for (uint32_t w = 1; w < 4; ++w)
+    {
+        std::vector<double> g(c.training.features, 0.0);
+        for (uint32_t j = 0; j < c.training.batch; ++j)
+        {
+            const uint32_t i = w + 4 * j;
+            for (uint32_t f = 0; f < c.training.features; ++f)
+            {
+                g[f] += data.x[i][f] * (0.5 - data.y[i]) / c.training.batch;
+            }
+        }
+        double sq = 0;
+        for (double v : g)
+        {
+            sq += v * v;
+        }
+        norms.push_back({-std::sqrt(sq), w}); // sorts the largest first
+    }
+    std::sort(norms.begin(), norms.end());
+    const std::vector<uint32_t> expected{0, norms[0].second, norms[1].second, norms[2].second};
+    // The data must make the two orders differ, or the test could not tell them apart.
+    ASSERT_NE(expected, (std::vector<uint32_t>{0, 1, 2, 3}));
+    for (bool byNorm : {true, false})
+    {
+        c.normPriority = byNorm;
+        AsyncPsJob job(c);
+        FixedLatencyTransport transport(&job);
+        job.SetTransport(&transport);
+        job.Start(Seconds(0));
+        Simulator::Run();
+        std::vector<uint32_t> order;
+        for (const PushSlot& slot : job.Slots()[0])
+        {
+            order.push_back(slot.worker);
+        }
+        EXPECT_EQ(order, byNorm ? expected : (std::vector<uint32_t>{0, 1, 2, 3})) << byNorm;
+        Simulator::Destroy();
+    }
+}
+
+TEST(ConvergenceModel, TheLiveModelFollowsTheSameSgdAsTheReplay)
+{
+    // LiveGradientNorms applies each update when the job applies it; after a stale,
+    // sharded schedule its model must be the one Replay() computes after the run.
+    const ConvergenceConfig c = Small();
+    std::vector<AppliedUpdate> updates;
+    Versions on;
+    Synchronous(4, 2, 3, updates, on);
+    // Make it stale: worker 3 computed every iteration on version 0 of shard 1.
+    for (auto& v : on[3])
+    {
+        v[1] = 0;
+    }
+    LiveGradientNorms live(c, 4, 2);
+    for (const AppliedUpdate& u : updates)
+    {
+        live.Norms(u.worker, u.iteration, on[u.worker][u.iteration]);
+        live.Applied(u.worker, u.iteration, u.shard, on[u.worker][u.iteration]);
+    }
+    ConvergenceModel model(c, 4, 2);
+    model.Replay(updates, on);
+    EXPECT_LT((live.Theta() - model.Theta()).norm(), 1e-12);
+    EXPECT_GT(model.Theta().norm(), 0.1); // it moved
 }

@@ -1,5 +1,7 @@
 #include "async-ps-job.h"
 
+#include "convergence-live.h"
+
 #include "ns3/abort.h"
 #include "ns3/simulator.h"
 
@@ -64,6 +66,11 @@ AsyncPsJob::AsyncPsJob(const AsyncPsConfig& config)
         throw std::invalid_argument("AsyncPsJob: " + std::to_string(config.workerRateBps.size()) +
                                     " worker rates for " + std::to_string(n) + " workers");
     }
+    if (config.train && config.normPriority && config.policy == AsyncPsConfig::PushPolicy::MLFABRIC)
+    {
+        m_norms = MakeLiveGradientNorms(config.training, n, config.servers);
+        m_normOf.assign(n, std::vector<double>(config.servers, 0.0));
+    }
     const uint32_t hosts = n + config.servers * (config.replicaDivergence > 0 ? 2 : 1);
     if (!config.paths.Empty() && config.paths.hosts < hosts)
     {
@@ -96,51 +103,6 @@ AsyncPsJob::Start(Time at)
     {
         Simulator::Schedule(at + m_config.failAt, &AsyncPsJob::Fail, this);
     }
-}
-
-void
-AsyncPsJob::Fail()
-{
-    const uint64_t durable = m_replicaVersion[0];
-    m_failed = true;
-    m_lost = m_version[0] - durable;
-    m_lostAcknowledged = m_ackedVersion > durable ? m_ackedVersion - durable : 0;
-    // The lost updates: shard 0's, applied at version durable or later (version before
-    // apply = version computed on + delay).
-    std::vector<AppliedUpdate> kept;
-    for (const AppliedUpdate& u : m_updates)
-    {
-        if (u.shard != 0 || m_computedOn[u.worker][u.iteration][0] + u.delay < durable)
-        {
-            kept.push_back(u);
-        }
-    }
-    m_updates = kept;
-    m_version[0] = durable;
-    m_forwarded[0] = durable;
-    // The slot's push, if any, died on the way: the link is free again.
-    m_reserved[0] = false;
-    for (uint32_t w = 0; w < m_config.workers; ++w)
-    {
-        if (m_gotReply[w] || m_repliesLeft[w] == 0)
-        {
-            continue; // not waiting for shard 0
-        }
-        if (m_pushInFlight[w])
-        {
-            m_pushInFlight[w] = false;
-            m_workerBusy[w] = false;
-            m_pending[0].push_back(
-                {w, m_iteration[w], m_computedOn[w][m_iteration[w]][0], Simulator::Now(), kSingle});
-        }
-        else if (m_appliedThisRound[w] && !m_replyPosted[w])
-        {
-            ServeModel(0, w, m_iteration[w]);
-        }
-        // Otherwise its request waits in the batch, or its model (or a dropped update's
-        // pull request) is on its way from or to the replica host, which lives on.
-    }
-    ScheduleAll();
 }
 
 uint32_t
@@ -180,6 +142,12 @@ AsyncPsJob::Push(uint32_t w)
 {
     m_repliesLeft[w] = m_config.servers;
     m_computedOn[w].push_back(m_seen[w]);
+    if (m_norms)
+    {
+        // The gradient is computed now, on the model it pulled: the scheduler knows its
+        // norm from the request on.
+        m_normOf[w] = m_norms->Norms(w, m_iteration[w], m_seen[w]);
+    }
     m_appliedThisRound[w] = false;
     m_replyPosted[w] = false;
     m_gotReply[w] = false;
@@ -350,9 +318,10 @@ AsyncPsJob::Replicate(uint32_t s)
     }
     // Forward one combined delta (W/S bytes, whatever the number of updates it sums) only
     // when the replica fell D versions behind: floor(U / D) forwards for U single updates.
+    // With ackFromReplica every update goes to the replica before its model is served.
     const uint64_t divergence = m_version[s] - m_forwarded[s];
     m_maxDivergence = std::max(m_maxDivergence, divergence);
-    if (divergence < m_config.replicaDivergence)
+    if (divergence < m_config.replicaDivergence && !m_config.ackFromReplica)
     {
         return;
     }
@@ -424,6 +393,7 @@ AsyncPsJob::Apply(const Message& m)
         m_updates.push_back(
             {m.worker, m.iteration, m.shard, version - m.version, Simulator::Now()});
         ++version;
+        Follow(m.worker, m.iteration, m.shard);
         Replicate(m.shard);
         ServeModel(m.shard, m.worker, m.iteration);
         return;
@@ -439,14 +409,28 @@ AsyncPsJob::Apply(const Message& m)
     for (const Request& p : g.parts)
     {
         m_updates.push_back({p.worker, p.iteration, m.shard, before - p.version, Simulator::Now()});
+        ++version;
+        Follow(p.worker, p.iteration, m.shard);
     }
-    version += g.parts.size();
     m_aggregated += g.parts.size();
     ++m_combinedPushes;
     Replicate(m.shard);
     for (const Request& p : g.parts)
     {
         ServeModel(m.shard, p.worker, p.iteration);
+    }
+}
+
+void
+AsyncPsJob::Follow(uint32_t w, uint32_t k, uint32_t s)
+{
+    if (m_norms)
+    {
+        m_norms->Applied(w, k, s, m_computedOn[w][k]);
+    }
+    if (m_config.replicaDivergence > 0 && !Promoted(s))
+    {
+        m_maxReplicaLag = std::max(m_maxReplicaLag, m_version[s] - m_replicaVersion[s]);
     }
 }
 
@@ -513,7 +497,6 @@ AsyncPsJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
     if (m.shard == 0)
     {
         m_gotReply[w] = true;
-        m_ackedVersion = std::max(m_ackedVersion, m.version);
     }
     if (--m_repliesLeft[w] > 0)
     {

@@ -60,11 +60,24 @@
  *    floor(U / D) forwards for U single updates, and the server's versions not yet
  *    forwarded never exceed D (a combined update of k may take them to D - 1 + k).
  *    Workers compute on the replica's version, so their updates' delay grows by up to D-1.
+ *    The model a worker gets back for its update is its acknowledgment: it then drops the
+ *    gradient. So with forwards every D versions an update can be acknowledged before the
+ *    replica holds it (asynchronous replication); with ackFromReplica the server forwards
+ *    every update's delta ahead of the serve order on the same queue pair, so the replica
+ *    holds every update it acknowledges (the replica acknowledges before the update counts,
+ *    as MLFabric's replication requires for no acknowledged update to be lost). Fail():
+ *    updates the replica lacks are lost; acknowledged ones for good, the others pushed again.
+ *  - MLFABRIC with train and normPriority (the default): the worker's real gradient
+ *    (GradientNorms, on the live training problem) is computed when it pushes, and SJF
+ *    compares completion time per unit of its norm on the shard: the largest updates go
+ *    first, small ones wait until the delay tiers take them (MLFabric orders updates by
+ *    their norm as well as their transfer time).
  */
 #ifndef PARAMSYNC_ASYNC_PS_JOB_H
 #define PARAMSYNC_ASYNC_PS_JOB_H
 
 #include "convergence-config.h"
+#include "gradient-norms.h"
 #include "message-mailbox.h"
 #include "ps-network-view.h"
 #include "sync-transport.h"
@@ -74,6 +87,7 @@
 #include <cstdint>
 #include <deque>
 #include <limits>
+#include <memory>
 #include <random>
 #include <vector>
 
@@ -119,6 +133,11 @@ struct AsyncPsConfig
     bool networkScheduler{false};
     /// Replica per shard (hosts N+S..N+2S-1) within this many versions; 0: no replica.
     uint32_t replicaDivergence{0};
+    /// Replica: a worker's update counts as acknowledged (the model it gets back) only once
+    /// the replica holds it: the server forwards every update's delta, then orders the
+    /// replica to send the model (same queue pair, so the model includes the update).
+    /// false: acknowledged as soon as the server applied it; deltas every D versions.
+    bool ackFromReplica{false};
     /// Replica: shard 0's server fails at this time and its replica takes over (see
     /// Fail()); negative: never. MLFABRIC with the oracle scheduler, no aggregation.
     Time failAt{Seconds(-1)};
@@ -126,6 +145,11 @@ struct AsyncPsConfig
     bool train{false};
     /// The training problem, when train.
     ConvergenceConfig training;
+    /// MLFABRIC with train: SJF weighs each push by the norm of its real gradient
+    /// (GradientNorms): the smallest completion time per unit of norm goes first, so
+    /// small updates wait (within the delay tiers) and large ones go early, as MLFabric
+    /// orders updates; false: completion time alone.
+    bool normPriority{true};
     /// \brief "No bound": ASP.
     static constexpr uint32_t kAsp = std::numeric_limits<uint32_t>::max();
 };
@@ -248,18 +272,26 @@ class AsyncPsJob : public MessageSink
         return m_maxDivergence;
     }
     /// \brief Failover: updates shard 0's server applied that its replica never received,
-    /// lost with it (removed from Updates()).
+    /// lost with it (removed from Updates(); the unacknowledged ones are pushed again).
     uint64_t
     Lost() const
     {
         return m_lost;
     }
-    /// \brief Failover: lost updates that were acknowledged — included in a model version
-    /// some worker had received (must be 0: replies come from the replica).
+    /// \brief Failover: lost updates that were acknowledged — their worker had the model
+    /// back for them (or it was on its way from the replica), so it dropped its gradient
+    /// and never pushes it again: lost for good. The others are pushed again.
     uint64_t
     LostAcknowledged() const
     {
         return m_lostAcknowledged;
+    }
+    /// \brief Replica: the most versions a shard's server held that its replica had not
+    /// received yet (measured at every apply; forwards in flight count as not received).
+    uint64_t
+    MaxReplicaLag() const
+    {
+        return m_maxReplicaLag;
     }
     /// \brief MLFABRIC, aggregate: combined updates applied.
     uint64_t
@@ -355,6 +387,9 @@ class AsyncPsJob : public MessageSink
     static uint32_t PartIndex(const Aggregate& g, uint32_t worker);
     /// \brief MLFABRIC: applies a push (single or combined) at its server.
     void Apply(const Message& m);
+    /// \brief Worker w's update of iteration k was just applied to shard s: the live
+    /// model follows, the replica's lag is measured.
+    void Follow(uint32_t w, uint32_t k, uint32_t s);
     /// \brief MLFABRIC: worker w's link rate for SJF (1 when not given: all equal).
     double Rate(uint32_t w) const;
     /// \brief MLFABRIC: the request of shard s's batch to serve next (batch.end(): none).
@@ -364,8 +399,17 @@ class AsyncPsJob : public MessageSink
     /// \brief MLFABRIC: versions request r of shard s may still wait within the delay bound
     /// (negative: beyond it already; a combined update: its stalest part).
     int64_t Slack(uint32_t s, const Request& r) const;
-    /// \brief MLFABRIC: SJF's estimate of r's push time per update it carries.
+    /// \brief MLFABRIC: SJF's estimate of r's push time per update it carries (with
+    /// norms: per unit of gradient norm it carries).
     double Cost(uint32_t s, const Request& r) const;
+    /// \brief MLFABRIC with norms: the norm of shard s's slice of the gradients r carries
+    /// (a combined update: the sum over its constituents).
+    double NormOf(uint32_t s, const Request& r) const;
+    /// \brief Failover: whether worker w had (or was being sent) the model for its
+    /// update of iteration k.
+    bool Acknowledged(uint32_t w, uint32_t k) const;
+    /// \brief Failover: worker w's update to shard 0 is requested again (it holds it).
+    void Repush(uint32_t w);
     /// \brief The bytes a message puts on the wire.
     uint64_t MessageBytes(const Message& m) const;
     /// \brief Sends worker w shard s's model, from the server or its replica.
@@ -377,9 +421,11 @@ class AsyncPsJob : public MessageSink
      * (and serves its own pulls; no replica is left) with the state it holds: the version
      * last forwarded. The updates the dead server applied since are lost (counted, removed
      * from Updates()); so are the messages to and from the dead host still in flight (a
-     * forward among them). Workers it cut off resume with the new server: a push in flight
-     * is requested again (the worker still holds its gradient), an applied update whose
-     * model was not sent yet gets the model from the new server.
+     * forward among them). Workers it cut off resume with the new server: a push in flight,
+     * or a lost update whose model had not come back (not acknowledged: the worker still
+     * holds its gradient), is requested again; a surviving update whose serve order died
+     * gets the model from the new server. A lost update whose model had come back
+     * (Acknowledged()) is lost for good (LostAcknowledged()).
      */
     void Fail();
     /// \brief Whether shard s's server failed (replica promoted).
@@ -419,7 +465,6 @@ class AsyncPsJob : public MessageSink
     bool m_failed{false};                           //!< failover: shard 0's server died
     uint64_t m_lost{0};                             //!< failover: updates lost with it
     uint64_t m_lostAcknowledged{0};                 //!< failover: of those, acknowledged ones
-    uint64_t m_ackedVersion{0};                     //!< shard 0: newest version a worker received
     std::vector<bool> m_pushInFlight;               //!< per worker: its push to shard 0 is granted
     std::vector<bool> m_appliedThisRound;           //!< per worker: its shard-0 update was applied
     std::vector<bool> m_replyPosted;                //!< per worker: shard 0's model is on its way
@@ -449,6 +494,9 @@ class AsyncPsJob : public MessageSink
     uint64_t m_forwards{0};                         //!< replica forwards
     uint64_t m_replicaSyncBytes{0};                 //!< their bytes
     uint64_t m_maxDivergence{0};                    //!< server versions not yet forwarded
+    uint64_t m_maxReplicaLag{0};                    //!< server versions not at the replica
+    std::unique_ptr<GradientNorms> m_norms;         //!< MLFABRIC with norms: the live model
+    std::vector<std::vector<double>> m_normOf;      //!< [worker][shard]: its current norms
     MessageMailbox<Message> m_mail;                 //!< messages in flight
     PsNetworkView m_net;                            //!< MLFABRIC: live backlog on the paths
     std::mt19937_64 m_aggregatorRng;                //!< MLFABRIC: random aggregator choice

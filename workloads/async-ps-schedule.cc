@@ -106,6 +106,21 @@ AsyncPsJob::Slack(uint32_t s, const Request& r) const
 }
 
 double
+AsyncPsJob::NormOf(uint32_t s, const Request& r) const
+{
+    if (r.group == kSingle)
+    {
+        return m_normOf[r.worker][s];
+    }
+    double sum = 0;
+    for (const Request& p : m_aggregates[r.group].parts)
+    {
+        sum += m_normOf[p.worker][s];
+    }
+    return sum;
+}
+
+double
 AsyncPsJob::Cost(uint32_t s, const Request& r) const
 {
     // Network-aware completion time: with paths, the push's time over the live backlog of
@@ -113,12 +128,17 @@ AsyncPsJob::Cost(uint32_t s, const Request& r) const
     // worker's link rate. A combined update of k carries k updates in one slot: its time
     // per update, 1/k of the push's, is what SJF compares (so it takes the next slot, as
     // the deferred updates it sums were scheduled for, instead of aging past the bound).
-    const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
-    if (m_net.Known())
+    // With norms the slot's time is divided by the gradient norm it carries instead (the
+    // sum of its constituents'): the most norm per second of link goes first, so a small
+    // update waits until the delay tiers of Pick() take it, a large one overtakes.
+    const double time = m_net.Known() ? m_net.CompletionS(r.worker, ServerOf(s), ShardBytes(s))
+                                      : 1.0 / Rate(r.worker);
+    if (m_norms)
     {
-        return m_net.CompletionS(r.worker, ServerOf(s), ShardBytes(s)) / k;
+        return time / std::max(NormOf(s, r), 1e-300);
     }
-    return 1.0 / (Rate(r.worker) * k);
+    const double k = r.group == kSingle ? 1.0 : m_aggregates[r.group].parts.size();
+    return time / k;
 }
 
 std::deque<AsyncPsJob::Request>::iterator

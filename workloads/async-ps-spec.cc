@@ -68,6 +68,16 @@ ParseMlFabric(SpecString& s, uint32_t hosts, AsyncPsSpec& r, std::string& canoni
         }
         canonical += ",replica=" + std::to_string(r.replica);
     }
+    r.ackFromReplica = s.GetChoice("ack", "server", {"server", "replica"}) == "replica";
+    if (r.ackFromReplica)
+    {
+        if (r.replica == 0)
+        {
+            throw std::invalid_argument(s.Where() + "ack=replica acknowledges updates from the "
+                                                    "replica; allowed only with replica=D > 0");
+        }
+        canonical += ",ack=replica";
+    }
     if (s.Has("fail"))
     {
         const std::string text = s.GetString("fail", "");
@@ -100,6 +110,14 @@ ParseTrain(SpecString& s, AsyncPsSpec& r, std::string& canonical)
                                         std::to_string(features) + " servers");
         }
         canonical += ",train=logreg";
+        if (r.policy == AsyncPsConfig::PushPolicy::MLFABRIC)
+        {
+            r.normPriority = s.GetBool("norms", true);
+            if (!r.normPriority)
+            {
+                canonical += ",norms=0";
+            }
+        }
         if (s.Has("lr"))
         {
             r.learningRate = s.GetDouble("lr", 1.0, 1e-6, 1e3);
@@ -154,6 +172,8 @@ AsyncPsSpec::ApplyTo(AsyncPsConfig& config, uint32_t hosts) const
     config.aggregate = aggregate;
     config.randomAggregator = randomAggregator;
     config.networkScheduler = networkScheduler;
+    config.ackFromReplica = ackFromReplica;
+    config.normPriority = normPriority;
     config.train = train;
     config.training.learningRate = learningRate;
 }

@@ -13,8 +13,12 @@
  *                                          worker (aggregator=fastest: the fastest link;
  *                                          random: drawn, as in the paper); scheduler=net sends
  * requests and grants as 64 B messages to/from the server's host; replica=D adds a replica per
- * server, kept within D versions, that serves the pulls; fail=T (with replica) kills
- * shard 0's server at time T and its replica takes over
+ * server, kept within D versions, that serves the pulls; ack=replica (with replica) counts a
+ * worker's update acknowledged only once the replica holds it (every update forwarded before
+ * the replica sends the model; default ack=server: the model goes out once the server applied
+ * it, deltas every D versions); fail=T (with replica) kills shard 0's server at time T and its
+ * replica takes over; norms=1 (default, with train=logreg) weighs SJF by the norm of each
+ * update's real gradient, norms=0 by completion time alone
  *
  * Every system also takes train=none|logreg (default none): with logreg the applied updates
  * are replayed on a logistic regression (ConvergenceModel, its defaults in
@@ -47,6 +51,8 @@ struct AsyncPsSpec
     bool networkScheduler{false}; //!< MLFabric: scheduler as messages over the network
     uint32_t replica{0};          //!< MLFabric: replica divergence bound D, 0 = no replica
     double failAtS{-1};           //!< MLFabric: shard 0's server fails then (s); < 0 never
+    bool ackFromReplica{false};   //!< MLFabric: acknowledged once the replica holds it
+    bool normPriority{true};      //!< MLFabric with train: SJF weighed by gradient norms
     bool train{false};            //!< replay the updates on ConvergenceModel
     double learningRate{ConvergenceConfig{}.learningRate}; //!< its step of N fresh updates
 

@@ -4,9 +4,11 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-application.cc
     workloads/async-ps-job.cc
     workloads/async-ps-schedule.cc
+    workloads/async-ps-failover.cc
     workloads/async-ps-spec.cc
     workloads/ps-network-view.cc
     workloads/convergence-model.cc
+    workloads/convergence-live.cc
     workloads/lapse-ps.cc
     workloads/lapse-ps-ssp.cc
     workloads/lapse-mf-workload.cc
@@ -18,6 +20,7 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/sync-plan.cc
     workloads/sync-algorithm.cc
     workloads/mesh-algorithm.cc
+    workloads/bandwidth-aware-mesh-algorithm.cc
     workloads/ring-algorithm.cc
     workloads/arborescence-packing.cc
     workloads/packing-lp.cc
@@ -42,6 +45,9 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/ps-network-view.h
     workloads/convergence-model.h
     workloads/convergence-config.h
+    workloads/convergence-live.h
+    workloads/bandwidth-aware-mesh-algorithm.h
+    workloads/gradient-norms.h
     workloads/message-mailbox.h
     workloads/sync-transport.h
     workloads/lapse-ps.h
@@ -76,6 +82,8 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/async-ps-job-test.cc
     test/ps-network-view-test.cc
     test/convergence-model-test.cc
+    test/async-ps-failover-test.cc
+    test/bandwidth-aware-mesh-test.cc
     test/mlfabric-straggler-test.cc
     test/fixed-latency-transport.h
     test/lapse-ps-test.cc

@@ -1,5 +1,6 @@
 #include "sync-algorithm.h"
 
+#include "bandwidth-aware-mesh-algorithm.h"
 #include "double-binary-tree-algorithm.h"
 #include "halving-doubling-algorithm.h"
 #include "hdrm-algorithm.h"
@@ -50,6 +51,8 @@ Registry()
         {"dbtree",
          [](const std::string& s) { return std::make_unique<DoubleBinaryTreeAlgorithm>(s); }},
         {"trees", [](const std::string& s) { return std::make_unique<TreePackingAlgorithm>(s); }},
+        {"bwmesh",
+         [](const std::string& s) { return std::make_unique<BandwidthAwareMeshAlgorithm>(s); }},
     };
     return table;
 }

@@ -27,7 +27,10 @@ last hosts; every run keeps its updates.csv under results/mlfabric/out/<hash>/):
     i.e. 13 %); both together;
   * on the star also 4 MB and 25 MB models (none and network straggler);
   * every run trains a logistic regression on its schedule (train=logreg,lr=8: loss
-    against simulated time, plots/mlfabric-loss.png).
+    against simulated time, plots/mlfabric-loss.png); mlfabric's scheduler weighs each
+    push by the norm of that gradient (norms=1, the default with train); on the one-server
+    star also mlfabric:norms=0 and mlfabric:delay=4,norms=0 (completion time alone), in
+    every case, to show what the norms change.
 """
 import os
 import sys
@@ -42,6 +45,8 @@ ALGORITHMS = ["asp", "ssp:bound=3", "mlfabric", "mlfabric:delay=2", "mlfabric:de
 # topology -> (network stragglers, PS servers)
 SETUPS = {"star:n=11": ("1", 1), "fattree:k=4": ("1,8", 1), "star:n=20": ("1", 10)}
 COMPUTE_STRAGGLER = {"straggler": "0", "straggler-factor": "4"}
+# Without the gradient norms in the scheduler (one-server star only).
+NO_NORMS = ["mlfabric:norms=0", "mlfabric:delay=4,norms=0"]
 
 
 # Every run also trains the logistic regression of workloads/convergence-model.h on its
@@ -51,10 +56,11 @@ COMPUTE_STRAGGLER = {"straggler": "0", "straggler-factor": "4"}
 TRAIN = "train=logreg,lr=8"
 
 
-def algorithms(servers):
-    """ALGORITHMS with `servers` PS shards (the driver's default is one), training on."""
+def algorithms(servers, names=None):
+    """ALGORITHMS (or names) with `servers` PS shards (the driver's default is one),
+    training on."""
     out = []
-    for a in ALGORITHMS:
+    for a in names or ALGORITHMS:
         name, _, opts = a.partition(":")
         opts = ([f"servers={servers}"] if servers > 1 else []) + ([opts] if opts else []) \
             + [TRAIN]
@@ -75,6 +81,9 @@ def spec():
         for _, options in cases(slow):
             grids.append({"fixed": options, "topology": topo,
                           "algorithm": algorithms(servers)})
+    for _, options in cases(SETUPS["star:n=11"][0]):
+        grids.append({"fixed": options, "topology": "star:n=11",
+                      "algorithm": algorithms(1, NO_NORMS)})
     for _, options in cases(SETUPS["star:n=11"][0])[::2]:
         grids.append({"fixed": options, "topology": "star:n=11", "algorithm": algorithms(1),
                       "model": ["bytes:4MB", "bytes:25MB"]})
