@@ -76,12 +76,10 @@ BcubeParallelPaths::LaneCount() const
 }
 
 uint32_t
-BcubeParallelPaths::Differing(HostRank a, HostRank b) const
+BcubeParallelPaths::Differing(const std::vector<uint32_t>& x, const std::vector<uint32_t>& y)
 {
-    const std::vector<uint32_t> x = m_bcube.Digits(a);
-    const std::vector<uint32_t> y = m_bcube.Digits(b);
     uint32_t h = 0;
-    for (uint32_t l = 0; l < m_levels; ++l)
+    for (size_t l = 0; l < x.size(); ++l)
     {
         h += x[l] != y[l] ? 1 : 0;
     }
@@ -107,7 +105,7 @@ BcubeParallelPaths::Hop(NodeIndex at, HostRank dst, uint32_t route) const
     const std::vector<uint32_t> b = m_bcube.Digits(dst);
     const bool detour = route >= m_levels;
     const uint32_t i = route % m_levels;
-    const uint32_t h = Differing(at, dst);
+    const uint32_t h = Differing(x, b);
     if (detour && x[i] == b[i])
     {
         // The source of AltDCRouting: out on level i to C (c_i = a_i + 1), then h + 1 hops.

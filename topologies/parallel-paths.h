@@ -92,8 +92,8 @@ class BcubeParallelPaths : public ParallelPaths
     uint8_t LaneCount() const override;
 
   private:
-    /// \brief Digits of a that differ from b's.
-    uint32_t Differing(HostRank a, HostRank b) const;
+    /// \brief Digits of x that differ from y's.
+    static uint32_t Differing(const std::vector<uint32_t>& x, const std::vector<uint32_t>& y);
     /// \brief Lane of a server `left` server hops from the destination.
     uint8_t LaneFor(uint32_t left) const;
     /// \brief The next hop of a switch (node index `at`).
