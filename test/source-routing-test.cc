@@ -123,6 +123,17 @@ TEST(SourceRouting, SourcePortCarriesTheRouteIndex)
     EXPECT_EQ(ForwardingTable::SourceRoutedPort(65535, 5, 6), 65531u);
 }
 
+TEST(SourceRouting, TheTableSaysSoAboveItsColumnsAndEcmpDoesNot)
+{
+    const std::string args = "--topology=bcube:n=3,k=1 --algorithm=ring --model=bytes:1MB ";
+    auto source = RunParamsync(args + "--routing=source");
+    ASSERT_EQ(source.code, 0) << source.err;
+    EXPECT_EQ(source.out.rfind("routing: source", 0), 0u) << source.out;
+    auto ecmp = RunParamsync(args);
+    ASSERT_EQ(ecmp.code, 0) << ecmp.err;
+    EXPECT_EQ(ecmp.out.rfind("topology ", 0), 0u) << ecmp.out; // the columns come first
+}
+
 TEST(SourceRouting, IdealAtMostBoundAtMostPacketGst)
 {
     // As FluidIdealGrid (test/fluid-ideal-grid-test.cc), with --routing=source: the bound
