@@ -114,6 +114,36 @@ TEST(SourceRouting, Bcube31DetourCarriesItsShareOverSixLinks)
     EXPECT_EQ(sent, expected);
 }
 
+namespace
+{
+
+/// Distinct route sets (the empty one included) of a BCube's switch sw0.0 (node n^(k+1)).
+std::size_t
+SwitchSets(const std::string& spec)
+{
+    auto topology = MakeTopology(spec, 40e9, 1e-6);
+    NetworkBuilder builder;
+    builder.SetTableAttribute("SourceRouted", BooleanValue(true));
+    PfcNetwork net = builder.Build(*topology);
+    const std::size_t sets = net.tables[topology->Graph().HostCount()]->GetSetCount();
+    Simulator::Destroy();
+    return sets;
+}
+
+} // namespace
+
+TEST(SourceRouting, SwitchTablesStayCompact)
+{
+    // sw0.0 joins the servers whose digits other than a_0 are 0. Towards B, every route id
+    // goes to port b_0 on lane (k+2) - (others + 1), others = B's other digits that are not
+    // 0 (the server before it shares the switch's); the detour id of level 0 goes to port
+    // b_0 + 1 mod 3 on lane (k+2) - (others + 2) when others > 0. So a set depends on
+    // (b_0, others) only: BCube(3,1): 3 x 2 sets + the empty one = 7; BCube(3,2): 3 x 3 + 1
+    // = 10, while the destinations grow from 9 to 27.
+    EXPECT_EQ(SwitchSets("bcube:n=3,k=1"), 7u);
+    EXPECT_EQ(SwitchSets("bcube:n=3,k=2"), 10u);
+}
+
 TEST(SourceRouting, SourcePortCarriesTheRouteIndex)
 {
     // Port mod 4 == route: 49153 = 4 x 12288 + 1, so route 2 of 4 is 49154, route 0 49152.
