@@ -29,19 +29,6 @@ ParallelPaths::Nodes(const TopologyGraph& graph, HostRank src, HostRank dst, uin
     return nodes;
 }
 
-std::vector<LinkIndex>
-ParallelPaths::Links(const TopologyGraph& graph, HostRank src, HostRank dst, uint32_t path) const
-{
-    const uint32_t route = Route(src, dst, path);
-    std::vector<LinkIndex> links;
-    const std::vector<NodeIndex> nodes = Nodes(graph, src, dst, path);
-    for (size_t i = 0; i + 1 < nodes.size(); ++i)
-    {
-        links.push_back(graph.Ports(nodes[i]).at(Hop(nodes[i], dst, route).port).link);
-    }
-    return links;
-}
-
 BcubeParallelPaths::BcubeParallelPaths(const BcubeTopology& bcube, bool deadlockFree)
     : m_bcube(bcube),
       m_levels(bcube.K() + 1),

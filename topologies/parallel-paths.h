@@ -52,11 +52,6 @@ class ParallelPaths
                                  HostRank src,
                                  HostRank dst,
                                  uint32_t path) const;
-    /// \brief The links of path `path` from src to dst, in order.
-    std::vector<LinkIndex> Links(const TopologyGraph& graph,
-                                 HostRank src,
-                                 HostRank dst,
-                                 uint32_t path) const;
 };
 
 /**
