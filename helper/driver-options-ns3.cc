@@ -90,6 +90,12 @@ AsFlag(const std::string& v)
     return (v == "true" || v == "1") ? "1" : "0";
 }
 
+std::string
+AsRouting(const std::string& v)
+{
+    return (v == "true" || v == "1") ? "source" : "ecmp";
+}
+
 const MappedAttribute kMappedAttributes[] = {
     {"ns3::RoceNic::Mtu", "mtu", &AsIs},
     {"ns3::RoceNic::Priority", "priority", &AsIs},
@@ -98,6 +104,7 @@ const MappedAttribute kMappedAttributes[] = {
     {"ns3::PfcSwitch::BufferSize", "buffer", &AsBytes},
     {"ns3::PfcSwitch::PfcEnabled", "pfc", &AsFlag},
     {"ns3::PfcNetDevice::PfcEnabled", "pfc", &AsFlag},
+    {"ns3::ForwardingTable::SourceRouted", "routing", &AsRouting},
     {"ns3::PfcNetDevice::DataRate", "rate", &AsIs},
     {"ns3::PfcChannel::Delay", "delay", &AsNanoseconds},
     {"RngSeed", "seed", &AsIs},
@@ -246,6 +253,7 @@ DriverOptions::Ns3Defaults() const
         {"ns3::PfcSwitch::BufferSize", std::to_string(bufferBytes)},
         {"ns3::PfcSwitch::PfcEnabled", pfc ? "true" : "false"},
         {"ns3::PfcNetDevice::PfcEnabled", pfc ? "true" : "false"},
+        {"ns3::ForwardingTable::SourceRouted", routing == "source" ? "true" : "false"},
         // Links take their own rate and delay (the topology's, else these).
         {"ns3::PfcNetDevice::DataRate",
          std::to_string(static_cast<uint64_t>(std::llround(rateBps))) + "bps"},

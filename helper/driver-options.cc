@@ -105,6 +105,7 @@ DriverOptions::DriverOptions()
       iterationsText("1"),
       seedText("1"),
       backend("packet"),
+      routing("ecmp"),
       format("table"),
       computeText("0s"),
       overlapText("0"),
@@ -210,6 +211,16 @@ DriverOptions::Table()
           backend,
           [](const std::string& s) {
               V::Choice(s, "--backend", {"packet", "fluid"});
+          });
+    t.Add("routing",
+          "ecmp: every switch or relaying server hashes a queue pair's 5-tuple onto one of its "
+          "equal-cost next hops | source: a transfer spreads over the topology's source-routed "
+          "parallel paths, one queue pair pinned to each (bcube: BCube source routing, k+1 "
+          "node-disjoint paths; torus: dimension order rotated per dimension; other topologies "
+          "refused); the ideal does not depend on it (README: Source routing)",
+          routing,
+          [](const std::string& s) {
+              V::Choice(s, "--routing", {"ecmp", "source"});
           });
     AddInputOutputRows(t);
     AddWorkloadAndFaultRows(t);

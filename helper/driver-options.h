@@ -96,6 +96,7 @@ class DriverOptions
     std::string seedText;             //!< --seed
     std::string seedsText;            //!< --seeds (empty: one run with --seed)
     std::string backend;              //!< --backend
+    std::string routing;              //!< --routing: ecmp | source
     std::string flows;                //!< --flows
     std::string out;                  //!< --out
     std::string format;               //!< --format

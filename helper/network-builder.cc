@@ -5,6 +5,7 @@
 #include "ns3/forwarding-table.h"
 #include "ns3/mac48-address.h"
 #include "ns3/nstime.h"
+#include "ns3/parallel-paths.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/system-path.h"
@@ -119,6 +120,11 @@ void
 NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v)
 {
     const TopologyGraph& g = topology.Graph();
+    if (net.sourceRoutes)
+    {
+        FillSourceRoutedTable(net, g, v);
+        return;
+    }
     const TopologyNode& node = g.Node(v);
     Ptr<ForwardingTable> table = net.tables.at(v);
     table->Clear();
@@ -151,6 +157,45 @@ NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeI
 }
 
 void
+NetworkBuilder::FillSourceRoutedTable(const PfcNetwork& net, const TopologyGraph& g, NodeIndex v)
+{
+    const TopologyNode& node = g.Node(v);
+    Ptr<ForwardingTable> table = net.tables.at(v);
+    table->Clear();
+    const ParallelPaths& paths = *net.sourceRoutes;
+    std::vector<ForwardingRoute> set(paths.RouteCount());
+    for (HostRank dst = 0; dst < g.HostCount(); ++dst)
+    {
+        if (node.isHost && node.rank == dst)
+        {
+            continue;
+        }
+        for (uint32_t r = 0; r < set.size(); ++r)
+        {
+            const RouteHop hop = paths.Hop(v, dst, r);
+            set[r] = {hop.port, hop.lane};
+        }
+        // Lane 0 only: a source-routed table ignores the arrival lane.
+        table->AppendRoutes(dst, 0, set);
+    }
+    table->Compact();
+}
+
+std::shared_ptr<const ParallelPaths>
+NetworkBuilder::SourceRoutes(const Topology& topology)
+{
+    std::shared_ptr<const ParallelPaths> paths = topology.SourceRoutes();
+    if (!paths)
+    {
+        throw std::invalid_argument(
+            topology.Spec() + " (" + topology.Family() +
+            ") has no source-routed parallel paths; allowed: a bcube (BCube source routing) "
+            "or torus (rotated dimension order) topology");
+    }
+    return paths;
+}
+
+void
 NetworkBuilder::Reroute(const PfcNetwork& net, const Topology& topology)
 {
     for (NodeIndex v = 0; v < topology.Graph().NodeCount(); ++v)
@@ -164,7 +209,18 @@ NetworkBuilder::LaneConflict(const Topology& topology,
                              uint8_t basePriority,
                              uint8_t controlPriority)
 {
-    const uint32_t lanes = topology.LaneCount();
+    return LaneConflict(
+        topology, basePriority, controlPriority, CreateObject<ForwardingTable>()->IsSourceRouted());
+}
+
+std::string
+NetworkBuilder::LaneConflict(const Topology& topology,
+                             uint8_t basePriority,
+                             uint8_t controlPriority,
+                             bool sourceRouted)
+{
+    const uint32_t lanes = sourceRouted ? SourceRoutes(topology)->LaneCount()
+                                        : topology.LaneCount();
     const uint32_t top = basePriority + lanes - 1;
     const bool collides = controlPriority >= basePriority && controlPriority <= top;
     if (!collides && top < kPfcPriorities)
@@ -229,7 +285,7 @@ CheckLanes(const Topology& topology, const ObjectFactory& table, const ObjectFac
     const Ptr<ForwardingTable> t = table.Create<ForwardingTable>(); // table, then device
     const Ptr<PfcNetDevice> d = device.Create<PfcNetDevice>();
     const std::string conflict = NetworkBuilder::LaneConflict(
-        topology, t->GetBasePriority(), d->GetControlPriority());
+        topology, t->GetBasePriority(), d->GetControlPriority(), t->IsSourceRouted());
     if (!conflict.empty())
     {
         throw std::invalid_argument("BasePriority " + conflict);
@@ -315,6 +371,10 @@ NetworkBuilder::Build(const Topology& topology) const
     PfcNetwork net;
     CreateNodesAndPorts(g, m_device, net);
     ConnectLinks(g, m_channel, net);
+    if (m_table.Create<ForwardingTable>()->IsSourceRouted())
+    {
+        net.sourceRoutes = SourceRoutes(topology);
+    }
 
     const ObjectFactory switchFactory = SwitchFactory(net);
     for (NodeIndex v = 0; v < g.NodeCount(); ++v)

@@ -12,6 +12,11 @@
  * is served first and never paused. Lanes must not reach it: Build refuses a topology whose
  * lanes would (LaneConflict says why), since lanes that share pause state with the ACKs
  * lose the ordering their deadlock freedom rests on (topologies/README.md).
+ *
+ * Source routing (ForwardingTable SourceRouted, --routing=source): the tables hold, per
+ * destination, the next hop of each route id of the topology's ParallelPaths
+ * (topologies/parallel-paths.h) in route-id order, and the lanes are the paths' own; the
+ * network keeps the paths (PfcNetwork::sourceRoutes) so that senders pick their route ids.
  */
 #ifndef PARAMSYNC_NETWORK_BUILDER_H
 #define PARAMSYNC_NETWORK_BUILDER_H
@@ -27,6 +32,7 @@
 #include "ns3/ptr.h"
 #include "ns3/topology-graph.h"
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +40,7 @@ namespace ns3
 {
 
 class ForwardingTable;
+class ParallelPaths;
 class PfcChannel;
 class PfcSwitch;
 class Topology;
@@ -50,6 +57,8 @@ struct PfcNetwork
     std::vector<Ptr<ForwardingTable>> tables;          //!< by node (also aggregated to the node)
     std::vector<uint32_t> hostNode;                    //!< node index of each host rank
     std::vector<std::string> names;                    //!< node names, from the graph
+    /// The source-routed paths the tables follow (null: ECMP by hash).
+    std::shared_ptr<const ParallelPaths> sourceRoutes;
 
     /// \brief The ns-3 node of a host rank.
     Ptr<Node> Host(uint32_t rank) const;
@@ -137,10 +146,24 @@ class NetworkBuilder
     static std::string LaneConflict(const Topology& topology,
                                     uint8_t basePriority,
                                     uint8_t controlPriority);
+    /// \brief As above for the lanes of source routing (sourceRouted: the topology's
+    /// ParallelPaths lanes) or of its ECMP routing; the 3-argument form asks the
+    /// ForwardingTable SourceRouted attribute's default.
+    static std::string LaneConflict(const Topology& topology,
+                                    uint8_t basePriority,
+                                    uint8_t controlPriority,
+                                    bool sourceRouted);
+    /**
+     * \brief The topology's source-routed paths, for a network built with SourceRouted.
+     * \throws std::invalid_argument naming the topology and the families that have them
+     */
+    static std::shared_ptr<const ParallelPaths> SourceRoutes(const Topology& topology);
 
   private:
     /// \brief (Re)fills node v's forwarding table from the topology's NextHops.
     static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
+    /// \brief Fills node v's table with the next hop of every route id per destination.
+    static void FillSourceRoutedTable(const PfcNetwork& net, const TopologyGraph& g, NodeIndex v);
     /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu.
     ObjectFactory SwitchFactory(const PfcNetwork& net) const;
 

@@ -242,6 +242,22 @@ PacketBackend::Check() const
     const DriverOptions& o = m_options;
     CheckStartsBeforeStop();
     ResolveLinkDowns(o, m_topology);
+    if (o.routing == "source")
+    {
+        try
+        {
+            NetworkBuilder::SourceRoutes(m_topology);
+        }
+        catch (const std::invalid_argument& e)
+        {
+            throw OptionError("--routing=source: " + std::string(e.what()));
+        }
+        if (!o.linkDowns.empty())
+        {
+            throw OptionError("--link-down: source routes do not avoid failed links; allowed: "
+                              "--link-down with --routing=ecmp");
+        }
+    }
     // Data lanes must stay off the ACK/NAK/CNP class (PfcNetDevice ControlPriority, 7).
     const std::string lanes = NetworkBuilder::LaneConflict(
         m_topology, o.priority, CreateObject<PfcNetDevice>()->GetControlPriority());

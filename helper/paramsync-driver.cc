@@ -280,6 +280,7 @@ ParamsyncDriver::RunAll()
     for (auto& r : runs)
     {
         r.laneScheduling = m_options.laneScheduling; // in every JSON row and summary.json
+        r.routing = m_backend->SimulatesPackets() ? m_options.routing : "";
     }
     return runs;
 }

@@ -2,6 +2,7 @@
 
 #include "ns3/congestion-control-preset.h"
 #include "ns3/nstime.h"
+#include "ns3/parallel-paths.h"
 #include "ns3/queue-pair.h"
 #include "ns3/roce-nic.h"
 #include "ns3/string.h"
@@ -88,6 +89,12 @@ RoceSyncTransport::QueuePairs(uint32_t srcHost, uint32_t dstHost) const
     // One QP per equal-cost first hop from src to dst (a BCube server reaches a peer that
     // differs in two digits by two correction orders, one starting on each port): the job
     // stripes a transfer over them, as the fluid estimator splits it over the ECMP routes.
+    // Source-routed: one QP per parallel path (BCube's k+1, as BCube source routing spreads a
+    // flow), pinned to it by its route id.
+    if (m_net.sourceRoutes)
+    {
+        return m_net.sourceRoutes->PathCount();
+    }
     return std::max<uint32_t>(1, static_cast<uint32_t>(m_nics[srcHost]->GetRouteCount(dstHost)));
 }
 
@@ -99,7 +106,9 @@ RoceSyncTransport::Send(
     auto it = m_qps.find(key);
     if (it == m_qps.end())
     {
-        Ptr<QueuePair> q = m_nics[srcHost]->CreateQueuePair(dstHost, qp);
+        const uint32_t route = m_net.sourceRoutes ? m_net.sourceRoutes->Route(srcHost, dstHost, qp)
+                                                  : qp;
+        Ptr<QueuePair> q = m_nics[srcHost]->CreateQueuePair(dstHost, route);
         q->SetTag(qp);
         it = m_qps.emplace(key, q).first;
     }

@@ -3,6 +3,8 @@
  * messages of a SyncJob (and of replayed --flows) over its queue pairs — one QP per peer
  * and port of the source host, created on first use and reused. It tells the job when a
  * message's last byte reached the receiver and the sender when its QP completed it.
+ * On a source-routed network (PfcNetwork::sourceRoutes) a peer gets one QP per parallel
+ * path, each pinned to its path's route id.
  */
 #ifndef PARAMSYNC_ROCE_SYNC_TRANSPORT_H
 #define PARAMSYNC_ROCE_SYNC_TRANSPORT_H

@@ -47,7 +47,9 @@ RoutedBound::Paths(const PfcNetwork& net,
             NodeIndex node = graph.HostNode(src);
             const std::vector<ForwardingRoute>& first = net.tables[node]->Routes(dst, 0);
             uint32_t port = qp.GetPort();
-            uint8_t lane = first.empty() ? 0 : first[index % first.size()].lane;
+            // (A source-routed table holds a route per route id, the id in the UDP source port.)
+            const uint32_t member = net.sourceRoutes ? qp.GetUdpSrcPort() : index;
+            uint8_t lane = first.empty() ? 0 : first[member % first.size()].lane;
             std::vector<uint32_t> links;
             while (true)
             {

@@ -1,8 +1,9 @@
 /*
  * RoutedBound: the paths the packet run's queue pairs actually took, as PinnedPaths for the
  * fluid estimator (workloads/fluid-paths.h): per sync QP, its NIC port and lane, then at
- * every switch or relaying host the ECMP member its 5-tuple hashes to
- * (ForwardingTable::Lookup, as PfcSwitch forwards), until the destination host. Messages
+ * every switch or relaying host the ECMP member its 5-tuple hashes to, or with source routing
+ * the route its UDP source port names (ForwardingTable::Lookup, as PfcSwitch forwards),
+ * until the destination host. Messages
  * are framed for the NIC's MTU: each packet adds its headers, ICRC, FCS and the 20 B of
  * preamble and gap (model/roce-frame.h RoceWireBytes). The fluid run on these paths is
  * `bound_gst_s`: ideal <= bound (hashing and framing) <= packet GST (dynamics).

@@ -89,6 +89,7 @@ struct RunResult
     std::string model;          //!< model name
     std::string backend;        //!< "packet" or "fluid"
     std::string laneScheduling; //!< --lane-scheduling (rr | strict); empty: not set
+    std::string routing;        //!< --routing of a packet run (ecmp | source); empty: not set
     uint32_t workers{0};        //!< workers of the plan
     uint64_t gradientBytes{0};  //!< bytes of one worker's gradient
     double gstS{-1};            //!< mean GST over iterations (s); -1 when not measured

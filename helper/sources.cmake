@@ -68,6 +68,7 @@ set(PARAMSYNC_HELPER_TESTS
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
     test/roce-sync-transport-test.cc
+    test/source-routing-test.cc
     test/algorithm-packet-run-test.cc
     test/driver-cli-test.cc
     test/driver-packet-test.cc

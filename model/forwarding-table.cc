@@ -1,6 +1,7 @@
 #include "forwarding-table.h"
 
 #include "ns3/abort.h"
+#include "ns3/boolean.h"
 #include "ns3/uinteger.h"
 
 #include <algorithm>
@@ -16,22 +17,29 @@ NS_OBJECT_ENSURE_REGISTERED(ForwardingTable);
 TypeId
 ForwardingTable::GetTypeId()
 {
-    static TypeId tid = TypeId("ns3::ForwardingTable")
-                            .SetParent<Object>()
-                            .SetGroupName("Paramsync")
-                            .AddConstructor<ForwardingTable>()
-                            .AddAttribute(
-                                "HashSeed",
-                                "Salt of the ECMP 5-tuple hash (give each node its own to avoid "
-                                "hash polarization).",
-                                UintegerValue(0),
-                                MakeUintegerAccessor(&ForwardingTable::m_hashSeed),
-                                MakeUintegerChecker<uint32_t>())
-                            .AddAttribute("BasePriority",
-                                          "PFC priority of lane 0; lane L uses BasePriority + L.",
-                                          UintegerValue(3),
-                                          MakeUintegerAccessor(&ForwardingTable::m_basePriority),
-                                          MakeUintegerChecker<uint8_t>(0, 7));
+    static TypeId tid =
+        TypeId("ns3::ForwardingTable")
+            .SetParent<Object>()
+            .SetGroupName("Paramsync")
+            .AddConstructor<ForwardingTable>()
+            .AddAttribute("HashSeed",
+                          "Salt of the ECMP 5-tuple hash (give each node its own to avoid "
+                          "hash polarization).",
+                          UintegerValue(0),
+                          MakeUintegerAccessor(&ForwardingTable::m_hashSeed),
+                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute("BasePriority",
+                          "PFC priority of lane 0; lane L uses BasePriority + L.",
+                          UintegerValue(3),
+                          MakeUintegerAccessor(&ForwardingTable::m_basePriority),
+                          MakeUintegerChecker<uint8_t>(0, 7))
+            .AddAttribute("SourceRouted",
+                          "Source routing: a route's member is the route index the "
+                          "sender put in the UDP source port (port mod the set's size), "
+                          "not the 5-tuple hash, whatever the arrival lane (false: ECMP).",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&ForwardingTable::m_sourceRouted),
+                          MakeBooleanChecker());
     return tid;
 }
 
@@ -261,13 +269,30 @@ ForwardingTable::FlowHash(uint32_t srcHost, uint32_t dstHost, uint16_t udpSrcPor
     return static_cast<uint32_t>(x);
 }
 
+uint16_t
+ForwardingTable::SourceRoutedPort(uint16_t entropy, uint32_t route, uint32_t routes)
+{
+    NS_ABORT_MSG_IF(routes == 0 || route >= routes,
+                    "ForwardingTable: route " << route << " of " << routes);
+    uint32_t port = entropy - entropy % routes + route;
+    if (port > 0xFFFF)
+    {
+        port -= routes; // the top block is cut short by the end of the port range
+    }
+    return static_cast<uint16_t>(port);
+}
+
 const ForwardingRoute*
 ForwardingTable::Lookup(uint32_t dstHost,
                         uint8_t inLane,
                         uint32_t srcHost,
                         uint16_t udpSrcPort) const
 {
-    const std::vector<ForwardingRoute>& r = Routes(dstHost, inLane);
+    const std::vector<ForwardingRoute>& r = Routes(dstHost, m_sourceRouted ? 0 : inLane);
+    if (m_sourceRouted && !r.empty())
+    {
+        return &r[udpSrcPort % r.size()];
+    }
     if (r.empty())
     {
         return nullptr;

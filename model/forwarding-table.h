@@ -18,6 +18,14 @@
  * (node, host): 77 MB of a 1,024-host fat-tree, 4 GB at 8,192 hosts, and a lookup at scale
  * was a cache miss into it. AddRoute stages routes; they are compacted into runs when the
  * table is next read (or by Compact, which the network builder calls once a table is full).
+ *
+ * Source routing (attribute SourceRouted, --routing=source): the source picks a path by a
+ * route index r carried in the UDP source port (port mod R == r, SourceRoutedPort) and every
+ * node's set for a destination holds R routes, member r being route r's next hop
+ * (topologies/parallel-paths.h); Lookup takes member (udpSrcPort mod set size) instead of the
+ * hash, and ignores the arrival lane, which a route's next lane does not depend on (routes
+ * are stored for lane 0 only). The sets are as compact as ECMP's: a switch's set mostly
+ * repeats one port R times and is kept once, however many destinations share it.
  */
 #ifndef PARAMSYNC_FORWARDING_TABLE_H
 #define PARAMSYNC_FORWARDING_TABLE_H
@@ -84,6 +92,18 @@ class ForwardingTable : public Object
                                   uint16_t udpSrcPort) const;
     /// \brief Equal-cost routes of (dst, inLane) (empty if none).
     const std::vector<ForwardingRoute>& Routes(uint32_t dstHost, uint8_t inLane = 0) const;
+    /// \brief SourceRouted attribute: members picked by the route index in the UDP source port.
+    bool
+    IsSourceRouted() const
+    {
+        return m_sourceRouted;
+    }
+    /**
+     * \brief The UDP source port nearest `entropy` (in the block of `routes` ports holding
+     * it, or the block below at the top of the port range) whose value mod `routes` is
+     * `route`: what a source-routed sender puts in the header to pick route `route`.
+     */
+    static uint16_t SourceRoutedPort(uint16_t entropy, uint32_t route, uint32_t routes);
     /// \brief The 5-tuple hash (salted by the HashSeed attribute).
     uint32_t FlowHash(uint32_t srcHost, uint32_t dstHost, uint16_t udpSrcPort) const;
     /// \brief Priority of lane L: BasePriority + L.
@@ -155,9 +175,10 @@ class ForwardingTable : public Object
     mutable std::map<std::vector<ForwardingRoute>, uint32_t, SetLess> m_setIndex;
     /// Per arrival lane: runs sorted by start, the last one open-ended with set 0.
     mutable std::array<std::vector<Run>, kMaxLanes> m_runs;
-    uint32_t m_hashSeed{0};    //!< per-node salt against polarization
-    uint8_t m_basePriority{0}; //!< priority of lane 0
-    uint8_t m_lanes{1};        //!< lanes used
+    uint32_t m_hashSeed{0};     //!< per-node salt against polarization
+    uint8_t m_basePriority{0};  //!< priority of lane 0
+    uint8_t m_lanes{1};         //!< lanes used
+    bool m_sourceRouted{false}; //!< members by route index, not by hash
 };
 
 } // namespace ns3

@@ -278,7 +278,14 @@ RoceNic::CreateQueuePair(uint32_t dstHost, uint32_t routeIndex)
             std::to_string(m_hostRank) + " to host " + std::to_string(dstHost) + " (it has " +
             std::to_string(routes.size()) + " equal-cost routes)");
     }
-    Ptr<QueuePair> qp = MakeQueuePair(dstHost, ccTid, NextUdpSrcPort(), routes[routeIndex]);
+    // Source-routed tables read the route index from the UDP source port at every relay.
+    const uint16_t udpSrcPort = Table()->IsSourceRouted()
+                                    ? ForwardingTable::SourceRoutedPort(
+                                          NextUdpSrcPort(),
+                                          routeIndex,
+                                          static_cast<uint32_t>(routes.size()))
+                                    : NextUdpSrcPort();
+    Ptr<QueuePair> qp = MakeQueuePair(dstHost, ccTid, udpSrcPort, routes[routeIndex]);
     qp->m_routeIndex = static_cast<int32_t>(routeIndex);
     return qp;
 }

@@ -131,6 +131,11 @@ TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
         // 5 lanes from priority 3 reach the ACK/NAK/CNP priority 7 (base 0..2 fit).
         {"--backend=packet --model=bytes:1MB --topology=bcube:n=2,k=4 --algorithm=ring",
          "--priority"},
+        {ok + "--topology=star:n=4 --algorithm=ring --routing=hash", "--routing"},
+        // Source routing needs a family with parallel paths (topologies/parallel-paths.h).
+        {"--backend=packet --model=bytes:1MB --topology=fattree:k=4 --algorithm=ring "
+         "--routing=source",
+         "--routing"},
         {ok + "--topology=star:n=4 --algorithm=ring --progress=maybe", "--progress"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=0", "--seed"},
         {ok + "--topology=star:n=4 --algorithm=ring --seed=-1", "--seed"},
@@ -347,6 +352,7 @@ TEST(DriverCli, HostileInputsGiveTheirExitCodeAndOneLineSayingWhatIsAllowed)
         {"--algorithm=", "--algorithm: an empty value is not allowed"},
         {"--out=", "--out: an empty value is not allowed"},
         {"--mtu=1000 --mtu=2000", "--mtu: given more than once"},
+        {"--routing=ospf", "--routing: 'ospf' is not allowed; allowed: ecmp|source"},
         {"--slow-link=0,0,0", "--slow-link: 0 is given twice in '0,0,0'"},
         {"--slow-hosts=1,1", "--slow-hosts: 1 is given twice"},
         {"--slow-link=1,,2", "--slow-link: '1,,2' has an empty item"},

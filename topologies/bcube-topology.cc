@@ -1,6 +1,7 @@
 #include "bcube-topology.h"
 
 #include "family-options.h"
+#include "parallel-paths.h"
 #include "spec-string.h"
 
 #include <stdexcept>
@@ -72,6 +73,12 @@ std::string
 BcubeTopology::Spec() const
 {
     return m_spec;
+}
+
+std::unique_ptr<ParallelPaths>
+BcubeTopology::SourceRoutes() const
+{
+    return std::make_unique<BcubeParallelPaths>(*this, m_deadlockFree);
 }
 
 std::string

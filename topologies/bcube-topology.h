@@ -53,6 +53,8 @@ class BcubeTopology : public Topology
                   uint8_t lane,
                   std::vector<RouteHop>& out) const override;
     uint8_t LaneCount() const override;
+    /// \brief BCube source routing over k+1 node-disjoint paths (topologies/parallel-paths.h).
+    std::unique_ptr<ParallelPaths> SourceRoutes() const override;
     /// \brief Per level l, the groups of n servers under one level-l switch (switch order,
     /// members by digit l; ring == false: all one switch hop apart).
     std::vector<HostDimension> Dimensions() const override;

@@ -15,6 +15,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/channel-dependency.cc
     topologies/directed-cycle.cc
     topologies/digit-walk.cc
+    topologies/parallel-paths.cc
 )
 set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
@@ -33,6 +34,7 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/channel-dependency.h
     topologies/directed-cycle.h
     topologies/digit-walk.h
+    topologies/parallel-paths.h
 )
 set(PARAMSYNC_TOPOLOGIES_TESTS
     test/spec-string-test.cc
@@ -44,4 +46,5 @@ set(PARAMSYNC_TOPOLOGIES_TESTS
     test/directed-cycle-test.cc
     test/topology-structure-test.cc
     test/shortest-path-routing-test.cc
+    test/parallel-paths-test.cc
 )

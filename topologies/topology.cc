@@ -4,6 +4,7 @@
 #include "bigraph-topology.h"
 #include "fat-tree-topology.h"
 #include "file-topology.h"
+#include "parallel-paths.h"
 #include "ring-topology.h"
 #include "server-topology.h"
 #include "spec-string.h"
@@ -102,6 +103,12 @@ Topology::Path(HostRank src, HostRank dst, uint64_t flowHash) const
         lane = hop.lane;
     }
     return path;
+}
+
+std::unique_ptr<ParallelPaths>
+Topology::SourceRoutes() const
+{
+    return nullptr;
 }
 
 std::vector<HostRank>

@@ -19,6 +19,8 @@
 namespace ns3
 {
 
+class ParallelPaths;
+
 /**
  * \brief One egress choice of a routing decision.
  *
@@ -98,6 +100,13 @@ class Topology
      * Picks among ECMP choices by flowHash, as a switch would hash a flow's 5-tuple.
      */
     std::vector<LinkIndex> Path(HostRank src, HostRank dst, uint64_t flowHash) const;
+
+    /**
+     * \brief The family's source-routed parallel paths (--routing=source; BCube source
+     * routing, torus rotated dimension order: topologies/parallel-paths.h), or nullptr when it
+     * has no such structure. The result refers to this topology, which must outlive it.
+     */
+    virtual std::unique_ptr<ParallelPaths> SourceRoutes() const;
 
     /// \brief Hierarchy for HiPS-style algorithms; empty if the family has none.
     virtual std::vector<HostDimension>

@@ -1,6 +1,7 @@
 #include "torus-topology.h"
 
 #include "family-options.h"
+#include "parallel-paths.h"
 #include "spec-string.h"
 
 #include <stdexcept>
@@ -132,6 +133,16 @@ std::string
 TorusTopology::Spec() const
 {
     return m_spec;
+}
+
+std::unique_ptr<ParallelPaths>
+TorusTopology::SourceRoutes() const
+{
+    if (Family() != "torus")
+    {
+        return nullptr; // a ring (RingTopology) has one direction order and no parallel set
+    }
+    return std::make_unique<TorusParallelPaths>(*this, m_deadlockFree);
 }
 
 std::string

@@ -57,6 +57,9 @@ class TorusTopology : public Topology
                   uint8_t lane,
                   std::vector<RouteHop>& out) const override;
     uint8_t LaneCount() const override;
+    /// \brief Dimension order rotated once per dimension (the torus family only: a ring has one
+    /// path) (topologies/parallel-paths.h).
+    std::unique_ptr<ParallelPaths> SourceRoutes() const override;
     /// \brief Per dimension, every ring along it (members by coordinate, ring == true).
     std::vector<HostDimension> Dimensions() const override;
     /// \brief Snake order (reflected mixed-radix Gray code): consecutive ranks are
