@@ -73,20 +73,22 @@ struct TreePackingResult
  *     `iterations` more oracle calls; the LP gets the new trees; no column generation: at
  *     hundreds of hosts the LP's duals are degenerate, most links price at 0, and the
  *     cheapest tree under them rarely helps: 64 rounds raise BCube(8,2)'s LP over 32 trees
- *     from 56.56 to 56.87 Gb/s). What limits a fixed budget: at 432-512 hosts the
- *     warm start reaches 32 distinct trees long before its iterations, and the LP over 32
- *     trees is 93-94 % of the optimum (BCube(8,2) 56.6 of 60.1 Gb/s, fat-tree k=12 18.6
- *     of 20.0, torus 8x8x8 113.9 of 120.2); 64 trees give 97.7-97.9 %, 96 trees 98.7-99.1 %. With
- * gap 0.025 the three stop at 72 trees: 58.97 (98.1 %), 19.73 (98.4 %), 118.06 Gb/s (98.2 %), in
- * 8-13 s of CPU on a loaded 2-core machine (routing all host pairs, about 100 oracle calls of N^2 /
- * 2 route costs and Prim's algorithm, the dense LP over 2 x links rows). The oracle is exact: every
- * tree edge is used in both directions, so an edge's cost does not depend on which end is the
- * parent, and the min-cost tree (for any root) is the minimum spanning tree of the symmetric pair
- * costs, found by Prim's algorithm (Boost.Graph). The trees with a positive LP rate are kept, at
- * most `maxTrees` of them (every tree becomes messages of the plan): when the optimum uses more,
- * the largest are kept and re-optimized among themselves. If one tree alone is faster, that tree is
- * used. Networks up to 128 hosts are within the gap at the first budget of 32 trees (the figures
- * below); the budget grows only where the proof needs it.
+ *     from 56.56 to 56.87 Gb/s).
+ *     What limits a fixed budget: at 432-512 hosts the warm start reaches 32 distinct trees
+ *     long before its iterations, and the LP over 32 trees is 93-94 % of the optimum
+ *     (BCube(8,2) 56.6 of 60.1 Gb/s, fat-tree k=12 18.6 of 20.0, torus 8x8x8 113.9 of
+ *     120.2); 64 trees give 97.7-97.9 %, 96 trees 98.7-99.1 %. With gap 0.025 the three
+ *     stop at 72 trees: 58.97 (98.1 %), 19.73 (98.4 %), 118.06 Gb/s (98.2 %), in 8-13 s of
+ *     CPU on a loaded 2-core machine (routing all host pairs, about 100 oracle calls of
+ *     N^2 / 2 route costs and Prim's algorithm, the dense LP over 2 x links rows).
+ * The oracle is exact: every tree edge is used in both directions, so an edge's cost does
+ * not depend on which end is the parent, and the min-cost tree (for any root) is the
+ * minimum spanning tree of the symmetric pair costs, found by Prim's algorithm
+ * (Boost.Graph). The trees with a positive LP rate are kept, at most B of them (every tree
+ * becomes messages of the plan): when the optimum uses more, the largest are kept and
+ * re-optimized among themselves. If one tree alone is faster, that tree is used. Networks
+ * up to 128 hosts are within the gap at the first budget of 32 trees (the figures below);
+ * the budget grows only where the proof needs it.
  * Measured (40 Gb/s, the hosts' port bound in brackets, which the LP proves optimal where
  * they meet): BCube(4,1) 42.67 (42.67), BCube(3,2) 61.98 (62.31: 32 trees of the LP's
  * optimum kept), BCube(4,2) 59.5 (60.95), torus 4x4 85.33 (85.33), 5x5 82.72 (83.33),
