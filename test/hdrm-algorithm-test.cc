@@ -116,6 +116,24 @@ TEST(HdrmAlgorithm, SpecAndApplicability)
                  std::invalid_argument);
 }
 
+TEST(HdrmAlgorithm, RefusesTheServerModelSayingWhy)
+{
+    // The server wrapper's ranks are GPUs inside servers, not bigraph hosts: refused with
+    // the reason and what to run instead, even when one GPU pairs with each NIC.
+    auto hdrm = MakeSyncAlgorithm("hdrm");
+    for (const char* t :
+         {"server:gpus=8,nics=2/bigraph:s=4,m=4", "server:gpus=4,nics=4/bigraph:s=4,m=4"})
+    {
+        auto server = MakeTopology(t, 40e9, 1e-6);
+        std::string why;
+        EXPECT_FALSE(hdrm->AppliesTo(*server, why)) << t;
+        EXPECT_NE(why.find("GPUs behind each server's NICs"), std::string::npos) << why;
+        EXPECT_NE(why.find("run hdrm on the bigraph itself"), std::string::npos) << why;
+        EXPECT_THROW(hdrm->Compile(*server, ModelProfile::Load("bytes:1000", ".")),
+                     std::invalid_argument);
+    }
+}
+
 // The property EFLOPS' rank mapping promises, checked on the routed paths: in every
 // halving-doubling step (phase), every pair sits in the two different parts, and each
 // inter-part link (switch to switch) is crossed by the transfers of at most one pair.

@@ -61,7 +61,7 @@ PartitionBytes(const SyncPlan& plan, uint32_t blocks)
 TEST(TreePackingAlgorithm, PackingBeatsBestSingleTreeOnHeterogeneousStar)
 {
     auto topo = HeterogeneousStar();
-    TreePackingResult r = ArborescencePacking(200, 0.1, 16).Pack(*topo);
+    TreePackingResult r = ArborescencePacking(200, 0.1, 16, 0.025).Pack(*topo);
     EXPECT_NEAR(r.bestSingleBps, 15e9, 1e3);
     EXPECT_LE(r.aggregateBps, 17.5e9 * (1 + 1e-9));
     EXPECT_GE(r.aggregateBps, 17.5e9 * 0.97) << "packing within 3% of the LP optimum";
@@ -84,7 +84,7 @@ TEST(TreePackingAlgorithm, PackingBeatsBestSingleTreeOnHeterogeneousStar)
 TEST(TreePackingAlgorithm, HomogeneousStarReachesTheRingBound)
 {
     auto topo = MakeTopology("star:n=4", 40e9, 1e-6);
-    TreePackingResult r = ArborescencePacking(200, 0.1, 16).Pack(*topo);
+    TreePackingResult r = ArborescencePacking(200, 0.1, 16, 0.025).Pack(*topo);
     EXPECT_LE(r.bestSingleBps, 20e9 * (1 + 1e-9));
     EXPECT_LE(r.aggregateBps, 160e9 / 6 * (1 + 1e-9));
     EXPECT_GE(r.aggregateBps, 160e9 / 6 * 0.97);
@@ -174,19 +174,20 @@ TEST(TreePackingAlgorithm, BlocksOverlapAggregationAndBroadcast)
 TEST(TreePackingAlgorithm, SpecAndBadInput)
 {
     EXPECT_EQ(MakeSyncAlgorithm("trees")->Spec(),
-              "trees:iterations=256,epsilon=0.1,maxtrees=32,streams=2,blocks=8");
+              "trees:iterations=256,epsilon=0.1,maxtrees=128,gap=0.025,streams=2,blocks=8");
     EXPECT_EQ(MakeSyncAlgorithm("trees:blocks=4,maxtrees=2,streams=1")->Spec(),
-              "trees:iterations=256,epsilon=0.1,maxtrees=2,streams=1,blocks=4");
+              "trees:iterations=256,epsilon=0.1,maxtrees=2,gap=0.025,streams=1,blocks=4");
     for (const char* bad : {"trees:blocks=0",
                             "trees:maxtrees=0",
                             "trees:epsilon=2",
                             "trees:iterations=0",
                             "trees:streams=0",
+                            "trees:gap=0.6",
                             "trees:depth=3"})
     {
         EXPECT_THROW(MakeSyncAlgorithm(bad), std::invalid_argument) << bad;
     }
-    EXPECT_THROW(ArborescencePacking(0, 0.1, 1), std::invalid_argument);
+    EXPECT_THROW(ArborescencePacking(0, 0.1, 1, 0.025), std::invalid_argument);
     auto big = MakeTopology("fattree:k=16", 40e9, 1e-6); // 1024 hosts
     std::string why;
     EXPECT_FALSE(MakeSyncAlgorithm("trees")->AppliesTo(*big, why));

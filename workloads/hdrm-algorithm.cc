@@ -322,6 +322,16 @@ bool
 HdrmAlgorithm::AppliesTo(const Topology& topology, std::string& why) const
 {
     const std::optional<Topology::BipartiteShape> bigraph = topology.Bipartite();
+    if (!bigraph && topology.Family() == "server")
+    {
+        // The server model (topologies/server-topology.h) makes the ranks GPUs behind each
+        // server's NICs and PCIe switches; EFLOPS' mapping places one rank per bigraph host.
+        why = "hdrm maps one rank per bigraph host (EFLOPS rank mapping); in the server model "
+              "the ranks are GPUs behind each server's NICs and PCIe links, which the mapping "
+              "does not place: run hdrm on the bigraph itself (one rank per NIC, as the "
+              "EFLOPS server pairs each GPU with its NIC) or hd on the server model";
+        return false;
+    }
     if (!bigraph)
     {
         why = "hdrm needs a bigraph (EFLOPS rank mapping), not " + topology.Family();

@@ -37,7 +37,8 @@ TreePackingAlgorithm::TreePackingAlgorithm(const std::string& spec)
     SpecString s(spec, "--algorithm");
     m_iterations = static_cast<uint32_t>(s.GetUint("iterations", 256, 1, 100000));
     m_epsilon = s.GetDouble("epsilon", 0.1, 1e-6, 1.0);
-    m_maxTrees = static_cast<uint32_t>(s.GetUint("maxtrees", 32, 1, 1024));
+    m_maxTrees = static_cast<uint32_t>(s.GetUint("maxtrees", 128, 1, 1024));
+    m_gap = s.GetDouble("gap", 0.025, 0.0, 0.5);
     m_blocks = static_cast<uint32_t>(s.GetUint("blocks", 8, 1, 65536));
     m_streams = static_cast<uint32_t>(s.GetUint("streams", 2, 1, 1024));
     s.Finish();
@@ -48,7 +49,8 @@ TreePackingAlgorithm::Spec() const
 {
     std::ostringstream out;
     out << "trees:iterations=" << m_iterations << ",epsilon=" << m_epsilon
-        << ",maxtrees=" << m_maxTrees << ",streams=" << m_streams << ",blocks=" << m_blocks;
+        << ",maxtrees=" << m_maxTrees << ",gap=" << m_gap << ",streams=" << m_streams
+        << ",blocks=" << m_blocks;
     return out.str();
 }
 
@@ -69,7 +71,7 @@ TreePackingResult
 TreePackingAlgorithm::Pack(const Topology& topology) const
 {
     RequireApplies(topology);
-    return ArborescencePacking(m_iterations, m_epsilon, m_maxTrees).Pack(topology);
+    return ArborescencePacking(m_iterations, m_epsilon, m_maxTrees, m_gap).Pack(topology);
 }
 
 std::vector<std::pair<uint32_t, double>>

@@ -24,10 +24,13 @@ struct TreePackingResult;
 /**
  * \brief Forest-packing allreduce.
  *
- * Spec `trees[:iterations=I][,epsilon=E][,maxtrees=M][,streams=S][,blocks=K]`, defaults
- * 256, 0.1, 32, 2, 8: at most I multiplicative-weights iterations with step E and at most
- * M distinct trees (ArborescencePacking documents the packing); on average S streams per
- * tree; each stream's range cut into K blocks.
+ * Spec `trees[:iterations=I][,epsilon=E][,maxtrees=M][,gap=G][,streams=S][,blocks=K]`,
+ * defaults 256, 0.1, 128, 0.025, 2, 8: I multiplicative-weights iterations with step E per
+ * tree budget, the budget starting at min(32, M) trees and growing by half up to M while
+ * the kept trees are not proven within G of the optimum (ArborescencePacking documents the
+ * packing); on average S streams per tree; each stream's range cut into K blocks. Up to
+ * 128 hosts the first budget suffices (the plans are those of a fixed 32-tree budget);
+ * BCube(8,2), torus 8x8x8 and fat-tree k=12 keep 48-72 trees (see ArborescencePacking).
  *
  * Streams: neither the network nor the fluid estimator runs a tree at its packed rate:
  * links are shared max-min fairly among the busy queue pairs (one per host pair in the
@@ -84,6 +87,7 @@ class TreePackingAlgorithm : public SyncAlgorithm
     uint32_t m_iterations;
     double m_epsilon;
     uint32_t m_maxTrees;
+    double m_gap;
     uint32_t m_blocks;
     uint32_t m_streams;
 };
