@@ -5,12 +5,12 @@ JOBS ?= $(shell nproc)
 PYTHON ?= /usr/bin/python3
 
 # Debian packages the build, the tests and the plots need (bzip2: the ns-3 source tarball of
-# make test-ns3-trees).
+# make test-ns3-trees; libopenmpi-dev openmpi-bin: the MPI build of that tree, make test-mpi).
 DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost-graph-dev \
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
-	clang clang-format libclang-rt-14-dev bzip2
+	clang clang-format libclang-rt-14-dev bzip2 libopenmpi-dev openmpi-bin
 
-.PHONY: all deps build test test-ns3-trees sanitize demo demo-reference bench debug fuzz clean
+.PHONY: all deps build test test-ns3-trees test-mpi sanitize demo demo-reference bench debug fuzz clean
 
 all: build
 
@@ -47,6 +47,11 @@ test: build sanitize
 # the driver and the tutorial run as ns-3 programs, ./test.py for the paramsync TestSuites.
 test-ns3-trees: deps
 	./test/ns3-trees/run-ns3-trees.sh $(JOBS)
+
+# Runs partitioned over 2 MPI ranks against the same runs in one process, in the ns-3 tree
+# of test-ns3-trees (one build, configured with MPI): README "Running across MPI ranks".
+test-mpi: deps
+	./test/mpi/run-mpi-tests.sh $(JOBS)
 
 # The ASan + UBSan build the test suite runs on in CI. -O1 rather than Debug's -O0: it
 # compiles as fast and runs the packet-level tests several times faster under the sanitizers;

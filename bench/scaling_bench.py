@@ -8,6 +8,8 @@ per packet-hop against the 128-host case (targets: 1.3 at 1,024 hosts, 1.6 at 8,
 """
 import json, os, random, subprocess, tempfile
 
+from mpi_bench import mpi_speedup
+
 MIB = 1 << 20
 # name -> topology, hosts, bytes per flow. 8,192 hosts get short flows (128 KiB: ~131 frames
 # of 1000 B per flow), so that the run takes about as many packet-hops as the 1,024-host one.
@@ -92,6 +94,7 @@ def scaling_bench(build, names, reps):
             runs[n].append(run_case(build, CASES[n], tmpdir))
     section = {"status": "ok", "reps": reps, "loadavg_start": os.getloadavg()[0],
                "cases": {n: summarize(CASES[n], runs[n]) for n in names}}
+    section["mpi"] = mpi_speedup(reps)  # bench/mpi_bench.py: 2 ranks against one process
     base = section["cases"].get(BASE_CASE, {})
     for n, c in section["cases"].items():
         if c["status"] == "ok" and base.get("status") == "ok":
@@ -109,6 +112,14 @@ def print_scaling(section):
     print("%-12s %7s %12s %10s %14s %10s %12s %8s" % (
         "scaling", "hosts", "pkt-hops", "user s", "hops/cpu-s", "RSS MB", "KB per host",
         "x base"))
+    mpi = section.get("mpi", {})
+    if mpi.get("status") == "ok":
+        print("scaling mpi: %s over 2 ranks %.2f s, one process %.2f s: speed-up %.2f "
+              "(load %.1f on %d cpus)" % (mpi["topology"], mpi["wall_s_2_ranks"],
+                                          mpi["wall_s_1_process"], mpi["speedup_2_ranks"],
+                                          mpi["loadavg"], mpi["cpus"]))
+    else:
+        print("scaling mpi: %s" % mpi.get("status", "not run"))
     for n, c in section["cases"].items():
         if c["status"] != "ok":
             print("%-12s %s" % (n, c.get("error", c["status"])))

@@ -104,6 +104,12 @@ NetworkBuilder::SetSwitchAttribute(const std::string& name, const AttributeValue
 }
 
 void
+NetworkBuilder::SetSystemIds(std::vector<uint32_t> systemIds)
+{
+    m_systemIds = std::move(systemIds);
+}
+
+void
 NetworkBuilder::SetHashSalt(uint32_t salt, bool perNode)
 {
     m_hashSalt = salt;
@@ -292,12 +298,26 @@ CheckLanes(const Topology& topology, const ObjectFactory& table, const ObjectFac
     }
 }
 
-/// One Node per graph node and one PfcNetDevice per port; names and the host-rank index.
+/// One Node per graph node (with its system id when given: a run over MPI ranks) and one
+/// PfcNetDevice per port; names and the host-rank index.
 void
-CreateNodesAndPorts(const TopologyGraph& g, const ObjectFactory& deviceFactory, PfcNetwork& net)
+CreateNodesAndPorts(const TopologyGraph& g,
+                    const ObjectFactory& deviceFactory,
+                    const std::vector<uint32_t>& systemIds,
+                    PfcNetwork& net)
 {
     const uint32_t n = g.NodeCount();
-    net.nodes.Create(n);
+    if (systemIds.empty())
+    {
+        net.nodes.Create(n);
+    }
+    else
+    {
+        for (NodeIndex v = 0; v < n; ++v)
+        {
+            net.nodes.Create(1, systemIds.at(v));
+        }
+    }
     net.ports.resize(n);
     net.switches.resize(n);
     net.tables.resize(n);
@@ -369,7 +389,7 @@ NetworkBuilder::Build(const Topology& topology) const
     CheckLanes(topology, m_table, m_device);
     const TopologyGraph& g = topology.Graph();
     PfcNetwork net;
-    CreateNodesAndPorts(g, m_device, net);
+    CreateNodesAndPorts(g, m_device, m_systemIds, net);
     ConnectLinks(g, m_channel, net);
     if (m_table.Create<ForwardingTable>()->IsSourceRouted())
     {

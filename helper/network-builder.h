@@ -106,6 +106,12 @@ class NetworkBuilder
     void SetHashSalt(uint32_t salt, bool perNode = true);
 
     /**
+     * \brief The ns-3 system id (MPI rank) of each graph node, by NodeIndex
+     * (RankPartition); empty (the default): every node in this process, system id 0.
+     */
+    void SetSystemIds(std::vector<uint32_t> systemIds);
+
+    /**
      * \brief The switch buffer of HPCC's simulator (--preset=hpcc; README "Congestion control
      * presets"): a 4096 B private reserve per lossless queue, headroom of 3 one-way
      * bandwidth-delay products per port, resume 3072 B below XOFF, Alpha (1/8 at the NIC rate)
@@ -172,9 +178,10 @@ class NetworkBuilder
     ObjectFactory m_switch;  //!< PfcSwitch factory
     ObjectFactory m_table;   //!< ForwardingTable factory
 
-    bool m_alphaFromNicRate{false}; //!< SetHpccMmu: AlphaReferenceRate = the NIC rate
-    uint32_t m_hashSalt{0};         //!< ECMP salt base
-    bool m_saltPerNode{true};       //!< each node its own salt
+    bool m_alphaFromNicRate{false};    //!< SetHpccMmu: AlphaReferenceRate = the NIC rate
+    uint32_t m_hashSalt{0};            //!< ECMP salt base
+    bool m_saltPerNode{true};          //!< each node its own salt
+    std::vector<uint32_t> m_systemIds; //!< SetSystemIds
 };
 
 } // namespace ns3

@@ -2,6 +2,10 @@
 
 #include "jobs.h"
 #include "network-recorder.h"
+#include "rank-partition.h"
+#ifdef NS3_MPI
+#include "rank-crossings.h"
+#endif
 #include "roce-sync-transport.h"
 #include "run-guard.h"
 #include "run-invariants.h"
@@ -117,14 +121,61 @@ ParamsyncHelper::Install()
     {
         monitor->Configure(m_builder);
     }
+    std::unique_ptr<RankPartition> partition;
+    const TopologyGraph& graph = m_topology->Graph();
+    if (m_ranks > 1)
+    {
+        partition = std::make_unique<RankPartition>(graph, m_ranks);
+        std::vector<uint32_t> systemIds(graph.NodeCount());
+        for (NodeIndex v = 0; v < graph.NodeCount(); ++v)
+        {
+            systemIds[v] = partition->RankOf(v);
+        }
+        m_builder.SetSystemIds(std::move(systemIds));
+    }
     m_net = m_builder.Build(*m_topology);
     m_recorder = std::make_unique<NetworkRecorder>(m_net);
     m_transport = std::make_unique<RoceSyncTransport>(
         m_net, m_nic, CongestionControlPreset::Find(m_cc));
+    if (partition)
+    {
+#ifdef NS3_MPI
+        InstallRankCrossings(m_net, graph, *partition, m_self);
+#endif
+        m_localHosts.assign(graph.HostCount(), false);
+        for (HostRank h = 0; h < graph.HostCount(); ++h)
+        {
+            m_localHosts[h] = partition->RankOf(graph.HostNode(h)) == m_self;
+        }
+        m_transport->SetLocalHosts(m_localHosts);
+    }
     m_context = std::make_unique<RunContext>(
         RunContext{*m_topology, m_net, *m_transport, [this]() { return Unfinished(); }});
     m_installed = true;
     return m_net;
+}
+
+void
+ParamsyncHelper::SetRanks(uint32_t ranks, uint32_t self)
+{
+    NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::SetRanks after Install");
+#ifndef NS3_MPI
+    if (ranks > 1)
+    {
+        throw std::invalid_argument("ranks: " + std::to_string(ranks) +
+                                    " needs ns-3 built with MPI (an ns-3 tree configured with "
+                                    "--enable-mpi); this one has none: allowed 1");
+    }
+#endif
+    NS_ABORT_MSG_IF(ranks == 0 || self >= ranks, "ParamsyncHelper::SetRanks: rank out of range");
+    m_ranks = ranks;
+    m_self = self;
+}
+
+bool
+ParamsyncHelper::IsLocalHost(uint32_t host) const
+{
+    return m_localHosts.empty() || m_localHosts.at(host);
 }
 
 void
@@ -217,6 +268,10 @@ RunResult
 ParamsyncHelper::Run(const RunControl& control)
 {
     NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::Run before Install");
+    // The guard would stop one rank on its own view of the work, and the results are this
+    // rank's share: a run over ranks is Simulator::Run plus a gather (README "Running across
+    // MPI ranks", test/mpi/paramsync-mpi-check.cc).
+    NS_ABORT_MSG_IF(m_ranks > 1, "ParamsyncHelper::Run: not over MPI ranks (SetRanks > 1)");
     m_context->firstTrafficS = 0;
     for (size_t i = 0; i < m_jobs.size(); ++i)
     {

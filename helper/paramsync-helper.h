@@ -124,6 +124,19 @@ class ParamsyncHelper
     void SetTransport(const RoceTransportConfig& config);
 
     /**
+     * \brief Simulate this process's share of the network: the nodes RankPartition places on
+     * rank `self` of `ranks` (MPI_COMM_WORLD under ns-3's distributed engine; README
+     * "Running across MPI ranks"). Install then builds every node, wires the cut links
+     * through MPI and lets only local hosts send. Only replayed flows (the transport's
+     * SendFlow, then Simulator::Run) run across ranks; Run refuses them.
+     * Default: one rank, everything local.
+     * \throws std::invalid_argument for ranks > 1 when this ns-3 has no MPI
+     */
+    void SetRanks(uint32_t ranks, uint32_t self);
+    /// \brief Whether a host is simulated by this process (SetRanks); always true on one rank.
+    bool IsLocalHost(uint32_t host) const;
+
+    /**
      * \brief Builds the network and a RoceNic per host. \throws std::invalid_argument for a
      * configuration the model rejects (e.g. PFC headroom larger than the switch buffer)
      */
@@ -193,6 +206,9 @@ class ParamsyncHelper
     const Topology* m_topology{nullptr};                 //!< the topology
     PfcNetwork m_net;                                    //!< built by Install
     bool m_installed{false};                             //!< Install done
+    uint32_t m_ranks{1};                                 //!< SetRanks
+    uint32_t m_self{0};                                  //!< this process's rank
+    std::vector<bool> m_localHosts;                      //!< by host; empty: all local
     std::unique_ptr<NetworkRecorder> m_recorder;         //!< PFC, drop and mark counters
     std::unique_ptr<RoceSyncTransport> m_transport;      //!< NICs and queue pairs
     std::unique_ptr<RunContext> m_context;               //!< what jobs and monitors see

@@ -153,7 +153,10 @@ RoceSyncTransport::SendFlow(uint32_t srcHost,
     q->SetTag(kFlowTag); // not a sync QP: the job is not told
     // One message per flow QP: `delivered` fires at the receiver, at its last byte.
     m_flowDelivered.emplace(std::make_pair(srcHost, q->GetNumber()), std::move(delivered));
-    m_nics[srcHost]->PostSend(q, bytes, nullptr);
+    if (m_localHosts.empty() || m_localHosts[srcHost])
+    {
+        m_nics[srcHost]->PostSend(q, bytes, nullptr);
+    }
 }
 
 uint64_t

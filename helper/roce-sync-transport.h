@@ -73,11 +73,25 @@ class RoceSyncTransport : public SyncTransport
               uint64_t bytes,
               std::function<void()> onSent) override;
 
-    /// \brief One message of a replayed flow on its own QP; delivered at its last byte.
+    /**
+     * \brief One message of a replayed flow on its own QP; delivered at its last byte. In a
+     * run over MPI ranks every rank calls it for every flow (the same QP numbers everywhere,
+     * so the receiving rank knows the flow) and only the source's rank sends.
+     */
     void SendFlow(uint32_t srcHost,
                   uint32_t dstHost,
                   uint64_t bytes,
                   std::function<void()> delivered);
+
+    /**
+     * \brief The hosts this process simulates, by rank (a run over MPI ranks: the rest are
+     * other processes'); empty (the default): all.
+     */
+    void
+    SetLocalHosts(std::vector<bool> local)
+    {
+        m_localHosts = std::move(local);
+    }
 
     /// \brief Packets retransmitted by every NIC (go-back-N).
     uint64_t Retransmits() const;
@@ -109,7 +123,8 @@ class RoceSyncTransport : public SyncTransport
     MessageSink* m_job{nullptr};      //!< told of deliveries
     std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Ptr<QueuePair>> m_qps; //!< sync QPs
     std::map<std::pair<uint32_t, uint32_t>, std::function<void()>>
-        m_flowDelivered; //!< (src host, QP number) of a flow -> its delivery callback
+        m_flowDelivered;            //!< (src host, QP number) of a flow -> its delivery callback
+    std::vector<bool> m_localHosts; //!< SetLocalHosts
 };
 
 } // namespace ns3

@@ -17,6 +17,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/paramsync-driver.cc
     helper/paramsync-helper.cc
     helper/pause-spread.cc
+    helper/rank-partition.cc
     helper/prepared-systems.cc
     helper/pfc-deadlock-detector.cc
     helper/resource-estimate.cc
@@ -48,6 +49,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/paramsync-driver.h
     helper/paramsync-helper.h
     helper/pause-spread.h
+    helper/rank-partition.h
     helper/prepared-systems.h
     helper/pfc-deadlock-detector.h
     helper/resource-estimate.h
@@ -61,7 +63,15 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/run-invariants.h
     helper/trace-event-writer.h
 )
+# Compiled only where ns-3 has its mpi module (an ns-3 tree configured with --enable-mpi).
+set(PARAMSYNC_HELPER_MPI_SOURCES
+    helper/rank-crossings.cc
+)
+set(PARAMSYNC_HELPER_MPI_HEADERS
+    helper/rank-crossings.h
+)
 set(PARAMSYNC_HELPER_TESTS
+    test/rank-partition-test.cc
     test/driver-pieces-test.cc
     test/resource-estimate-test.cc
     test/sync-application-logic-test.cc

@@ -89,6 +89,13 @@ PfcChannel::TransmitFrame(
     }
     const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
     PfcNetDevice* dst = PeekPointer(m_ends[end]);
+    if (end == m_remoteEnd)
+    {
+        // A link the partition cut (helper/rank-partition.h): the receiver is another
+        // process's; it gets the frame at the same simulated time.
+        m_crossing->Cross(std::move(frame), bytes, dst, txTime + m_delay, info);
+        return true;
+    }
     // The node id is the event context; looking it up through the device's node for every
     // frame touched two cold objects per hop in large topologies.
     uint32_t context = m_context[end];
@@ -116,6 +123,14 @@ PfcChannel::TransmitFrame(
             context, txTime + m_delay, &PfcNetDevice::Receive, dst, frame.Release());
     }
     return true;
+}
+
+void
+PfcChannel::SetCrossing(Ptr<PfcChannelCrossing> crossing, std::size_t remoteEnd)
+{
+    NS_ABORT_MSG_IF(crossing && remoteEnd > 1, "PfcChannel: an end is 0 or 1");
+    m_crossing = crossing;
+    m_remoteEnd = crossing ? remoteEnd : 2;
 }
 
 std::size_t

@@ -5,6 +5,7 @@
 #define PARAMSYNC_PFC_CHANNEL_H
 
 #include "frame-ref.h"
+#include "pfc-channel-crossing.h"
 
 #include "ns3/channel.h"
 #include "ns3/nstime.h"
@@ -64,6 +65,12 @@ class PfcChannel : public Channel
     {
         return m_up;
     }
+    /**
+     * \brief The end (0 or 1) lives in another process: frames towards it go through
+     * crossing (model/pfc-mpi-crossing.h) instead of this process's event queue. Null
+     * crossing: both ends local (the default).
+     */
+    void SetCrossing(Ptr<PfcChannelCrossing> crossing, std::size_t remoteEnd);
     /// \brief Frames lost because the link was down.
     uint64_t
     GetLinkDrops() const
@@ -77,6 +84,8 @@ class PfcChannel : public Channel
     uint64_t m_linkDrops{0};                           //!< frames lost while down
     TracedCallback<Ptr<const Packet>> m_linkDropTrace; //!< LinkDrop
     Ptr<PfcNetDevice> m_ends[2];                       //!< the two devices
+    Ptr<PfcChannelCrossing> m_crossing;                //!< set when one end is remote
+    std::size_t m_remoteEnd{2};                        //!< that end (2: none)
     std::size_t m_nDevices{0};                         //!< attached devices
     uint32_t m_context[2]{kNoContext, kNoContext};     //!< node id of each end, once known
     /// \brief Context not looked up yet.

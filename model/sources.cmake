@@ -5,6 +5,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/ethernet-crc.cc
   model/pfc-header.cc
   model/pfc-channel.cc
+  model/pfc-frame-info-tag.cc
   model/pfc-net-device.cc
   model/pfc-net-device-tx.cc
   model/pfc-net-device-rx.cc
@@ -30,6 +31,8 @@ set(PARAMSYNC_MODEL_HEADERS
   model/frame-ref.h
   model/ring-fifo.h
   model/pfc-channel.h
+  model/pfc-channel-crossing.h
+  model/pfc-frame-info-tag.h
   model/pfc-net-device.h
   model/shared-buffer-mmu.h
   model/forwarding-table.h
@@ -42,6 +45,14 @@ set(PARAMSYNC_MODEL_HEADERS
   model/queue-pair.h
   model/roce-nic.h
   model/quad-heap-scheduler.h
+)
+# Compiled only where ns-3 has its mpi module (an ns-3 tree configured with --enable-mpi):
+# the crossing of a partitioned link through MpiInterface (README "Running across MPI ranks").
+set(PARAMSYNC_MODEL_MPI_SOURCES
+  model/pfc-mpi-crossing.cc
+)
+set(PARAMSYNC_MODEL_MPI_HEADERS
+  model/pfc-mpi-crossing.h
 )
 set(PARAMSYNC_MODEL_TESTS
   test/pfc-watchdog-test.cc
@@ -57,4 +68,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
   test/quad-heap-scheduler-test.cc
+  test/pfc-frame-info-tag-test.cc
 )

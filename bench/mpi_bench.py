@@ -1,0 +1,52 @@
+"""MPI part of the scaling section: wall-time speed-up of a run partitioned over 2 ranks.
+
+The same fat-tree permutation (test/mpi/paramsync-mpi-check.cc, pattern shift: host i sends
+to host i + H/2, every flow crossing between the two halves the partition places on the
+ranks) in one process and over `mpirun -np 2`, in the ns-3 tree `make test-mpi` builds (MPI
+is there only; Debian's ns-3 has none). Wall time, not CPU time: the point of ranks is to
+spend more CPU to finish sooner; on a shared machine it depends on the neighbours, so the
+load average is recorded beside it. Both runs must print the same results.
+"""
+import glob, os, subprocess, time
+
+CASE = {"topo": "fattree:k=8", "hosts": 128, "bytes": 2 << 20}
+
+
+def mpi_check_binary():
+    """paramsync-mpi-check in the cached ns-3 tree (or $PARAMSYNC_MPI_CHECK), or None."""
+    if os.environ.get("PARAMSYNC_MPI_CHECK"):
+        return os.environ["PARAMSYNC_MPI_CHECK"]
+    cache = os.environ.get("PARAMSYNC_NS3SRC_CACHE",
+                           os.path.expanduser("~/.cache/paramsync-ns3src"))
+    found = glob.glob(os.path.join(cache, "bookworm", "ns-allinone-3.37", "ns-3.37", "build",
+                                   "contrib", "paramsync", "examples",
+                                   "ns3.37-paramsync-mpi-check-*"))
+    return found[0] if found else None
+
+
+def timed(cmd):
+    """(wall seconds, stdout) of one run; raises on failure."""
+    t0 = time.monotonic()
+    out = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    return time.monotonic() - t0, out
+
+
+def mpi_speedup(reps=1):
+    """One process against 2 ranks, `reps` times each (alternating); the best wall time of
+    each (the least disturbed by other load)."""
+    binary = mpi_check_binary()
+    if not binary:
+        return {"status": "missing: `make test-mpi` builds the MPI ns-3 tree"}
+    args = ["--topology=" + CASE["topo"], "--pattern=shift", "--bytes=%d" % CASE["bytes"]]
+    mpirun = ["mpirun", "--oversubscribe", "-np", "2"]
+    if os.geteuid() == 0:
+        mpirun.insert(1, "--allow-run-as-root")
+    one, two = [], []
+    for _ in range(reps):
+        one.append(timed([binary] + args))
+        two.append(timed(mpirun + [binary] + args + ["--mpi=1"]))
+    (wall1, out1), (wall2, out2) = min(one), min(two)
+    return {"status": "ok" if out1 == out2 else "different results", "topology": CASE["topo"],
+            "hosts": CASE["hosts"], "flow_bytes": CASE["bytes"], "reps": reps,
+            "wall_s_1_process": wall1, "wall_s_2_ranks": wall2, "speedup_2_ranks": wall1 / wall2,
+            "loadavg": os.getloadavg()[0], "cpus": os.cpu_count()}
