@@ -15,7 +15,7 @@ python=${PYTHON:-/usr/bin/python3}
 bin=${PARAMSYNC_MPI_CHECK:-}
 if [ -z "$bin" ]; then
     tree=$("$root/test/ns3-trees/build-ns3-tree.sh" "$jobs")
-    bin=$(find "$tree/build/contrib/paramsync/examples" -type f -name 'ns3.37-paramsync-mpi-check-*' | head -n 1)
+    bin=$(find "$tree/build/contrib/paramsync/examples" -type f -name 'ns3.37-paramsync-mpi-check*' | head -n 1)
 fi
 [ -n "$bin" ] && [ -x "$bin" ] || { echo "test-mpi: paramsync-mpi-check was not built" >&2; exit 1; }
 
