@@ -21,6 +21,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/roce-nic-tx.cc
   model/roce-nic-rx.cc
   model/quad-heap-scheduler.cc
+  model/radix-heap-scheduler.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
@@ -42,6 +43,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/queue-pair.h
   model/roce-nic.h
   model/quad-heap-scheduler.h
+  model/radix-heap-scheduler.h
 )
 set(PARAMSYNC_MODEL_TESTS
   test/pfc-watchdog-test.cc
@@ -57,4 +59,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
   test/quad-heap-scheduler-test.cc
+  test/radix-heap-scheduler-test.cc
 )
