@@ -200,15 +200,19 @@ PfcSwitch::~PfcSwitch() = default;
 void
 PfcSwitch::DoDispose()
 {
-    for (auto& port : m_ports)
+    for (auto& timers : m_refresh)
     {
-        for (auto& ev : port.refresh)
+        for (auto& ev : timers)
         {
             ev.Cancel();
         }
+    }
+    m_refresh.clear();
+    for (auto& port : m_ports)
+    {
         for (auto& q : port.egress)
         {
-            q.clear();
+            q.fifo.clear();
         }
         port.device->SetFrameRelay(nullptr, 0);
         port.device = nullptr;
@@ -228,6 +232,7 @@ PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.emplace_back();
     m_ports.back().device = device;
+    m_refresh.emplace_back();
     device->SetFrameRelay(this, index);
 }
 
@@ -317,9 +322,9 @@ PfcSwitch::StartWatchdog()
     PfcWatchdog::Hooks hooks;
     hooks.paused = [this](uint32_t port, uint8_t q) { return m_ports[port].device->IsPaused(q); };
     hooks.backlogged = [this](uint32_t port, uint8_t q) {
-        return !m_ports[port].egress[q].empty();
+        return !m_ports[port].egress[q].fifo.empty();
     };
-    hooks.sent = [this](uint32_t port, uint8_t q) { return m_ports[port].egressSent[q]; };
+    hooks.sent = [this](uint32_t port, uint8_t q) { return m_ports[port].egress[q].sent; };
     hooks.flush = [this](uint32_t port, uint8_t q) { FlushEgress(port, q); };
     hooks.changed = [this](uint32_t port, uint8_t q, bool on) {
         m_watchdogStormTrace(port, q, on);
@@ -344,13 +349,13 @@ void
 PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
 {
     PortState& st = m_ports[port];
-    auto& q = st.egress[priority];
+    auto& q = st.egress[priority].fifo;
     std::vector<std::pair<uint32_t, uint8_t>> ingress;
     while (!q.empty())
     {
         Queued item = std::move(q.front());
         q.pop_front();
-        st.egressBytes[priority] -= item.bytes;
+        st.egress[priority].bytes -= item.bytes;
         m_mmu->Release(item.inPort, item.inPriority, item.bytes);
         ingress.emplace_back(item.inPort, item.inPriority);
         ++m_watchdogDrops;
@@ -391,7 +396,7 @@ PfcSwitch::GetMmu() const
 uint64_t
 PfcSwitch::EgressBytes(uint32_t port, uint8_t priority) const
 {
-    return m_ports.at(port).egressBytes[priority];
+    return m_ports.at(port).egress[priority].bytes;
 }
 
 uint64_t
@@ -402,7 +407,7 @@ PfcSwitch::EgressFrames() const
     {
         for (const auto& q : port.egress)
         {
-            n += q.size();
+            n += q.fifo.size();
         }
     }
     return n;
@@ -502,12 +507,13 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         info.priority = outPriority;
     }
     PortState& out = m_ports[route->port];
-    if (out.egress[outPriority].empty())
+    EgressQueue& q = out.egress[outPriority];
+    if (q.fifo.empty())
     {
         out.device->SetRelayBacklog(outPriority, true);
     }
-    out.egress[outPriority].push_back({std::move(frame), info, bytes, inPort, priority});
-    out.egressBytes[outPriority] += bytes;
+    q.fifo.push_back({std::move(frame), info, bytes, inPort, priority});
+    q.bytes += bytes;
     out.device->Wake();
 }
 
@@ -515,7 +521,8 @@ FrameRef
 PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint32_t& bytes)
 {
     PortState& st = m_ports[port];
-    auto& q = st.egress[priority];
+    EgressQueue& eq = st.egress[priority];
+    auto& q = eq.fifo;
     if (q.empty())
     {
         return FrameRef();
@@ -528,8 +535,8 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
     }
     bytes = item.bytes;
     // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does).
-    uint64_t queue = st.egressBytes[priority];
-    st.egressBytes[priority] -= bytes;
+    uint64_t queue = eq.bytes;
+    eq.bytes -= bytes;
     m_mmu->Release(item.inPort, item.inPriority, bytes);
     CheckPause(item.inPort, item.inPriority);
     if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > st.kminBytes)
@@ -550,7 +557,7 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
         }
     }
     ++m_forwarded;
-    ++st.egressSent[priority];
+    ++eq.sent;
     info = item.info;
     return std::move(item.frame);
 }
@@ -566,17 +573,18 @@ PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
             st.pausedUpstream[priority] = true;
             st.device->SendPause(priority, m_pauseQuanta);
             m_pauseTrace(port, priority, m_pauseQuanta);
-            st.refresh[priority] = Simulator::Schedule(st.device->PauseDuration(m_pauseQuanta) / 2,
-                                                       &PfcSwitch::RefreshPause,
-                                                       this,
-                                                       port,
-                                                       priority);
+            m_refresh[port][priority] = Simulator::Schedule(
+                st.device->PauseDuration(m_pauseQuanta) / 2,
+                &PfcSwitch::RefreshPause,
+                this,
+                port,
+                priority);
         }
     }
     else if (m_mmu->ShouldResume(port, priority))
     {
         st.pausedUpstream[priority] = false;
-        st.refresh[priority].Cancel();
+        m_refresh[port][priority].Cancel();
         st.device->SendPause(priority, 0);
         m_pauseTrace(port, priority, 0);
     }
@@ -601,11 +609,11 @@ PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
     }
     st.device->SendPause(priority, m_pauseQuanta);
     m_pauseTrace(port, priority, m_pauseQuanta);
-    st.refresh[priority] = Simulator::Schedule(st.device->PauseDuration(m_pauseQuanta) / 2,
-                                               &PfcSwitch::RefreshPause,
-                                               this,
-                                               port,
-                                               priority);
+    m_refresh[port][priority] = Simulator::Schedule(st.device->PauseDuration(m_pauseQuanta) / 2,
+                                                    &PfcSwitch::RefreshPause,
+                                                    this,
+                                                    port,
+                                                    priority);
 }
 
 } // namespace ns3

@@ -36,6 +36,7 @@
 #include "ns3/random-variable-stream.h"
 #include "ns3/traced-callback.h"
 
+#include <array>
 #include <deque>
 #include <memory>
 #include <vector>
@@ -147,7 +148,16 @@ class PfcSwitch : public Object, public PfcFrameRelay
         uint32_t inPort;    //!< ingress port (MMU release)
         uint8_t inPriority; //!< ingress priority (MMU release)
     };
-    /// Per-port state.
+    /// One egress priority of a port: what the relay path reads and writes per frame, side
+    /// by side (40 B: one cache line, or two when it straddles one).
+    struct EgressQueue
+    {
+        RingFifo<Queued> fifo; //!< frames waiting (no memory while unused)
+        uint64_t bytes{0};     //!< bytes in it
+        uint64_t sent{0};      //!< frames it sent (PFC watchdog)
+    };
+    /// Per-port state the relay path touches (352 B; the pause timers are kept apart in
+    /// m_refresh: a hop of a large topology pays a cache miss per line it reads here).
     struct PortState
     {
         PortState() = default;
@@ -155,14 +165,11 @@ class PfcSwitch : public Object, public PfcFrameRelay
         /// frames, which a vector could not copy instead.
         PortState(PortState&&) noexcept = default;
 
-        Ptr<PfcNetDevice> device;                //!< the device
-        RingFifo<Queued> egress[kPfcPriorities]; //!< egress FIFOs (no memory while unused)
-        uint64_t egressBytes[kPfcPriorities]{};  //!< bytes in them
-        uint64_t egressSent[kPfcPriorities]{};   //!< frames they sent (PFC watchdog)
-        bool pausedUpstream[kPfcPriorities]{};   //!< we paused the peer
-        EventId refresh[kPfcPriorities];         //!< pause refresh timers
-        uint64_t kminBytes{0};                   //!< ECN Kmin
-        uint64_t kmaxBytes{0};                   //!< ECN Kmax
+        Ptr<PfcNetDevice> device;              //!< the device
+        uint64_t kminBytes{0};                 //!< ECN Kmin
+        uint64_t kmaxBytes{0};                 //!< ECN Kmax
+        bool pausedUpstream[kPfcPriorities]{}; //!< we paused the peer
+        EgressQueue egress[kPfcPriorities];    //!< egress FIFOs and their counts
     };
 
     // PfcFrameRelay: a data frame arrived on port index `inPort`; the egress device asks for
@@ -188,13 +195,14 @@ class PfcSwitch : public Object, public PfcFrameRelay
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
 
-    std::vector<PortState> m_ports;          //!< ports
-    Ptr<ForwardingTable> m_table;            //!< forwarding
-    std::unique_ptr<SharedBufferMmu> m_mmu;  //!< buffer accounting
-    bool m_hasLocal{false};                  //!< a host relays through us
-    uint32_t m_localHost{0};                 //!< that host's rank
-    PfcNetDevice::FrameReceiveCallback m_up; //!< local delivery
-    Ptr<UniformRandomVariable> m_uniform;    //!< ECN marking draws
+    std::vector<PortState> m_ports;                             //!< ports
+    std::vector<std::array<EventId, kPfcPriorities>> m_refresh; //!< pause refresh timers per port
+    Ptr<ForwardingTable> m_table;                               //!< forwarding
+    std::unique_ptr<SharedBufferMmu> m_mmu;                     //!< buffer accounting
+    bool m_hasLocal{false};                                     //!< a host relays through us
+    uint32_t m_localHost{0};                                    //!< that host's rank
+    PfcNetDevice::FrameReceiveCallback m_up;                    //!< local delivery
+    Ptr<UniformRandomVariable> m_uniform;                       //!< ECN marking draws
 
     // Attributes
     uint64_t m_bufferBytes;        //!< BufferSize

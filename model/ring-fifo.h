@@ -7,15 +7,18 @@
  * and a 512-byte block on construction, so each empty queue cost ~650 B: 45 MB of the 1,024-
  * host fat-tree's 11,264 queue sets (6,144 devices and 5,120 switch ports, 8 priorities each),
  * more than its forwarding and NIC state together. A ring also keeps a queue's items in one
- * block: a frame's entry is found from the head index alone.
+ * block: a frame's entry is found from the head index alone. The ring itself is 24 bytes (a
+ * pointer and three 32-bit counts, not a std::vector and two size_t: 40), so that the eight
+ * queues of a switch port or device take three cache lines instead of five: the relay path
+ * of a large topology reads them at a cache miss each (model/pfc-switch.h).
  */
 #ifndef PARAMSYNC_RING_FIFO_H
 #define PARAMSYNC_RING_FIFO_H
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <utility>
-#include <vector>
 
 namespace ns3
 {
@@ -53,11 +56,11 @@ class RingFifo
     void
     push_back(T&& item)
     {
-        if (m_count == m_slots.size())
+        if (m_count == m_capacity)
         {
             Grow();
         }
-        m_slots[(m_head + m_count) & (m_slots.size() - 1)] = std::move(item);
+        m_slots[(m_head + m_count) & (m_capacity - 1)] = std::move(item);
         ++m_count;
     }
 
@@ -66,7 +69,7 @@ class RingFifo
     pop_front()
     {
         m_slots[m_head] = T();
-        m_head = (m_head + 1) & (m_slots.size() - 1);
+        m_head = (m_head + 1) & (m_capacity - 1);
         --m_count;
     }
 
@@ -85,18 +88,21 @@ class RingFifo
     void
     Grow()
     {
-        std::vector<T> bigger(m_slots.empty() ? 4 : 2 * m_slots.size());
-        for (std::size_t i = 0; i < m_count; ++i)
+        const uint32_t capacity = m_capacity == 0 ? 4 : 2 * m_capacity;
+        std::unique_ptr<T[]> bigger(new T[capacity]);
+        for (uint32_t i = 0; i < m_count; ++i)
         {
-            bigger[i] = std::move(m_slots[(m_head + i) & (m_slots.size() - 1)]);
+            bigger[i] = std::move(m_slots[(m_head + i) & (m_capacity - 1)]);
         }
-        m_slots.swap(bigger);
+        m_slots = std::move(bigger);
+        m_capacity = capacity;
         m_head = 0;
     }
 
-    std::vector<T> m_slots; //!< the ring: its size is 0 or a power of two
-    std::size_t m_head{0};  //!< slot of the oldest item
-    std::size_t m_count{0}; //!< items queued
+    std::unique_ptr<T[]> m_slots; //!< the ring
+    uint32_t m_capacity{0};       //!< its slots: 0 or a power of two
+    uint32_t m_head{0};           //!< slot of the oldest item
+    uint32_t m_count{0};          //!< items queued
 };
 
 } // namespace ns3

@@ -22,6 +22,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/roce-nic-tx.cc
   model/roce-nic-rx.cc
   model/quad-heap-scheduler.cc
+  model/radix-heap-scheduler.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
@@ -45,6 +46,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/queue-pair.h
   model/roce-nic.h
   model/quad-heap-scheduler.h
+  model/radix-heap-scheduler.h
 )
 # Compiled only where ns-3 has its mpi module (an ns-3 tree configured with --enable-mpi):
 # the crossing of a partitioned link through MpiInterface (README "Running across MPI ranks").
@@ -69,4 +71,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/roce-nic-test.cc
   test/quad-heap-scheduler-test.cc
   test/pfc-frame-info-tag-test.cc
+  test/radix-heap-scheduler-test.cc
 )

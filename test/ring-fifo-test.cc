@@ -58,5 +58,13 @@ TEST(RingFifoTest, PopReleasesTheItemAndClearEmpties)
     EXPECT_EQ(item.use_count(), 1);
 }
 
+TEST(RingFifoTest, IsAPointerAndThreeCounts)
+{
+    // 8 B pointer + 3 x 4 B counts = 20 B, padded to the pointer's 8 B alignment: 24 B, so
+    // eight queues fill 192 B (three cache lines) where std::vector + two size_t took 320 B.
+    EXPECT_EQ(sizeof(RingFifo<std::unique_ptr<int>>), 24u);
+    EXPECT_EQ(8 * sizeof(RingFifo<std::unique_ptr<int>>), 3 * 64u);
+}
+
 } // namespace
 } // namespace ns3

@@ -1,0 +1,178 @@
+// RadixHeapScheduler: events leave in (time stamp, uid) order, the order every ns-3 scheduler
+// keeps, so that swapping the scheduler cannot change a result; and the same order as the
+// QuadHeapScheduler it replaced as the default on a simulator-like event stream.
+#include "ns3/object-factory.h"
+#include "ns3/quad-heap-scheduler.h"
+#include "ns3/radix-heap-scheduler.h"
+#include "ns3/simulator.h"
+
+#include <algorithm>
+#include <gtest/gtest.h>
+#include <random>
+#include <vector>
+
+namespace ns3
+{
+namespace
+{
+
+using Order = std::vector<std::pair<uint64_t, uint32_t>>;
+
+Scheduler::Event
+Ev(uint64_t ts, uint32_t uid)
+{
+    Scheduler::Event e;
+    e.impl = nullptr;
+    e.key.m_ts = ts;
+    e.key.m_uid = uid;
+    e.key.m_context = 0;
+    return e;
+}
+
+Order
+Drain(Scheduler& s)
+{
+    Order out;
+    while (!s.IsEmpty())
+    {
+        const Scheduler::Event next = s.PeekNext();
+        const Scheduler::Event e = s.RemoveNext();
+        EXPECT_EQ(next.key.m_uid, e.key.m_uid);
+        out.emplace_back(e.key.m_ts, e.key.m_uid);
+    }
+    return out;
+}
+
+TEST(RadixHeapScheduler, EarliestFirstThenInsertionOrder)
+{
+    RadixHeapScheduler s;
+    // (5,0) (3,1) (5,2) (3,3): time 3 first, and within a time the smaller uid.
+    s.Insert(Ev(5, 0));
+    s.Insert(Ev(3, 1));
+    s.Insert(Ev(5, 2));
+    s.Insert(Ev(3, 3));
+    Order expected{{3, 1}, {3, 3}, {5, 0}, {5, 2}};
+    EXPECT_EQ(Drain(s), expected);
+}
+
+TEST(RadixHeapScheduler, ManyEventsLeaveSorted)
+{
+    // 5000 events over 97 distinct times ahead of now (i * 7919 mod 97 visits them in a
+    // scrambled order, ~52 per time), removals interleaved with insertions as in a simulator:
+    // what leaves must be the sorted sequence of what went in.
+    RadixHeapScheduler s;
+    Order in;
+    Order out;
+    uint64_t now = 0;
+    for (uint32_t i = 0; i < 5000; ++i)
+    {
+        const uint64_t ts = now + (uint64_t(i) * 7919) % 97;
+        s.Insert(Ev(ts, i));
+        in.emplace_back(ts, i);
+        if (i % 3 == 2)
+        {
+            const Scheduler::Event e = s.RemoveNext();
+            now = e.key.m_ts;
+            out.emplace_back(e.key.m_ts, e.key.m_uid);
+        }
+    }
+    for (const auto& e : Drain(s))
+    {
+        out.push_back(e);
+    }
+    std::sort(in.begin(), in.end());
+    EXPECT_EQ(out, in);
+}
+
+TEST(RadixHeapScheduler, SameOrderAsTheQuadHeapOnASimulatorStream)
+{
+    // A hold model with delays spread over 1 ns .. 2^40 ns (link delays next to timers, as a
+    // run has) and uids counting up past 2^31: every event removed from one scheduler must be
+    // the one removed from the other (both must give the (time, uid) order).
+    RadixHeapScheduler radix;
+    QuadHeapScheduler quad;
+    std::mt19937_64 rng(7);
+    uint32_t uid = 0x7fffff00u; // crosses bit 31 of the uid part of the key
+    uint64_t now = 0;
+    for (int i = 0; i < 2000; ++i)
+    {
+        const uint64_t ts = now + (rng() >> (24 + rng() % 40));
+        radix.Insert(Ev(ts, uid));
+        quad.Insert(Ev(ts, uid));
+        ++uid;
+    }
+    for (int i = 0; i < 50000; ++i)
+    {
+        const Scheduler::Event a = radix.RemoveNext();
+        const Scheduler::Event b = quad.RemoveNext();
+        ASSERT_EQ(a.key.m_ts, b.key.m_ts);
+        ASSERT_EQ(a.key.m_uid, b.key.m_uid);
+        now = a.key.m_ts;
+        const int children = static_cast<int>(rng() % 3); // 0, 1 or 2: the queue random-walks
+        for (int c = 0; c < children || quad.IsEmpty(); ++c)
+        {
+            const uint64_t ts = now + (c == 0 ? 0 : (rng() >> (24 + rng() % 40)));
+            radix.Insert(Ev(ts, uid));
+            quad.Insert(Ev(ts, uid));
+            ++uid;
+        }
+    }
+    EXPECT_EQ(Drain(radix), Drain(quad));
+}
+
+TEST(RadixHeapScheduler, EarlierKeyAfterAPeekComesFirst)
+{
+    // PeekNext makes (10, 5) the base; an insertion before it ((7, 9): earlier time; then
+    // (10, 1): same time, smaller uid) must still leave first.
+    RadixHeapScheduler s;
+    s.Insert(Ev(10, 5));
+    s.Insert(Ev(20, 6));
+    EXPECT_EQ(s.PeekNext().key.m_uid, 5u);
+    s.Insert(Ev(7, 9));
+    s.Insert(Ev(10, 1));
+    Order expected{{7, 9}, {10, 1}, {10, 5}, {20, 6}};
+    EXPECT_EQ(Drain(s), expected);
+}
+
+TEST(RadixHeapScheduler, RemoveTakesOneEventOut)
+{
+    RadixHeapScheduler s;
+    for (uint32_t i = 0; i < 20; ++i)
+    {
+        s.Insert(Ev(100 - i, i)); // times 100 down to 81
+    }
+    EXPECT_EQ(s.PeekNext().key.m_uid, 19u); // (81, 19) now sits alone in bucket 0
+    s.Remove(Ev(90, 10));
+    s.Remove(Ev(81, 19)); // the earliest
+    Order expected;
+    for (uint32_t i = 20; i-- > 0;)
+    {
+        if (i != 10 && i != 19)
+        {
+            expected.emplace_back(100 - i, i);
+        }
+    }
+    EXPECT_EQ(Drain(s), expected);
+}
+
+TEST(RadixHeapScheduler, DrivesTheSimulatorInScheduleOrder)
+{
+    ObjectFactory f;
+    f.SetTypeId("ns3::RadixHeapScheduler");
+    Simulator::SetScheduler(f);
+    std::vector<int> order;
+    // Same time: insertion order (1 before 2); 1 ns earlier first (0); an event scheduled
+    // by a running one for now (3) after those already pending at that time.
+    Simulator::Schedule(NanoSeconds(10), [&] {
+        order.push_back(1);
+        Simulator::Schedule(NanoSeconds(0), [&] { order.push_back(3); });
+    });
+    Simulator::Schedule(NanoSeconds(10), [&] { order.push_back(2); });
+    Simulator::Schedule(NanoSeconds(9), [&] { order.push_back(0); });
+    Simulator::Run();
+    EXPECT_EQ(order, (std::vector<int>{0, 1, 2, 3}));
+    Simulator::Destroy();
+}
+
+} // namespace
+} // namespace ns3
