@@ -22,6 +22,9 @@ fi
 # Root (CI) needs --allow-run-as-root; 2 ranks on a machine with fewer free slots need
 # --oversubscribe.
 mpirun_flags="--oversubscribe"
+# Open MPI's shared-memory transport copies between ranks with cross-memory attach, which a
+# container without ptrace rights refuses ("vader ... errno 1"); plain copies work anywhere.
+export OMPI_MCA_btl_vader_single_copy_mechanism=none
 [ "$(id -u)" != 0 ] || mpirun_flags="$mpirun_flags --allow-run-as-root"
 
 out=$(mktemp -d)
