@@ -69,7 +69,6 @@ set(PARAMSYNC_MODEL_TESTS
   test/ring-fifo-test.cc
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
-  test/quad-heap-scheduler-test.cc
+  test/event-scheduler-test.cc
   test/pfc-frame-info-tag-test.cc
-  test/radix-heap-scheduler-test.cc
 )
