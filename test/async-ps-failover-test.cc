@@ -1,6 +1,7 @@
 // AsyncPsJob's failover (shard 0's server dies, its replica takes over) over the fake
 // transport of test/fixed-latency-transport.h: every message arrives 100 us after it is
 // posted, so that every time, version and loss can be derived by hand. Compute is 1 ms.
+#include "async-ps-two-workers.h"
 #include "fixed-latency-transport.h"
 
 #include "ns3/async-ps-job.h"
@@ -10,21 +11,10 @@
 #include <gtest/gtest.h>
 
 using namespace ns3;
+using paramsync_test::TwoWorkers;
 
 namespace
 {
-
-AsyncPsConfig
-TwoWorkers()
-{
-    AsyncPsConfig c;
-    c.workers = 2;
-    c.servers = 1;
-    c.modelBytes = 1000;
-    c.iterations = 3;
-    c.compute = MilliSeconds(1);
-    return c;
-}
 
 struct FailoverOutcome
 {

@@ -1,6 +1,7 @@
 // AsyncPsJob (ASP / SSP against a versioned parameter server) over a fake transport that
 // delivers every message 100 us after it is posted (no bandwidth, no contention), so that
 // every time, version and delay can be derived by hand. Compute is 1 ms per iteration.
+#include "async-ps-two-workers.h"
 #include "fixed-latency-transport.h"
 
 #include "ns3/async-ps-job.h"
@@ -14,6 +15,7 @@
 #include <tuple>
 
 using namespace ns3;
+using paramsync_test::TwoWorkers;
 
 namespace
 {
@@ -66,18 +68,6 @@ RunJob(AsyncPsConfig c)
     r.maxDivergence = job.MaxDivergence();
     Simulator::Destroy();
     return r;
-}
-
-AsyncPsConfig
-TwoWorkers()
-{
-    AsyncPsConfig c;
-    c.workers = 2;
-    c.servers = 1;
-    c.modelBytes = 1000;
-    c.iterations = 3;
-    c.compute = MilliSeconds(1);
-    return c;
 }
 
 std::vector<uint64_t>
