@@ -8,6 +8,7 @@
 #include "ns3/parallel-paths.h"
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-switch.h"
+#include "ns3/spec-string.h"
 #include "ns3/system-path.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
@@ -459,16 +460,16 @@ NetworkBuilder::PcapPorts(const TopologyGraph& graph, const std::string& list)
         }
         const size_t dot = entry.rfind('.');
         const std::string port = dot == std::string::npos ? "" : entry.substr(dot + 1);
-        if (dot == std::string::npos || !nodeNamed(entry.substr(0, dot), v) || port.empty() ||
-            port.find_first_not_of("0123456789") != std::string::npos || port.size() > 9 ||
-            std::stoul(port) >= graph.Ports(v).size())
+        uint64_t portIndex = 0;
+        if (dot == std::string::npos || !nodeNamed(entry.substr(0, dot), v) ||
+            !ParseUint(port, portIndex) || portIndex >= graph.Ports(v).size())
         {
             throw std::invalid_argument(
                 "'" + entry +
                 "' is not a node or a node's port; allowed: NODE or NODE.PORT with node names "
                 "as in pfc.csv (e.g. h0, sw0.0.1) and PORT below the node's port count");
         }
-        ports.emplace_back(v, static_cast<uint32_t>(std::stoul(port)));
+        ports.emplace_back(v, static_cast<uint32_t>(portIndex));
     }
     return ports;
 }

@@ -25,6 +25,19 @@ const char* const kNativeAllowed = "'host NAME', 'switch NAME', 'link NAME_A NAM
 const char* const kHpccAllowed = "line 1 'nodes switches links', then the switch ids, then one "
                                  "'a b rate delay error_rate' line per link";
 
+/// A decimal integer of at most 9 digits (fits in 32 bits): true and `value` set, else false.
+bool
+ParseSmallUint(const std::string& token, uint32_t& value)
+{
+    uint64_t v = 0;
+    if (token.size() > 9 || !ParseUint(token, v))
+    {
+        return false;
+    }
+    value = static_cast<uint32_t>(v);
+    return true;
+}
+
 /// "PATH:LINE: " prefix of every parse error.
 std::string
 At(const std::string& path, size_t line)
@@ -48,8 +61,15 @@ Tokens(const std::string& line)
 bool
 IsUint(const std::string& token)
 {
-    uint64_t value = 0;
-    return token.size() <= 9 && ParseUint(token, value);
+    uint32_t value = 0;
+    return ParseSmallUint(token, value);
+}
+
+/// A node id token below `nodes`: true and `id` set, else false.
+bool
+ParseNodeId(const std::string& token, uint64_t nodes, uint32_t& id)
+{
+    return ParseSmallUint(token, id) && id < nodes;
 }
 
 /// Reads the whole file as lines, rejecting what cannot be a text topology.
@@ -360,14 +380,12 @@ ReadHpccHeader(const std::string& path, HpccLines& in)
     in.Next(t); // ReadLines guarantees a non-blank line
     HpccHeader h;
     h.line = in.Line();
-    if (t.size() != 3 || !IsUint(t[0]) || !IsUint(t[1]) || !IsUint(t[2]))
+    if (t.size() != 3 || !ParseSmallUint(t[0], h.nodes) || !ParseSmallUint(t[1], h.switches) ||
+        !ParseSmallUint(t[2], h.links))
     {
         throw std::invalid_argument(At(path, h.line) +
                                     "HPCC header must be 3 integers; allowed: " + kHpccAllowed);
     }
-    h.nodes = std::stoul(t[0]);
-    h.switches = std::stoul(t[1]);
-    h.links = std::stoul(t[2]);
     if (h.nodes < 2 || h.nodes > (1u << 24) || h.switches >= h.nodes || h.links == 0)
     {
         throw std::invalid_argument(
@@ -400,18 +418,19 @@ ReadHpccSwitchIds(const std::string& path, const HpccHeader& h, HpccLines& in)
         }
         for (const auto& token : t)
         {
-            if (!IsUint(token) || std::stoul(token) >= h.nodes)
+            uint32_t id = 0;
+            if (!ParseNodeId(token, h.nodes, id))
             {
                 throw std::invalid_argument(At(path, in.Line()) + "switch id '" + token +
                                             "'; allowed: a node id in [0, " +
                                             std::to_string(h.nodes) + ")");
             }
-            if (isSwitch[std::stoul(token)])
+            if (isSwitch[id])
             {
                 throw std::invalid_argument(At(path, in.Line()) + "switch id " + token +
                                             " listed twice");
             }
-            isSwitch[std::stoul(token)] = true;
+            isSwitch[id] = true;
             ++seen;
         }
     }
@@ -443,13 +462,12 @@ ParseHpccLink(const std::string& path,
     uint32_t ends[2];
     for (int e = 0; e < 2; ++e)
     {
-        if (!IsUint(t[e]) || std::stoul(t[e]) >= nodes)
+        if (!ParseNodeId(t[e], nodes, ends[e]))
         {
             throw std::invalid_argument(At(path, line) + "node id '" + t[e] +
                                         "'; allowed: a node id in [0, " + std::to_string(nodes) +
                                         ")");
         }
-        ends[e] = std::stoul(t[e]);
     }
     if (ends[0] == ends[1])
     {

@@ -49,18 +49,12 @@ ParseCount(const std::string& text, const std::string& field, const std::string&
         throw std::invalid_argument(where + ": missing " + field);
     }
     uint64_t value = 0;
-    for (char c : t)
+    if (!ParseUint(t, value))
     {
-        if (c < '0' || c > '9')
-        {
-            throw std::invalid_argument(where + ": " + field + " '" + t +
-                                        "' is not a positive decimal integer");
-        }
-        if (value > (UINT64_MAX - 9) / 10)
-        {
-            throw std::invalid_argument(where + ": " + field + " '" + t + "' is too large");
-        }
-        value = value * 10 + static_cast<uint64_t>(c - '0');
+        const bool digits = t.find_first_not_of("0123456789") == std::string::npos;
+        throw std::invalid_argument(
+            where + ": " + field + " '" + t + "' " +
+            (digits ? "is too large" : "is not a positive decimal integer"));
     }
     if (value == 0)
     {
