@@ -3,7 +3,6 @@
 #include "driver-options.h"
 
 #include "ns3/model-profile.h"
-#include "ns3/spec-string.h"
 #include "ns3/sync-algorithm.h"
 
 #include <algorithm>
@@ -67,131 +66,6 @@ constexpr double kTraceSliceBytes = 170;
 /// Frame overhead beside the payload (Ethernet, IPv4, UDP, BTH, ICRC, FCS, IFG; rounded up).
 constexpr uint64_t kFrameOverhead = 100;
 
-/// x^e with saturation at 2^62 (counts of absurd specs must not wrap).
-uint64_t
-SaturatingPow(uint64_t x, uint64_t e)
-{
-    uint64_t r = 1;
-    for (uint64_t i = 0; i < e; ++i)
-    {
-        r = (r > (uint64_t{1} << 62) / std::max<uint64_t>(x, 1)) ? (uint64_t{1} << 62) : r * x;
-    }
-    return r;
-}
-
-/// a * b with saturation at 2^62.
-uint64_t
-Mul(uint64_t a, uint64_t b)
-{
-    const uint64_t cap = uint64_t{1} << 62;
-    return (b != 0 && a > cap / b) ? cap : a * b;
-}
-
-/// The HPCC header of a topology file: "NODES SWITCHES LINKS" (topologies/file-topology.h).
-std::optional<NetworkCounts>
-FileCounts(const std::string& path)
-{
-    struct stat st;
-    if (stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
-    {
-        return std::nullopt; // the driver's input check names it
-    }
-    std::ifstream in(path);
-    std::string line(256, '\0');
-    in.getline(line.data(), static_cast<std::streamsize>(line.size()));
-    std::istringstream is(line.c_str());
-    uint64_t nodes = 0;
-    uint64_t switches = 0;
-    NetworkCounts c;
-    if (!(is >> nodes >> switches >> c.links) || switches > nodes)
-    {
-        return std::nullopt;
-    }
-    c.hosts = nodes - switches;
-    c.switches = switches;
-    return c;
-}
-
-NetworkCounts
-FamilyCounts(SpecString& spec)
-{
-    NetworkCounts c;
-    const std::string& family = spec.Name();
-    const bool deadlockFree = spec.GetBool("deadlockfree", true);
-    if (family == "bcube")
-    {
-        // BCube(n, k): n^(k+1) servers of k+1 ports, k+1 levels of n^k switches.
-        const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
-        const uint64_t k = spec.GetUint("k", 0, 0, 15);
-        c.hosts = SaturatingPow(n, k + 1);
-        c.switches = Mul(k + 1, SaturatingPow(n, k));
-        c.links = Mul(k + 1, c.hosts);
-        c.lanes = deadlockFree ? static_cast<uint32_t>(k + 1) : 1;
-        c.hostsRelay = k >= 1;
-    }
-    else if (family == "fattree")
-    {
-        // k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores; O k/2 servers
-        // per edge switch; links: one per server, (k/2)^2 per pod edge-agg and agg-core.
-        const uint64_t k = spec.GetUint("k", 2, 2, 128);
-        const uint64_t o = spec.GetUint("oversub", 1, 1, 64);
-        const uint64_t half = k / 2;
-        c.hosts = k * half * o * half;
-        c.switches = 2 * k * half + half * half;
-        c.links = c.hosts + 2 * k * half * half;
-    }
-    else if (family == "torus")
-    {
-        // One link per server and dimension (to its + neighbour); no switches.
-        std::istringstream dims(spec.GetString("dims", "2"));
-        std::string side;
-        c.hosts = 1;
-        uint64_t d = 0;
-        while (std::getline(dims, side, 'x'))
-        {
-            uint64_t s = 0;
-            if (!ParseUint(side, s))
-            {
-                // CountsOf turns this into "unknown"; MakeTopology names what is wrong.
-                throw std::invalid_argument("torus side '" + side + "'");
-            }
-            c.hosts = Mul(c.hosts, std::max<uint64_t>(s, 1));
-            c.lanes += (deadlockFree && s >= 4) ? 1 : 0;
-            ++d;
-        }
-        c.links = Mul(d, c.hosts);
-        c.hostsRelay = true;
-    }
-    else if (family == "bigraph")
-    {
-        const uint64_t s = spec.GetUint("s", 1, 1, 255);
-        const uint64_t m = spec.GetUint("m", 1, 1, 255);
-        c.hosts = 2 * s * m;
-        c.switches = 2 * s;
-        c.links = c.hosts + s * s;
-        c.lanes = deadlockFree ? 2 : 1;
-    }
-    else if (family == "ring")
-    {
-        const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
-        c.hosts = n;
-        c.links = n;
-        c.lanes = (deadlockFree && n >= 4) ? 2 : 1;
-        c.hostsRelay = true;
-    }
-    else if (family == "star")
-    {
-        c.hosts = spec.GetUint("n", 2, 1, 1u << 24);
-        c.switches = 1;
-        c.links = c.hosts;
-    }
-    else
-    {
-        throw std::invalid_argument("no closed form");
-    }
-    return c;
-}
-
 /// Total gradient bytes of the model option, when known without reading a user's file.
 uint64_t
 ModelBytes(const DriverOptions& o)
@@ -250,42 +124,18 @@ QueuePairs(const std::string& algorithm, uint64_t n)
     const std::string name = algorithm.substr(0, algorithm.find(':'));
     if (name == "mesh" || name == "all")
     {
-        return Mul(n, n > 0 ? n - 1 : 0);
+        return SaturatingMul(n, n > 0 ? n - 1 : 0);
     }
     return 2 * n * static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2))));
 }
 
 } // namespace
 
-std::optional<NetworkCounts>
-ResourceEstimate::CountsOf(const std::string& topologySpec)
-{
-    if (topologySpec.rfind("file:", 0) == 0)
-    {
-        const std::string rest = topologySpec.substr(5);
-        std::string path = rest.substr(0, rest.find(','));
-        if (path.rfind("path=", 0) == 0)
-        {
-            path = path.substr(5);
-        }
-        return FileCounts(path);
-    }
-    try
-    {
-        SpecString spec(topologySpec, "--topology");
-        return FamilyCounts(spec);
-    }
-    catch (const std::exception&)
-    {
-        return std::nullopt; // MakeTopology names what is wrong
-    }
-}
-
 uint64_t
 ResourceEstimate::PlanTransfers(const std::string& algorithm, uint64_t n)
 {
     const std::string name = algorithm.substr(0, algorithm.find(':'));
-    const uint64_t allToAll = Mul(2 * n, n > 0 ? n - 1 : 0);
+    const uint64_t allToAll = SaturatingMul(2 * n, n > 0 ? n - 1 : 0);
     if (name == "all")
     {
         uint64_t sum = 0;
@@ -313,7 +163,7 @@ ResourceEstimate::Of(const DriverOptions& o)
 {
     ResourceEstimate e;
     e.packet = o.backend == "packet";
-    const std::optional<NetworkCounts> counts = CountsOf(o.topology);
+    const std::optional<TopologyCounts> counts = CountTopology(o.topology);
     const auto [flows, flowBytes] = FlowVolume(o.flows);
     e.flows = flows;
     if (!counts)
@@ -322,11 +172,11 @@ ResourceEstimate::Of(const DriverOptions& o)
     }
     e.known = true;
     e.network = *counts;
-    const NetworkCounts& c = *counts;
+    const TopologyCounts& c = *counts;
     e.nodes = c.hosts + c.switches;
     e.devices = 2 * c.links;
     e.transfers = o.algorithm == "none" ? 0 : PlanTransfers(o.algorithm, c.hosts);
-    e.transferRows = Mul(e.transfers, o.iterations);
+    e.transferRows = SaturatingMul(e.transfers, o.iterations);
     e.queuePairs = std::min(e.transfers, QueuePairs(o.algorithm, c.hosts));
     double bytes = kBase;
     if (!e.packet)
@@ -348,17 +198,19 @@ ResourceEstimate::Of(const DriverOptions& o)
     // Every node holds a (destination, arrival lane) entry per host but itself; a server
     // with one port only originates, on lane 0 (NetworkBuilder::FillTable).
     const uint64_t hostLanes = c.hostsRelay ? c.lanes : 1;
-    e.routingEntries = Mul(Mul(c.switches, c.hosts), c.lanes) +
-                       Mul(Mul(c.hosts, c.hosts > 0 ? c.hosts - 1 : 0), hostLanes);
+    e.routingEntries = SaturatingMul(SaturatingMul(c.switches, c.hosts), c.lanes) +
+                       SaturatingMul(SaturatingMul(c.hosts, c.hosts > 0 ? c.hosts - 1 : 0),
+                                     hostLanes);
     // Frames: at most what the buffers of every forwarding node hold, and never more than
     // the data moved (2 x gradient per worker, and the flows), plus one on every port.
     const uint64_t frame = uint64_t{o.mtu} + kFrameOverhead;
     const uint64_t forwarding = c.switches + (c.hostsRelay ? c.hosts : 0);
-    uint64_t inFlight = Mul(forwarding, o.bufferBytes / frame);
+    uint64_t inFlight = SaturatingMul(forwarding, o.bufferBytes / frame);
     const uint64_t model = ModelBytes(o);
     if (model > 0 || e.transfers == 0)
     {
-        const uint64_t volume = (e.transfers > 0 ? Mul(2 * c.hosts, model) : 0) + flowBytes;
+        const uint64_t volume = (e.transfers > 0 ? SaturatingMul(2 * c.hosts, model) : 0) +
+                                flowBytes;
         inFlight = std::min(inFlight, volume / o.mtu + e.transfers + e.flows);
     }
     inFlight += e.devices;

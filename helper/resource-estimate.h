@@ -11,6 +11,8 @@
 #ifndef PARAMSYNC_RESOURCE_ESTIMATE_H
 #define PARAMSYNC_RESOURCE_ESTIMATE_H
 
+#include "ns3/topology-counts.h"
+
 #include <cstdint>
 #include <optional>
 #include <ostream>
@@ -22,30 +24,11 @@ namespace ns3
 class DriverOptions;
 
 /**
- * \brief Counts of a topology from its family's closed form.
- */
-struct NetworkCounts
-{
-    uint64_t hosts{0};      //!< servers
-    uint64_t switches{0};   //!< switches
-    uint64_t links{0};      //!< cables (each a full-duplex pair of ports)
-    uint32_t lanes{1};      //!< data lanes (LaneCount() of the family)
-    bool hostsRelay{false}; //!< servers have several ports and forward (BCube k >= 1, torus)
-};
-
-/**
  * \brief The estimate of one driver invocation (every algorithm of --algorithm=all).
  */
 class ResourceEstimate
 {
   public:
-    /**
-     * \brief The counts of a topology spec by its family's closed form, without building
-     * it; for file: the HPCC header line (nodes, switches, links). std::nullopt when the
-     * spec is not understood here (MakeTopology then names what is wrong).
-     */
-    static std::optional<NetworkCounts> CountsOf(const std::string& topologySpec);
-
     /**
      * \brief Transfers of one synchronization of the algorithm spec over workers hosts, by
      * its closed form (mesh and ring 2 N (N - 1), halving-doubling 2 N ceil(log2 N), ps
@@ -77,8 +60,8 @@ class ResourceEstimate
     /// \brief "12.3 GB"-style text of a byte count (decimal units, 3 significant digits).
     static std::string Size(double bytes);
 
-    bool known{false};           //!< the topology's counts are known (CountsOf gave them)
-    NetworkCounts network;       //!< the topology
+    bool known{false};           //!< the topology's counts are known (CountTopology gave them)
+    TopologyCounts network;      //!< the topology
     bool packet{true};           //!< packet backend (else fluid)
     uint64_t nodes{0};           //!< ns-3 nodes (packet) or graph nodes (fluid)
     uint64_t devices{0};         //!< ports: 2 per link

@@ -46,7 +46,7 @@ TEST(ResourceEstimate, FatTreeK4CountsByHand)
     // Fat-tree k=4 (Al-Fares et al., SIGCOMM 2008): k^3/4 = 16 hosts; k pods of k/2 edge and
     // k/2 aggregation switches (16) plus (k/2)^2 = 4 cores: 20 switches. Links: 16 host
     // cables + 4 pods x 2 x 2 edge-agg + 4 pods x 2 x 2 agg-core = 48 = 3 k^3 / 4.
-    const auto c = ResourceEstimate::CountsOf("fattree:k=4");
+    const auto c = CountTopology("fattree:k=4");
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(c->hosts, 16u);
     EXPECT_EQ(c->switches, 20u);
@@ -75,7 +75,7 @@ TEST(ResourceEstimate, ClosedFormsMatchTheBuiltTopologies)
                                    "ring:n=3",
                                    "star:n=7"})
     {
-        const auto c = ResourceEstimate::CountsOf(spec);
+        const auto c = CountTopology(spec);
         ASSERT_TRUE(c.has_value()) << spec;
         const auto t = MakeTopology(spec, 40e9, 1e-6);
         EXPECT_EQ(c->hosts, t->Graph().HostCount()) << spec;
@@ -106,10 +106,10 @@ TEST(ResourceEstimate, GrowsAsTheClosedFormSays)
 TEST(ResourceEstimate, AbsurdSpecsSaturateInsteadOfWrapping)
 {
     // BCube(255, 15) has 255^16 ~ 3e38 hosts: the counts saturate at 2^62, never wrap.
-    const auto c = ResourceEstimate::CountsOf("bcube:n=255,k=15");
+    const auto c = CountTopology("bcube:n=255,k=15");
     ASSERT_TRUE(c.has_value());
     EXPECT_EQ(c->hosts, uint64_t{1} << 62);
-    EXPECT_FALSE(ResourceEstimate::CountsOf("moebius:n=3").has_value());
+    EXPECT_FALSE(CountTopology("moebius:n=3").has_value());
 }
 
 TEST(ResourceEstimate, AnAffordableRunGoesOnAndHugeOnesAreRefusedBeforeBuilding)

@@ -224,4 +224,19 @@ BcubeTopology::RankOfDigits(const std::vector<uint32_t>& digits) const
     return RankOf(digits);
 }
 
+TopologyCounts
+BcubeTopology::Counts(SpecString& spec)
+{
+    // BCube(n, k): n^(k+1) servers of k+1 ports, k+1 levels of n^k switches.
+    const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
+    const uint64_t k = spec.GetUint("k", 0, 0, 15);
+    TopologyCounts c;
+    c.hosts = SaturatingPow(n, k + 1);
+    c.switches = SaturatingMul(k + 1, SaturatingPow(n, k));
+    c.links = SaturatingMul(k + 1, c.hosts);
+    c.lanes = spec.GetBool("deadlockfree", true) ? static_cast<uint32_t>(k + 1) : 1;
+    c.hostsRelay = k >= 1;
+    return c;
+}
+
 } // namespace ns3

@@ -149,4 +149,19 @@ BigraphTopology::Bipartite() const
     return BipartiteShape{m_s, m_m};
 }
 
+TopologyCounts
+BigraphTopology::Counts(SpecString& spec)
+{
+    // Two parts of S switches with M servers each; every switch of one part to every
+    // switch of the other.
+    const uint64_t s = spec.GetUint("s", 1, 1, 255);
+    const uint64_t m = spec.GetUint("m", 1, 1, 255);
+    TopologyCounts c;
+    c.hosts = 2 * s * m;
+    c.switches = 2 * s;
+    c.links = c.hosts + s * s;
+    c.lanes = spec.GetBool("deadlockfree", true) ? 2 : 1;
+    return c;
+}
+
 } // namespace ns3

@@ -170,4 +170,19 @@ FatTreeTopology::SwitchLevels() const
     return GroupsBySwitch(m_hosts, m_hostsPerEdge);
 }
 
+TopologyCounts
+FatTreeTopology::Counts(SpecString& spec)
+{
+    // k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores; O k/2 servers per
+    // edge switch; links: one per server, (k/2)^2 per pod edge-agg and agg-core.
+    const uint64_t k = spec.GetUint("k", 2, 2, 128);
+    const uint64_t o = spec.GetUint("oversub", 1, 1, 64);
+    const uint64_t half = k / 2;
+    TopologyCounts c;
+    c.hosts = k * half * o * half;
+    c.switches = 2 * k * half + half * half;
+    c.links = c.hosts + 2 * k * half * half;
+    return c;
+}
+
 } // namespace ns3

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 #include <stdexcept>
+#include <sys/stat.h>
 #include <unordered_map>
 
 namespace ns3
@@ -667,6 +668,31 @@ FileTopology::WriteNativeFile(const TopologyGraph& graph, const std::string& pat
     {
         throw std::runtime_error(path + ": error while writing topology file");
     }
+}
+
+std::optional<TopologyCounts>
+FileTopology::Counts(SpecString& spec)
+{
+    const std::string path = spec.GetString("path", "");
+    struct stat st;
+    if (path.empty() || stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+    {
+        return std::nullopt; // the constructor names it
+    }
+    std::ifstream in(path);
+    std::string line(256, '\0');
+    in.getline(line.data(), static_cast<std::streamsize>(line.size()));
+    std::istringstream is(line.c_str());
+    uint64_t nodes = 0;
+    uint64_t switches = 0;
+    TopologyCounts c;
+    if (!(is >> nodes >> switches >> c.links) || switches > nodes)
+    {
+        return std::nullopt; // a native file, or a malformed header the loader names
+    }
+    c.hosts = nodes - switches;
+    c.switches = switches;
+    return c;
 }
 
 } // namespace ns3

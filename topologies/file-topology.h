@@ -64,6 +64,9 @@ class FileTopology : public Topology
   public:
     /// \brief Builds from a parsed spec; rateBps/delayS apply only through rate=/delay=.
     FileTopology(SpecString& spec, double rateBps, double delayS);
+    /// \brief Counts from the HPCC header line of the file the spec names ("NODES SWITCHES
+    /// LINKS"); std::nullopt for a native file or one that cannot be read.
+    static std::optional<TopologyCounts> Counts(SpecString& spec);
     /**
      * \brief Loads a file.
      * \param format "auto", "native" or "hpcc"

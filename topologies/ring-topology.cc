@@ -53,4 +53,17 @@ RingTopology::Family() const
     return "ring";
 }
 
+TopologyCounts
+RingTopology::Counts(SpecString& spec)
+{
+    // A one-dimensional torus: n servers, n links, a dateline lane pair from 4 servers.
+    const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
+    TopologyCounts c;
+    c.hosts = n;
+    c.links = n;
+    c.lanes = (spec.GetBool("deadlockfree", true) && n >= 4) ? 2 : 1;
+    c.hostsRelay = true;
+    return c;
+}
+
 } // namespace ns3

@@ -24,6 +24,9 @@ class RingTopology : public TorusTopology
   public:
     /// \brief Builds from a parsed spec; rateBps/delayS are the defaults for rate=/delay=.
     RingTopology(SpecString& spec, double rateBps, double delayS);
+    /// \brief Counts by closed form without building (topologies/topology-counts.h); a bad
+    /// value is left for the constructor to name.
+    static TopologyCounts Counts(SpecString& spec);
 
     std::string Family() const override;
 

@@ -3,6 +3,7 @@ set(PARAMSYNC_TOPOLOGIES_SOURCES
     topologies/spec-string.cc
     topologies/topology-graph.cc
     topologies/topology.cc
+    topologies/topology-counts.cc
     topologies/star-topology.cc
     topologies/torus-topology.cc
     topologies/ring-topology.cc
@@ -21,6 +22,7 @@ set(PARAMSYNC_TOPOLOGIES_HEADERS
     topologies/spec-string.h
     topologies/topology-graph.h
     topologies/topology.h
+    topologies/topology-counts.h
     topologies/family-options.h
     topologies/star-topology.h
     topologies/torus-topology.h

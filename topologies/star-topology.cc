@@ -52,4 +52,14 @@ StarTopology::Dimensions() const
     return {HostDimension{all}};
 }
 
+TopologyCounts
+StarTopology::Counts(SpecString& spec)
+{
+    TopologyCounts c;
+    c.hosts = spec.GetUint("n", 2, 1, 1u << 24);
+    c.switches = 1;
+    c.links = c.hosts;
+    return c;
+}
+
 } // namespace ns3

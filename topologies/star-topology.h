@@ -23,6 +23,9 @@ class StarTopology : public Topology
   public:
     /// \brief Builds from a parsed spec; rateBps/delayS are the defaults for rate=/delay=.
     StarTopology(SpecString& spec, double rateBps, double delayS);
+    /// \brief Counts by closed form without building (topologies/topology-counts.h); a bad
+    /// value is left for the constructor to name.
+    static TopologyCounts Counts(SpecString& spec);
 
     std::string Spec() const override;
     std::string Family() const override;

@@ -40,6 +40,8 @@ struct FamilyEntry
                                       const std::string& inner,
                                       double rateBps,
                                       double delayS);
+    /// Its closed-form counts (topology-counts.h); nullptr when it has none.
+    std::optional<TopologyCounts> (*count)(SpecString& spec);
 };
 
 template<typename T>
@@ -49,17 +51,49 @@ Make(SpecString& spec, const std::string& /* inner */, double rateBps, double de
     return std::make_unique<T>(spec, rateBps, delayS);
 }
 
+template<typename T>
+std::optional<TopologyCounts>
+Count(SpecString& spec)
+{
+    return T::Counts(spec);
+}
+
 /// The registry (STYLE.md: variants are classes chosen by name through one registry).
 const FamilyEntry kFamilies[] = {
-    {"bcube", "bcube:n=N,k=K", &Make<BcubeTopology>},
-    {"torus", "torus:dims=AxB[xC...]", &Make<TorusTopology>},
-    {"fattree", "fattree:k=K", &Make<FatTreeTopology>},
-    {"bigraph", "bigraph:s=S,m=M", &Make<BigraphTopology>},
-    {"ring", "ring:n=N", &Make<RingTopology>},
-    {"star", "star:n=N", &Make<StarTopology>},
-    {"file", "file:PATH", &Make<FileTopology>},
-    {"server", "server:gpus=G,nics=K/NETWORK", &MakeServerTopology},
+    {"bcube", "bcube:n=N,k=K", &Make<BcubeTopology>, &Count<BcubeTopology>},
+    {"torus", "torus:dims=AxB[xC...]", &Make<TorusTopology>, &Count<TorusTopology>},
+    {"fattree", "fattree:k=K", &Make<FatTreeTopology>, &Count<FatTreeTopology>},
+    {"bigraph", "bigraph:s=S,m=M", &Make<BigraphTopology>, &Count<BigraphTopology>},
+    {"ring", "ring:n=N", &Make<RingTopology>, &Count<RingTopology>},
+    {"star", "star:n=N", &Make<StarTopology>, &Count<StarTopology>},
+    {"file", "file:PATH", &Make<FileTopology>, &Count<FileTopology>},
+    {"server", "server:gpus=G,nics=K/NETWORK", &MakeServerTopology, nullptr},
 };
+
+/// A spec as the families read it: "file:PATH,..." spelled "file:path=PATH,..." (paths
+/// rarely contain '=' and are the one positional argument any family takes), and the
+/// network a wrapper family (server:OPTIONS/NETWORK) wraps split off into `inner`.
+std::string
+CanonicalSpec(const std::string& spec, std::string& inner)
+{
+    std::string text = spec;
+    if (text.compare(0, 5, "file:") == 0)
+    {
+        std::string rest = text.substr(5);
+        std::string first = rest.substr(0, rest.find(','));
+        if (first.find('=') == std::string::npos)
+        {
+            text = "file:path=" + rest;
+        }
+    }
+    inner.clear();
+    if (text.compare(0, 7, "server:") == 0 && text.find('/') != std::string::npos)
+    {
+        inner = text.substr(text.find('/') + 1);
+        text.erase(text.find('/'));
+    }
+    return text;
+}
 
 } // namespace
 
@@ -165,25 +199,8 @@ TopologyFamilies()
 std::unique_ptr<Topology>
 MakeTopology(const std::string& spec, double rateBps, double delayS)
 {
-    std::string text = spec;
-    // "file:PATH[,key=value...]" is shorthand for "file:path=PATH,...": paths rarely
-    // contain '=' and are the one positional argument any family takes.
-    if (text.compare(0, 5, "file:") == 0)
-    {
-        std::string rest = text.substr(5);
-        std::string first = rest.substr(0, rest.find(','));
-        if (first.find('=') == std::string::npos)
-        {
-            text = "file:path=" + rest;
-        }
-    }
-    // "server:OPTIONS/NETWORK" wraps another spec: the server's options end at the first '/'.
     std::string inner;
-    if (text.compare(0, 7, "server:") == 0 && text.find('/') != std::string::npos)
-    {
-        inner = text.substr(text.find('/') + 1);
-        text.erase(text.find('/'));
-    }
+    const std::string text = CanonicalSpec(spec, inner);
     SpecString parsed(text, "--topology");
     for (const auto& family : kFamilies)
     {
@@ -199,6 +216,28 @@ MakeTopology(const std::string& spec, double rateBps, double delayS)
     }
     throw std::invalid_argument(parsed.Where() + "unknown topology family '" + parsed.Name() +
                                 "'; allowed: " + allowed);
+}
+
+std::optional<TopologyCounts>
+CountTopology(const std::string& spec)
+{
+    try
+    {
+        std::string inner;
+        SpecString parsed(CanonicalSpec(spec, inner), "--topology");
+        for (const auto& family : kFamilies)
+        {
+            if (parsed.Name() == family.name)
+            {
+                return family.count ? family.count(parsed) : std::nullopt;
+            }
+        }
+    }
+    catch (const std::exception&)
+    {
+        // MakeTopology names what is wrong.
+    }
+    return std::nullopt;
 }
 
 } // namespace ns3

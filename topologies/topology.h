@@ -8,6 +8,7 @@
 #define PARAMSYNC_TOPOLOGY_H
 
 #include "digit-walk.h"
+#include "topology-counts.h"
 #include "topology-graph.h"
 
 #include <cstdint>

@@ -4,6 +4,8 @@
 #include "parallel-paths.h"
 #include "spec-string.h"
 
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -295,6 +297,34 @@ HostRank
 TorusTopology::RankOfDigits(const std::vector<uint32_t>& digits) const
 {
     return RankOf(std::vector<uint32_t>(digits.rbegin(), digits.rend()));
+}
+
+TopologyCounts
+TorusTopology::Counts(SpecString& spec)
+{
+    // One link per server and dimension (to its + neighbour); no switches; a lane pair
+    // (dateline) per dimension of side >= 4 when deadlock-free.
+    const bool deadlockFree = spec.GetBool("deadlockfree", true);
+    std::istringstream dims(spec.GetString("dims", "2"));
+    std::string side;
+    TopologyCounts c;
+    c.hosts = 1;
+    uint64_t d = 0;
+    while (std::getline(dims, side, 'x'))
+    {
+        uint64_t s = 0;
+        if (!ParseUint(side, s))
+        {
+            // CountTopology turns this into "unknown"; the constructor names what is wrong.
+            throw std::invalid_argument("torus side '" + side + "'");
+        }
+        c.hosts = SaturatingMul(c.hosts, std::max<uint64_t>(s, 1));
+        c.lanes += (deadlockFree && s >= 4) ? 1 : 0;
+        ++d;
+    }
+    c.links = SaturatingMul(d, c.hosts);
+    c.hostsRelay = true;
+    return c;
 }
 
 } // namespace ns3

@@ -49,6 +49,9 @@ class TorusTopology : public Topology
   public:
     /// \brief Builds from a parsed spec; rateBps/delayS are the defaults for rate=/delay=.
     TorusTopology(SpecString& spec, double rateBps, double delayS);
+    /// \brief Counts by closed form without building (topologies/topology-counts.h); a bad
+    /// value is left for the constructor to name.
+    static TopologyCounts Counts(SpecString& spec);
 
     std::string Spec() const override;
     std::string Family() const override;
