@@ -135,29 +135,25 @@ NetworkBuilder::FillTable(const PfcNetwork& net, const Topology& topology, NodeI
     const TopologyNode& node = g.Node(v);
     Ptr<ForwardingTable> table = net.tables.at(v);
     table->Clear();
-    std::vector<RouteHop> hops;
+    std::vector<RouteRun> runs;
     std::vector<ForwardingRoute> set;
     // A host only originates (lane 0) unless it relays; a relay may see any lane, including
     // lanes a previous routing used (frames still in flight on them after a re-route).
     const uint8_t lanes = std::max(topology.LaneCount(), table->GetLaneCount());
     const uint8_t inLanes = (node.isHost && g.Ports(v).size() < 2) ? 1 : lanes;
-    for (HostRank dst = 0; dst < g.HostCount(); ++dst)
+    for (uint8_t lane = 0; lane < inLanes; ++lane)
     {
-        if (node.isHost && node.rank == dst)
+        const uint8_t asked = std::min<uint8_t>(lane, topology.LaneCount() - 1);
+        topology.NextHopRuns(v, asked, runs);
+        for (const RouteRun& run : runs)
         {
-            continue;
-        }
-        for (uint8_t lane = 0; lane < inLanes; ++lane)
-        {
-            const uint8_t asked = std::min<uint8_t>(lane, topology.LaneCount() - 1);
-            topology.NextHops(v, dst, asked, hops);
             set.clear();
-            for (const RouteHop& hop : hops)
+            for (const RouteHop& hop : run.hops)
             {
                 set.push_back({hop.port, hop.lane});
             }
             // Destinations ascend: the table extends its runs without staging the routes.
-            table->AppendRoutes(dst, lane, set);
+            table->AppendRouteRange(run.first, run.end, lane, set);
         }
     }
     table->Compact(); // before the next node's table: one node's routes staged at a time

@@ -132,13 +132,29 @@ ForwardingTable::AppendRoutes(uint32_t dstHost,
                               uint8_t inLane,
                               const std::vector<ForwardingRoute>& set)
 {
+    AppendRouteRange(dstHost, dstHost + 1, inLane, set);
+}
+
+void
+ForwardingTable::AppendRouteRange(uint32_t firstDst,
+                                  uint32_t endDst,
+                                  uint8_t inLane,
+                                  const std::vector<ForwardingRoute>& set)
+{
+    if (firstDst >= endDst)
+    {
+        return;
+    }
     Compact(); // routes added one by one come first
     std::vector<Run>& runs = inLane < kMaxLanes ? m_runs[inLane] : m_runs[0];
-    if (set.empty() || inLane >= kMaxLanes || (!runs.empty() && dstHost < runs.back().start))
+    if (set.empty() || inLane >= kMaxLanes || (!runs.empty() && firstDst < runs.back().start))
     {
-        for (const ForwardingRoute& r : set)
+        for (uint32_t dst = firstDst; dst < endDst; ++dst)
         {
-            AddRoute(dstHost, inLane, r.port, r.lane); // checks the lanes
+            for (const ForwardingRoute& r : set)
+            {
+                AddRoute(dst, inLane, r.port, r.lane); // checks the lanes
+            }
         }
         return;
     }
@@ -152,15 +168,15 @@ ForwardingTable::AppendRoutes(uint32_t dstHost,
     const uint32_t id = runs.size() >= 2 && m_sets[runs[runs.size() - 2].set] == set
                             ? runs[runs.size() - 2].set
                             : SetIndex(set);
-    if (!runs.empty() && runs.back().start == dstHost)
+    if (!runs.empty() && runs.back().start == firstDst)
     {
         runs.pop_back(); // the open-ended empty run began at this destination
     }
     if (runs.empty() || runs.back().set != id)
     {
-        runs.push_back({dstHost, id});
+        runs.push_back({firstDst, id});
     }
-    runs.push_back({dstHost + 1, 0});
+    runs.push_back({endDst, 0});
 }
 
 void

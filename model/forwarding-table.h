@@ -82,6 +82,12 @@ class ForwardingTable : public Object
      * destination, nothing staged; otherwise it adds the routes one by one (AddRoute).
      */
     void AppendRoutes(uint32_t dstHost, uint8_t inLane, const std::vector<ForwardingRoute>& set);
+    /// \brief AppendRoutes for every destination of [firstDst, endDst) at once: one run
+    /// when the range is above every destination already routed on inLane.
+    void AppendRouteRange(uint32_t firstDst,
+                          uint32_t endDst,
+                          uint8_t inLane,
+                          const std::vector<ForwardingRoute>& set);
     /**
      * \brief The route of a flow: ECMP member chosen by the 5-tuple hash.
      * \return nullptr when there is no route.

@@ -164,6 +164,65 @@ FatTreeTopology::NextHops(NodeIndex at,
     out.push_back(RouteHop{pod, 0}); // core
 }
 
+void
+FatTreeTopology::NextHopRuns(NodeIndex at, uint8_t /* lane */, std::vector<RouteRun>& out) const
+{
+    // The same hops as NextHops, a block of destinations at a time: hosts are numbered
+    // edge switch by edge switch and pod by pod, so every routing decision is a range.
+    out.clear();
+    std::vector<RouteHop> up;
+    const auto addUp = [&](HostRank first, HostRank end) {
+        if (first < end)
+        {
+            out.push_back({first, end, up});
+        }
+    };
+    if (at < m_hosts)
+    {
+        up = {RouteHop{0, 0}};
+        addUp(0, at);
+        addUp(at + 1, m_hosts);
+        return;
+    }
+    uint32_t sw = at - m_hosts;
+    if (sw < m_k * m_half) // edge switch sw: its hosts down, the rest up to every aggregation
+    {
+        for (uint32_t a = 0; a < m_half; ++a)
+        {
+            up.push_back(RouteHop{m_hostsPerEdge + a, 0});
+        }
+        const HostRank local = sw * m_hostsPerEdge;
+        addUp(0, local);
+        for (uint32_t h = 0; h < m_hostsPerEdge; ++h)
+        {
+            out.push_back({local + h, local + h + 1, {RouteHop{h, 0}}});
+        }
+        addUp(local + m_hostsPerEdge, m_hosts);
+        return;
+    }
+    sw -= m_k * m_half;
+    if (sw < m_k * m_half) // aggregation switch of pod sw / half: its pod down, the rest up
+    {
+        for (uint32_t j = 0; j < m_half; ++j)
+        {
+            up.push_back(RouteHop{m_half + j, 0});
+        }
+        const HostRank pod = (sw / m_half) * m_hostsPerPod;
+        addUp(0, pod);
+        for (uint32_t e = 0; e < m_half; ++e)
+        {
+            const HostRank first = pod + e * m_hostsPerEdge;
+            out.push_back({first, first + m_hostsPerEdge, {RouteHop{e, 0}}});
+        }
+        addUp(pod + m_hostsPerPod, m_hosts);
+        return;
+    }
+    for (uint32_t pod = 0; pod < m_k; ++pod) // core: down to every pod
+    {
+        out.push_back({pod * m_hostsPerPod, (pod + 1) * m_hostsPerPod, {RouteHop{pod, 0}}});
+    }
+}
+
 std::vector<HostDimension>
 FatTreeTopology::SwitchLevels() const
 {

@@ -52,6 +52,10 @@ class FatTreeTopology : public Topology
                   HostRank dst,
                   uint8_t lane,
                   std::vector<RouteHop>& out) const override;
+    /// \brief The runs by structure: a host's one uplink; an edge switch's own hosts one
+    /// by one, the rest up; an aggregation switch's pod by edge switch, the rest up; a
+    /// core's pods.
+    void NextHopRuns(NodeIndex at, uint8_t lane, std::vector<RouteRun>& out) const override;
     /// \brief Hosts by edge switch (level 0) and by slot across edge switches (level 1).
     std::vector<HostDimension> SwitchLevels() const override;
 

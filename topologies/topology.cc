@@ -97,6 +97,32 @@ CanonicalSpec(const std::string& spec, std::string& inner)
 
 } // namespace
 
+void
+Topology::NextHopRuns(NodeIndex at, uint8_t lane, std::vector<RouteRun>& out) const
+{
+    out.clear();
+    std::vector<RouteHop> hops;
+    const TopologyNode& node = m_graph.Node(at);
+    for (HostRank dst = 0; dst < m_graph.HostCount(); ++dst)
+    {
+        if (node.isHost && node.rank == dst)
+        {
+            continue; // no route to itself
+        }
+        NextHops(at, dst, lane, hops);
+        if (hops.empty())
+        {
+            continue;
+        }
+        if (!out.empty() && out.back().end == dst && out.back().hops == hops)
+        {
+            out.back().end = dst + 1;
+            continue;
+        }
+        out.push_back({dst, dst + 1, hops});
+    }
+}
+
 std::vector<LinkIndex>
 Topology::Path(HostRank src, HostRank dst, uint64_t flowHash) const
 {

@@ -34,6 +34,23 @@ struct RouteHop
 {
     uint32_t port; //!< egress port of the current node
     uint8_t lane;  //!< lane the packet uses on the next link
+
+    /// \brief The same hop.
+    bool
+    operator==(const RouteHop& o) const
+    {
+        return port == o.port && lane == o.lane;
+    }
+};
+
+/**
+ * \brief Destinations [first, end) that leave a node by the same equal-cost hops.
+ */
+struct RouteRun
+{
+    HostRank first;             //!< first destination of the run
+    HostRank end;               //!< one past its last destination
+    std::vector<RouteHop> hops; //!< NextHops of every destination in the run, in that order
 };
 
 /**
@@ -88,6 +105,18 @@ class Topology
                           HostRank dst,
                           uint8_t lane,
                           std::vector<RouteHop>& out) const = 0;
+
+    /**
+     * \brief NextHops(at, dst, lane) for every destination, as runs of consecutive
+     * destinations with the same hops, ascending; a host's own rank and a destination
+     * without hops are in no run. What a forwarding table stores (NetworkBuilder fills every
+     * node's table from this): the default asks NextHops destination by destination and
+     * joins equal neighbours; a family whose routing follows its numbering (fat-tree: by
+     * pod and edge switch) gives its O(k) runs directly, so filling the tables of 8,192
+     * hosts does not take 8,192^2 calls.
+     * \param out cleared, then filled
+     */
+    virtual void NextHopRuns(NodeIndex at, uint8_t lane, std::vector<RouteRun>& out) const;
 
     /// \brief Number of lanes the routing may use (1 when deadlock avoidance is off).
     virtual uint8_t
