@@ -11,6 +11,19 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// Parameter-server systems: a push and a pull per worker and iteration (what the estimate
+/// holds as transfers of one round).
+PlanSizeBound
+PushAndPullPerWorker(const std::string& /* spec */, uint64_t hosts)
+{
+    return {2 * hosts, 2 * hosts};
+}
+
+} // namespace
+
 const std::vector<JobRegistry::Entry>&
 JobRegistry::Entries()
 {
@@ -19,16 +32,28 @@ JobRegistry::Entries()
         {{"asp", "ssp", "mlfabric"},
          "an asynchronous PS system (asp, ssp:bound=B, mlfabric:delay=D; packet only)",
          false,
-         PrepareAsyncPs},
+         PrepareAsyncPs,
+         PushAndPullPerWorker},
         {{"lapse"},
          "lapse:workload=mf|kge|wv,mode=dynamic|classic|ssp,preset=paper,nodes=N (matrix "
          "factorization, knowledge-graph embeddings or word vectors on a Lapse PS or a "
          "bounded-staleness PS on hosts 0..N-1; nodes=1 uses host 0 of any topology; packet "
          "only)",
          false,
-         PrepareLapse},
-        {{"none"}, "none: no job, the --flows alone", false, PrepareFlowsOnly},
-        {SyncAlgorithmNames(), "", true, PrepareSyncPlans},
+         PrepareLapse,
+         PushAndPullPerWorker},
+        {{"none"},
+         "none: no job, the --flows alone",
+         false,
+         PrepareFlowsOnly,
+         [](const std::string&, uint64_t) { return PlanSizeBound{}; }},
+        {SyncAlgorithmNames(),
+         "",
+         true,
+         PrepareSyncPlans,
+         [](const std::string& spec, uint64_t hosts) {
+             return MakeSyncAlgorithm(spec)->SizeBound(hosts);
+         }},
     };
     return entries;
 }
@@ -52,6 +77,37 @@ JobRegistry::Help()
     return help;
 }
 
+PlanSizeBound
+JobRegistry::SizeBound(const std::string& spec, uint64_t hosts)
+{
+    if (spec == "all")
+    {
+        PlanSizeBound sum;
+        for (const Entry& entry : Entries())
+        {
+            for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
+            {
+                const PlanSizeBound one = entry.sizeBound(name, hosts);
+                sum.transfers += one.transfers;
+                sum.queuePairs = std::max(sum.queuePairs, one.queuePairs);
+            }
+        }
+        return sum;
+    }
+    return EntryOf(spec).sizeBound(spec, hosts);
+}
+
+const JobRegistry::Entry&
+JobRegistry::EntryOf(const std::string& spec)
+{
+    const std::string name = spec.substr(0, spec.find(':'));
+    const auto& entries = Entries();
+    auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
+        return std::find(e.names.begin(), e.names.end(), name) != e.names.end();
+    });
+    return it == entries.end() ? entries.back() : *it;
+}
+
 PreparedSystems
 JobRegistry::Prepare(const PrepareContext& context)
 {
@@ -68,13 +124,7 @@ JobRegistry::Prepare(const PrepareContext& context)
         }
         return out;
     }
-    const std::string name = spec.substr(0, spec.find(':'));
-    const auto& entries = Entries();
-    auto it = std::find_if(entries.begin(), entries.end(), [&](const Entry& e) {
-        return std::find(e.names.begin(), e.names.end(), name) != e.names.end();
-    });
-    const Entry& entry = it == entries.end() ? entries.back() : *it;
-    entry.prepare({spec}, false, context, out);
+    EntryOf(spec).prepare({spec}, false, context, out);
     return out;
 }
 

@@ -14,6 +14,7 @@
 #include "job.h"
 
 #include "ns3/round-plan.h"
+#include "ns3/sync-algorithm.h"
 #include "ns3/sync-plan.h"
 
 #include <functional>
@@ -87,6 +88,10 @@ class JobRegistry
                            const PrepareContext& context,
                            PreparedSystems& out)>
             prepare;
+        /// Its size over N hosts by closed form, before anything is prepared (the resource
+        /// estimate); the spec is one of `names` with its options.
+        /// \throws std::invalid_argument for a spec it cannot read
+        std::function<PlanSizeBound(const std::string& spec, uint64_t hosts)> sizeBound;
     };
 
     /// \brief The rows, in help order; the last (sync plans) takes every name no other row
@@ -96,6 +101,12 @@ class JobRegistry
     static PreparedSystems Prepare(const PrepareContext& context);
     /// \brief The --algorithm help text, from the rows.
     static std::string Help();
+    /**
+     * \brief The size of what --algorithm `spec` runs over `hosts` hosts, by the closed
+     * forms of its rows ("all": the rows it runs, transfers summed, queue pairs the most of
+     * any one). \throws std::invalid_argument for a spec its row cannot read
+     */
+    static PlanSizeBound SizeBound(const std::string& spec, uint64_t hosts);
 
     /// \brief Fluid runs use a plan's round form when its transfers times its workers exceed
     /// this: each transfer holds an N-bit contributor set, which the compiler and the checker
@@ -106,6 +117,10 @@ class JobRegistry
     /// \brief --algorithm=all above this many hosts runs only the algorithms with a round
     /// form (explicit plans of the others grow as N^2: minutes and gigabytes).
     static constexpr uint32_t kAllExplicitHostLimit = 4096;
+
+  private:
+    /// \brief The row that takes spec's name (the sync plans' row for an unknown name).
+    static const Entry& EntryOf(const std::string& spec);
 };
 
 } // namespace ns3

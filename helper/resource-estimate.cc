@@ -1,9 +1,9 @@
 #include "resource-estimate.h"
 
 #include "driver-options.h"
+#include "job-registry.h"
 
 #include "ns3/model-profile.h"
-#include "ns3/sync-algorithm.h"
 
 #include <algorithm>
 #include <cmath>
@@ -115,48 +115,7 @@ FlowVolume(const std::string& path)
     return {count, bytes};
 }
 
-/// Queue pairs the algorithm opens over n workers: a pair per worker pair for mesh (and
-/// "all", which includes it); the others talk to a few peers each, 2 log2 N bounding
-/// ring (1 or 2), halving-doubling (log2 N), trees and BCube / torus neighbours.
-uint64_t
-QueuePairs(const std::string& algorithm, uint64_t n)
-{
-    const std::string name = algorithm.substr(0, algorithm.find(':'));
-    if (name == "mesh" || name == "all")
-    {
-        return SaturatingMul(n, n > 0 ? n - 1 : 0);
-    }
-    return 2 * n * static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2))));
-}
-
 } // namespace
-
-uint64_t
-ResourceEstimate::PlanTransfers(const std::string& algorithm, uint64_t n)
-{
-    const std::string name = algorithm.substr(0, algorithm.find(':'));
-    const uint64_t allToAll = SaturatingMul(2 * n, n > 0 ? n - 1 : 0);
-    if (name == "all")
-    {
-        uint64_t sum = 0;
-        for (const auto& each : SyncAlgorithmNames())
-        {
-            sum += PlanTransfers(each, n);
-        }
-        return sum;
-    }
-    if (name == "hd" || name == "hdrm")
-    {
-        // log2 N rounds of reduce-scatter and as many of allgather, one send per worker each.
-        return 2 * n * static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2))));
-    }
-    if (name == "ps" || name == "asp" || name == "ssp" || name == "mlfabric" || name == "lapse")
-    {
-        return 2 * n; // a push and a pull per worker and server shard
-    }
-    // mesh and ring: 2 (N - 1) steps of N sends; the rest is bounded by that.
-    return allToAll;
-}
 
 ResourceEstimate
 ResourceEstimate::Of(const DriverOptions& o)
@@ -175,9 +134,18 @@ ResourceEstimate::Of(const DriverOptions& o)
     const TopologyCounts& c = *counts;
     e.nodes = c.hosts + c.switches;
     e.devices = 2 * c.links;
-    e.transfers = o.algorithm == "none" ? 0 : PlanTransfers(o.algorithm, c.hosts);
+    PlanSizeBound plan;
+    try
+    {
+        plan = JobRegistry::SizeBound(o.algorithm, c.hosts);
+    }
+    catch (const std::exception&)
+    {
+        // A spec its row cannot read: the driver names it when it prepares the run.
+    }
+    e.transfers = plan.transfers;
     e.transferRows = SaturatingMul(e.transfers, o.iterations);
-    e.queuePairs = std::min(e.transfers, QueuePairs(o.algorithm, c.hosts));
+    e.queuePairs = std::min(e.transfers, plan.queuePairs);
     double bytes = kBase;
     if (!e.packet)
     {

@@ -29,13 +29,6 @@ class DriverOptions;
 class ResourceEstimate
 {
   public:
-    /**
-     * \brief Transfers of one synchronization of the algorithm spec over workers hosts, by
-     * its closed form (mesh and ring 2 N (N - 1), halving-doubling 2 N ceil(log2 N), ps
-     * 2 N; the others bounded by 2 N (N - 1)); "all" sums every algorithm.
-     */
-    static uint64_t PlanTransfers(const std::string& algorithm, uint64_t workers);
-
     /// \brief The estimate for the options (after Validate()).
     static ResourceEstimate Of(const DriverOptions& options);
 

@@ -5,6 +5,7 @@
 #include "driver-run.h"
 
 #include "ns3/driver-options.h"
+#include "ns3/job-registry.h"
 #include "ns3/resource-estimate.h"
 #include "ns3/topology.h"
 
@@ -96,11 +97,23 @@ TEST(ResourceEstimate, GrowsAsTheClosedFormSays)
     EXPECT_EQ(k8.routingEntries, 26496u);
     EXPECT_GT(k8.bytes, k4.bytes);
     // Halving-doubling: log2 N rounds each way, N sends per round: 2 x 8 x 3 = 48.
-    EXPECT_EQ(ResourceEstimate::PlanTransfers("hd", 8), 48u);
-    // Mesh: every worker sends a shard to each other one, twice: 2 x 9 x 8 = 144.
-    EXPECT_EQ(ResourceEstimate::PlanTransfers("mesh:x=1", 9), 144u);
-    // "all" holds every plan at once: at least mesh's and ring's.
-    EXPECT_GE(ResourceEstimate::PlanTransfers("all", 9), 288u);
+    EXPECT_EQ(JobRegistry::SizeBound("hd", 8).transfers, 48u);
+    // Mesh: every worker sends a shard to each other one, twice: 2 x 9 x 8 = 144, on the
+    // 9 x 8 = 72 ordered pairs.
+    EXPECT_EQ(JobRegistry::SizeBound("mesh", 9).transfers, 144u);
+    EXPECT_EQ(JobRegistry::SizeBound("mesh", 9).queuePairs, 72u);
+    // bwmesh: each of its rounds=3 is a mesh-shaped reduce-scatter and all-gather:
+    // 3 x 144 = 432.
+    EXPECT_EQ(JobRegistry::SizeBound("bwmesh:rounds=3", 9).transfers, 432u);
+    // A parameter server: a push and a pull per worker: 2 x 9.
+    EXPECT_EQ(JobRegistry::SizeBound("asp", 9).transfers, 18u);
+    EXPECT_EQ(JobRegistry::SizeBound("none", 9).transfers, 0u);
+    // "all" holds every plan at once: at least mesh's and ring's (144 each), and the most
+    // queue pairs of any one of them (mesh's 72).
+    EXPECT_GE(JobRegistry::SizeBound("all", 9).transfers, 288u);
+    EXPECT_EQ(JobRegistry::SizeBound("all", 9).queuePairs, 72u);
+    // A spec the algorithm cannot read is refused, as the driver would.
+    EXPECT_THROW(JobRegistry::SizeBound("mesh:x=1", 9), std::invalid_argument);
 }
 
 TEST(ResourceEstimate, AbsurdSpecsSaturateInsteadOfWrapping)

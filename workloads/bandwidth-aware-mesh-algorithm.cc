@@ -3,6 +3,7 @@
 #include "ps-network-view.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -185,6 +186,14 @@ BandwidthAwareMeshAlgorithm::Compile(const Topology& topology, const ModelProfil
         start += len;
     }
     return plan;
+}
+
+PlanSizeBound
+BandwidthAwareMeshAlgorithm::SizeBound(uint64_t n) const
+{
+    // Per round, a reduce-scatter and an all-gather between every ordered pair.
+    const uint64_t pairs = SaturatingMul(n, n > 0 ? n - 1 : 0);
+    return {SaturatingMul(2 * uint64_t{m_rounds}, pairs), pairs};
 }
 
 } // namespace ns3

@@ -256,4 +256,12 @@ HalvingDoublingAlgorithm::Compile(const Topology& topology, const ModelProfile& 
     return plan;
 }
 
+PlanSizeBound
+HalvingDoublingAlgorithm::SizeBound(uint64_t n) const
+{
+    // ceil(log2 N) rounds of reduce-scatter and as many of all-gather, one send per worker
+    // each.
+    return {PeersBound(n), PeersBound(n)};
+}
+
 } // namespace ns3

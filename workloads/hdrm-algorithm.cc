@@ -400,4 +400,11 @@ HdrmAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
     return plan;
 }
 
+PlanSizeBound
+HdrmAlgorithm::SizeBound(uint64_t n) const
+{
+    // Halving-doubling's rounds (rank mapping changes who talks, not how many).
+    return {PeersBound(n), PeersBound(n)};
+}
+
 } // namespace ns3

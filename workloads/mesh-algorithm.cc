@@ -1,6 +1,7 @@
 #include "mesh-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 namespace ns3
@@ -84,6 +85,15 @@ MeshAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
         }
     }
     return plan;
+}
+
+PlanSizeBound
+MeshAlgorithm::SizeBound(uint64_t n) const
+{
+    // Reduce-scatter and all-gather between every ordered pair: 2 N (N - 1) transfers on
+    // N (N - 1) queue pairs.
+    const uint64_t pairs = SaturatingMul(n, n > 0 ? n - 1 : 0);
+    return {SaturatingMul(2, pairs), pairs};
 }
 
 } // namespace ns3

@@ -186,4 +186,11 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
     return plan;
 }
 
+PlanSizeBound
+PsAlgorithm::SizeBound(uint64_t n) const
+{
+    // A push and a pull per worker and server shard.
+    return {2 * n, 2 * n};
+}
+
 } // namespace ns3

@@ -12,7 +12,10 @@
 #include "two-d-ring-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <stdexcept>
 
@@ -63,6 +66,19 @@ std::optional<RoundPlan>
 SyncAlgorithm::CompileRounds(const Topology& /* topology */, const ModelProfile& /* model */) const
 {
     return std::nullopt;
+}
+
+PlanSizeBound
+SyncAlgorithm::SizeBound(uint64_t n) const
+{
+    return {SaturatingMul(2 * n, n > 0 ? n - 1 : 0), PeersBound(n)};
+}
+
+uint64_t
+SyncAlgorithm::PeersBound(uint64_t n)
+{
+    return SaturatingMul(2 * n,
+                         static_cast<uint64_t>(std::ceil(std::log2(std::max<double>(n, 2)))));
 }
 
 std::unique_ptr<SyncAlgorithm>

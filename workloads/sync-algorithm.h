@@ -21,6 +21,16 @@ namespace ns3
 class Topology;
 
 /**
+ * \brief Upper bounds of a plan's size by closed form, before it is compiled: what the
+ * driver's resource estimate (helper/resource-estimate.h) counts.
+ */
+struct PlanSizeBound
+{
+    uint64_t transfers{0};  //!< transfers of one synchronization
+    uint64_t queuePairs{0}; //!< distinct (source, destination) host pairs they use
+};
+
+/**
  * \brief A synchronization algorithm with its options already parsed.
  */
 class SyncAlgorithm
@@ -53,7 +63,17 @@ class SyncAlgorithm
     virtual std::optional<RoundPlan> CompileRounds(const Topology& topology,
                                                    const ModelProfile& model) const;
 
+    /**
+     * \brief The plan's size over `workers` workers by closed form, without compiling. The
+     * default bounds a plan in which each worker sends to every other at most twice, each
+     * talking to at most 2 ceil(log2 N) peers (ring, HiPS, 2D ring, trees: 2 N (N - 1)
+     * transfers); algorithms with other shapes override it.
+     */
+    virtual PlanSizeBound SizeBound(uint64_t workers) const;
+
   protected:
+    /// \brief 2 N ceil(log2 N): queue pairs of N workers talking to 2 log2 N peers each.
+    static uint64_t PeersBound(uint64_t workers);
     /// \brief Throws std::invalid_argument "--algorithm 'SPEC' on TOPOLOGY: why" unless the
     /// algorithm applies to the topology.
     void RequireApplies(const Topology& topology) const;
