@@ -203,6 +203,7 @@ FluidRun::InternTrunk(const std::vector<FluidLinkUse>& uses)
     m_trunkKept.emplace_back();
     m_trunkFillStamp.push_back(0);
     m_trunkUnfrozen.push_back(0);
+    m_trunkAlone.push_back(0);
     m_trunkFreezing.push_back(0);
     return t;
 }

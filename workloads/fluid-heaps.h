@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace ns3
@@ -158,18 +159,11 @@ class FluidCompletionHeap
 class FluidLevelHeap
 {
   public:
-    struct Entry
+    /// \brief A link and its level, as Top gives them.
+    struct Level
     {
         double level;
         uint32_t link;
-
-        bool
-        operator<(const Entry& o) const
-        {
-            // Without short-circuits: equal levels are common (symmetric topologies), and a
-            // branch on them is mispredicted about half the time.
-            return (level < o.level) | ((level == o.level) & (link < o.link));
-        }
     };
 
     void
@@ -181,7 +175,7 @@ class FluidLevelHeap
     void
     Add(double level, uint32_t link)
     {
-        m_heap.push_back({level, link});
+        m_heap.push_back(EntryOf(level, link));
     }
 
     /// \brief Orders what Add put in.
@@ -200,10 +194,11 @@ class FluidLevelHeap
         return m_heap.empty();
     }
 
-    const Entry&
+    Level
     Top() const
     {
-        return m_heap.front();
+        const Entry top = m_heap.front();
+        return {LevelOf(static_cast<uint64_t>(top >> 32)), static_cast<uint32_t>(top)};
     }
 
     void
@@ -221,11 +216,43 @@ class FluidLevelHeap
     void
     RaiseTop(double level)
     {
-        m_heap.front().level = level;
+        m_heap.front() = EntryOf(level, static_cast<uint32_t>(m_heap.front()));
         Down(0);
     }
 
   private:
+    /// (level, link) as one 128-bit integer, compared without branches: a level's bits
+    /// reordered so that unsigned order is the order of the doubles (-0 taken as +0; levels
+    /// are never NaN) above the link. Equal levels are common (symmetric topologies), and a
+    /// branch on them is mispredicted about half the time.
+    __extension__ typedef unsigned __int128 Entry;
+
+    static Entry
+    EntryOf(double level, uint32_t link)
+    {
+        return (Entry{KeyOf(level)} << 32) | link;
+    }
+
+    static constexpr uint64_t kSign = uint64_t{1} << 63;
+
+    static uint64_t
+    KeyOf(double level)
+    {
+        const double z = level + 0.0; // -0 + 0 is +0
+        uint64_t bits;
+        std::memcpy(&bits, &z, sizeof bits);
+        return (bits & kSign) != 0 ? ~bits : bits | kSign;
+    }
+
+    static double
+    LevelOf(uint64_t key)
+    {
+        const uint64_t bits = (key & kSign) != 0 ? key & ~kSign : ~key;
+        double level;
+        std::memcpy(&level, &bits, sizeof level);
+        return level;
+    }
+
     /// Four children per node: half the depth of a binary heap, and a node's children share
     /// a cache line; the filling's heap is mostly RaiseTop, a walk down from the root.
     static constexpr size_t kArity = 4;
@@ -243,16 +270,20 @@ class FluidLevelHeap
                 break;
             }
             size_t c = first;
+            Entry least = m_heap[first];
             const size_t end = std::min(first + kArity, n);
             for (size_t k = first + 1; k < end; ++k)
             {
-                c = m_heap[k] < m_heap[c] ? k : c;
+                const Entry v = m_heap[k];
+                const bool less = v < least;
+                least = less ? v : least;
+                c = less ? k : c;
             }
-            if (!(m_heap[c] < e))
+            if (!(least < e))
             {
                 break;
             }
-            m_heap[i] = m_heap[c];
+            m_heap[i] = least;
             i = c;
         }
         m_heap[i] = e;

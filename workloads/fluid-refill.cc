@@ -347,16 +347,21 @@ FluidRun::WeighComponent()
         {
             if (m_trunkFillStamp[t] != m_fillStamp)
             {
+                // Its QPs' tightest trunk link, taken once for all of them (a minimum: the
+                // same value in any order).
                 m_trunkFillStamp[t] = m_fillStamp;
                 m_trunkUnfrozen[t] = 0;
                 m_fillTrunks.push_back(t);
+                double trunkAlone = std::numeric_limits<double>::infinity();
+                for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+                {
+                    trunkAlone = std::min(
+                        trunkAlone, std::max(m_residual[m_trunkLink[e]], 0.0) / m_trunkFraction[e]);
+                }
+                m_trunkAlone[t] = trunkAlone;
             }
             ++m_trunkUnfrozen[t];
-            for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
-            {
-                alone = std::min(alone,
-                                 std::max(m_residual[m_trunkLink[e]], 0.0) / m_trunkFraction[e]);
-            }
+            alone = std::min(alone, m_trunkAlone[t]);
         }
         highest = std::max(highest, alone);
     }

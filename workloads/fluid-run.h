@@ -137,6 +137,7 @@ class FluidRun
     std::vector<TrunkKeptSum> m_trunkKept;
     std::vector<uint32_t> m_trunkFillStamp; //!< fill that counted m_trunkUnfrozen
     std::vector<uint32_t> m_trunkUnfrozen;  //!< its unfrozen QPs in this fill
+    std::vector<double> m_trunkAlone;       //!< its links' lowest residual / a_l in this fill
     std::vector<uint32_t> m_trunkFreezing;  //!< its QPs frozen at the current level
     std::vector<uint32_t> m_fillTrunks;     //!< trunks of this fill's QPs
     std::vector<uint32_t> m_freezingTrunks; //!< trunks with QPs frozen at the current level
