@@ -8,6 +8,8 @@
 #include <iostream>
 #include <stdexcept>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace ns3;
 
@@ -571,5 +573,49 @@ TEST(FluidLevelHeap, RaisedTopSinksAndTiesGoByLink)
     heap.Pop();
     EXPECT_EQ(heap.Top().link, 7u);
     heap.Pop();
+    EXPECT_TRUE(heap.Empty());
+}
+
+TEST(FluidLevelHeap, PopsInLevelThenLinkOrderAcrossSignsAndMagnitudes)
+{
+    // The heap orders levels by their bits (reordered to sort like the doubles): negative
+    // levels (a residual rounded a hair below zero), -0 against +0 (equal, so the lower link
+    // first), subnormal-small and huge levels; eleven entries make a 4-ary heap three deep.
+    const std::vector<std::pair<double, uint32_t>> in = {{-1.5, 3},
+                                                         {0.0, 8},
+                                                         {-0.0, 2},
+                                                         {1e-310, 1},
+                                                         {2.0, 6},
+                                                         {-1e300, 9},
+                                                         {2.0, 0},
+                                                         {0.5, 4},
+                                                         {3.0, 5},
+                                                         {-0.25, 7},
+                                                         {1e300, 10}};
+    FluidLevelHeap heap;
+    for (const auto& [level, link] : in)
+    {
+        heap.Add(level, link);
+    }
+    heap.Build();
+    // Sorted by hand: level first, then link.
+    const std::vector<std::pair<double, uint32_t>> out = {{-1e300, 9},
+                                                          {-1.5, 3},
+                                                          {-0.25, 7},
+                                                          {0.0, 2},
+                                                          {0.0, 8},
+                                                          {1e-310, 1},
+                                                          {0.5, 4},
+                                                          {2.0, 0},
+                                                          {2.0, 6},
+                                                          {3.0, 5},
+                                                          {1e300, 10}};
+    for (const auto& [level, link] : out)
+    {
+        ASSERT_FALSE(heap.Empty());
+        EXPECT_EQ(heap.Top().link, link);
+        EXPECT_EQ(heap.Top().level, level) << link; // levels come back exactly
+        heap.Pop();
+    }
     EXPECT_TRUE(heap.Empty());
 }

@@ -198,12 +198,12 @@ FluidRun::InternTrunk(const std::vector<FluidLinkUse>& uses)
     m_trunkCounted.push_back(0);
     m_trunkDirty.push_back(0);
     m_trunkBytes.push_back(0);
-    m_trunkStamp.push_back(0);
     m_trunkReached.push_back(0);
     m_trunkShareStamp.push_back(0);
-    m_trunkKept.push_back(0);
+    m_trunkKept.emplace_back();
     m_trunkFillStamp.push_back(0);
     m_trunkUnfrozen.push_back(0);
+    m_trunkAlone.push_back(0);
     m_trunkFreezing.push_back(0);
     return t;
 }

@@ -5,8 +5,10 @@
 #ifndef PARAMSYNC_FLUID_HEAPS_H
 #define PARAMSYNC_FLUID_HEAPS_H
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace ns3
@@ -157,16 +159,11 @@ class FluidCompletionHeap
 class FluidLevelHeap
 {
   public:
-    struct Entry
+    /// \brief A link and its level, as Top gives them.
+    struct Level
     {
         double level;
         uint32_t link;
-
-        bool
-        operator<(const Entry& o) const
-        {
-            return level < o.level || (level == o.level && link < o.link);
-        }
     };
 
     void
@@ -178,14 +175,14 @@ class FluidLevelHeap
     void
     Add(double level, uint32_t link)
     {
-        m_heap.push_back({level, link});
+        m_heap.push_back(EntryOf(level, link));
     }
 
     /// \brief Orders what Add put in.
     void
     Build()
     {
-        for (size_t i = m_heap.size() / 2; i-- > 0;)
+        for (size_t i = (m_heap.size() + kArity - 2) / kArity; i-- > 0;)
         {
             Down(i);
         }
@@ -197,10 +194,11 @@ class FluidLevelHeap
         return m_heap.empty();
     }
 
-    const Entry&
+    Level
     Top() const
     {
-        return m_heap.front();
+        const Entry top = m_heap.front();
+        return {LevelOf(static_cast<uint64_t>(top >> 32)), static_cast<uint32_t>(top)};
     }
 
     void
@@ -218,11 +216,47 @@ class FluidLevelHeap
     void
     RaiseTop(double level)
     {
-        m_heap.front().level = level;
+        m_heap.front() = EntryOf(level, static_cast<uint32_t>(m_heap.front()));
         Down(0);
     }
 
   private:
+    /// (level, link) as one 128-bit integer, compared without branches: a level's bits
+    /// reordered so that unsigned order is the order of the doubles (-0 taken as +0; levels
+    /// are never NaN) above the link. Equal levels are common (symmetric topologies), and a
+    /// branch on them is mispredicted about half the time.
+    __extension__ typedef unsigned __int128 Entry;
+
+    static Entry
+    EntryOf(double level, uint32_t link)
+    {
+        return (Entry{KeyOf(level)} << 32) | link;
+    }
+
+    static constexpr uint64_t kSign = uint64_t{1} << 63;
+
+    static uint64_t
+    KeyOf(double level)
+    {
+        const double z = level + 0.0; // -0 + 0 is +0
+        uint64_t bits;
+        std::memcpy(&bits, &z, sizeof bits);
+        return (bits & kSign) != 0 ? ~bits : bits | kSign;
+    }
+
+    static double
+    LevelOf(uint64_t key)
+    {
+        const uint64_t bits = (key & kSign) != 0 ? key & ~kSign : ~key;
+        double level;
+        std::memcpy(&level, &bits, sizeof level);
+        return level;
+    }
+
+    /// Four children per node: half the depth of a binary heap, and a node's children share
+    /// a cache line; the filling's heap is mostly RaiseTop, a walk down from the root.
+    static constexpr size_t kArity = 4;
+
     void
     Down(size_t i)
     {
@@ -230,20 +264,26 @@ class FluidLevelHeap
         const size_t n = m_heap.size();
         while (true)
         {
-            size_t c = 2 * i + 1;
-            if (c >= n)
+            const size_t first = kArity * i + 1;
+            if (first >= n)
             {
                 break;
             }
-            if (c + 1 < n && m_heap[c + 1] < m_heap[c])
+            size_t c = first;
+            Entry least = m_heap[first];
+            const size_t end = std::min(first + kArity, n);
+            for (size_t k = first + 1; k < end; ++k)
             {
-                ++c;
+                const Entry v = m_heap[k];
+                const bool less = v < least;
+                least = less ? v : least;
+                c = less ? k : c;
             }
-            if (!(m_heap[c] < e))
+            if (!(least < e))
             {
                 break;
             }
-            m_heap[i] = m_heap[c];
+            m_heap[i] = least;
             i = c;
         }
         m_heap[i] = e;

@@ -90,7 +90,7 @@ FluidRun::Refill(double now)
     m_dirty.clear();
 }
 
-void
+inline void
 FluidRun::Join(uint32_t q)
 {
     if (m_qpStamp[q] != m_stamp)
@@ -100,7 +100,7 @@ FluidRun::Join(uint32_t q)
     }
 }
 
-void
+inline void
 FluidRun::Reach(uint32_t l)
 {
     if (m_linkStamp[l] == m_stamp)
@@ -124,12 +124,12 @@ FluidRun::Reach(uint32_t l)
     }
     for (const BusyTrunk& v : m_linkTrunks[l])
     {
-        residual -= m_trunkFraction[v.entry] * TrunkKept(v.trunk);
+        residual -= v.fraction * TrunkKept(v.trunk);
     }
     m_residual[l] = residual;
 }
 
-void
+inline void
 FluidRun::ReachTrunk(uint32_t t)
 {
     if (t == kFluidNone || m_trunkReached[t] == m_stamp)
@@ -143,14 +143,15 @@ FluidRun::ReachTrunk(uint32_t t)
     }
 }
 
-double
+inline double
 FluidRun::TrunkKept(uint32_t t)
 {
-    if (m_trunkStamp[t] == m_stamp)
+    TrunkKeptSum& sum = m_trunkKept[t];
+    if (sum.stamp == m_stamp)
     {
-        return m_trunkKept[t];
+        return sum.kept;
     }
-    m_trunkStamp[t] = m_stamp;
+    sum.stamp = m_stamp;
     double kept = 0;
     for (uint32_t q : m_trunkQps[t])
     {
@@ -163,11 +164,11 @@ FluidRun::TrunkKept(uint32_t t)
             Join(q);
         }
     }
-    m_trunkKept[t] = kept;
+    sum.kept = kept;
     return kept;
 }
 
-void
+inline void
 FluidRun::CountPrivate(uint32_t q, int delta)
 {
     for (uint32_t u = m_qpBegin[q]; u < m_qpBegin[q + 1]; ++u)
@@ -199,7 +200,7 @@ FluidRun::CountTrunk(uint32_t t)
         if (was == 0)
         {
             m_trunkUsePos[e] = static_cast<uint32_t>(list.size());
-            list.push_back({e, t});
+            list.push_back({m_trunkFraction[e], e, t});
         }
         else if (now == 0)
         {
@@ -346,16 +347,21 @@ FluidRun::WeighComponent()
         {
             if (m_trunkFillStamp[t] != m_fillStamp)
             {
+                // Its QPs' tightest trunk link, taken once for all of them (a minimum: the
+                // same value in any order).
                 m_trunkFillStamp[t] = m_fillStamp;
                 m_trunkUnfrozen[t] = 0;
                 m_fillTrunks.push_back(t);
+                double trunkAlone = std::numeric_limits<double>::infinity();
+                for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
+                {
+                    trunkAlone = std::min(
+                        trunkAlone, std::max(m_residual[m_trunkLink[e]], 0.0) / m_trunkFraction[e]);
+                }
+                m_trunkAlone[t] = trunkAlone;
             }
             ++m_trunkUnfrozen[t];
-            for (uint32_t e = m_trunkBegin[t]; e < m_trunkBegin[t + 1]; ++e)
-            {
-                alone = std::min(alone,
-                                 std::max(m_residual[m_trunkLink[e]], 0.0) / m_trunkFraction[e]);
-            }
+            alone = std::min(alone, m_trunkAlone[t]);
         }
         highest = std::max(highest, alone);
     }
@@ -371,7 +377,7 @@ FluidRun::WeighComponent()
     return highest;
 }
 
-void
+inline void
 FluidRun::Freeze(uint32_t q, double level, size_t& unfrozen)
 {
     m_rate[q] = level;
@@ -394,7 +400,7 @@ FluidRun::Freeze(uint32_t q, double level, size_t& unfrozen)
     }
 }
 
-void
+inline void
 FluidRun::FreezeAt(uint32_t l, double level, size_t& unfrozen)
 {
     for (const BusyUse& v : m_linkUses[l])

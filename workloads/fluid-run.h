@@ -124,15 +124,23 @@ class FluidRun
     std::vector<uint8_t> m_trunkDirty;
     std::vector<uint32_t> m_dirtyTrunks;
     std::vector<double> m_trunkBytes;        //!< wire bytes posted on it
-    std::vector<uint32_t> m_trunkStamp;      //!< refill that computed m_trunkKept
     std::vector<uint32_t> m_trunkReached;    //!< refill that reached its links
     std::vector<uint32_t> m_trunkShareStamp; //!< refill that took its shares (m_keepBelow)
-    std::vector<double> m_trunkKept;         //!< sum of its kept QPs' rates in this refill
-    std::vector<uint32_t> m_trunkFillStamp;  //!< fill that counted m_trunkUnfrozen
-    std::vector<uint32_t> m_trunkUnfrozen;   //!< its unfrozen QPs in this fill
-    std::vector<uint32_t> m_trunkFreezing;   //!< its QPs frozen at the current level
-    std::vector<uint32_t> m_fillTrunks;      //!< trunks of this fill's QPs
-    std::vector<uint32_t> m_freezingTrunks;  //!< trunks with QPs frozen at the current level
+    /// \brief Sum of a trunk's kept QPs' rates, and the refill that computed it (one cache
+    /// line for the two: Reach reads it for every busy trunk of every link it reaches).
+    struct TrunkKeptSum
+    {
+        double kept{0};
+        uint32_t stamp{0};
+    };
+
+    std::vector<TrunkKeptSum> m_trunkKept;
+    std::vector<uint32_t> m_trunkFillStamp; //!< fill that counted m_trunkUnfrozen
+    std::vector<uint32_t> m_trunkUnfrozen;  //!< its unfrozen QPs in this fill
+    std::vector<double> m_trunkAlone;       //!< its links' lowest residual / a_l in this fill
+    std::vector<uint32_t> m_trunkFreezing;  //!< its QPs frozen at the current level
+    std::vector<uint32_t> m_fillTrunks;     //!< trunks of this fill's QPs
+    std::vector<uint32_t> m_freezingTrunks; //!< trunks with QPs frozen at the current level
     uint32_t m_fillStamp{0};
 
     // Dynamic per QP.
@@ -164,8 +172,9 @@ class FluidRun
     /// \brief A busy trunk's entry in its link's list.
     struct BusyTrunk
     {
-        uint32_t entry; //!< trunk entry
-        uint32_t trunk; //!< its trunk
+        double fraction; //!< the entry's a_l (a copy of m_trunkFraction: read in every Reach)
+        uint32_t entry;  //!< trunk entry
+        uint32_t trunk;  //!< its trunk
     };
 
     std::vector<std::vector<BusyUse>> m_linkUses;     //!< private entries of its busy QPs
