@@ -7,6 +7,7 @@
 #include "ns3/roce-nic.h"
 #include "ns3/topology.h"
 
+#include <algorithm>
 #include <stdexcept>
 #include <string>
 
@@ -28,12 +29,41 @@ RoutedBound::WireBytes(uint64_t payload, uint32_t mtu, bool vlan)
     return wire;
 }
 
+double
+RoutedBound::SoloTime(const TopologyGraph& graph,
+                      const std::vector<uint32_t>& path,
+                      uint64_t payload,
+                      uint32_t mtu,
+                      bool vlan)
+{
+    const uint64_t rest = payload % mtu;
+    const double smallest = RoceWireBytes(
+        static_cast<uint32_t>(rest > 0 || payload == 0 ? rest : mtu), vlan, false);
+    const double wire = WireBytes(payload, mtu, vlan);
+    double delays = 0;
+    double small = 0; // sum over hops of S / c_i
+    for (uint32_t link : path)
+    {
+        const TopologyLink& l = graph.Link(link / 2);
+        delays += l.delayS;
+        small += smallest * 8 / l.rateBps;
+    }
+    double best = 0;
+    for (uint32_t link : path)
+    {
+        const double rate = graph.Link(link / 2).rateBps / 8;
+        best = std::max(best, wire / rate + small - smallest / rate);
+    }
+    return delays + best;
+}
+
 PinnedPaths
 RoutedBound::Paths(const PfcNetwork& net,
                    const Topology& topology,
                    const RoceSyncTransport& transport,
                    uint32_t mtu,
-                   bool vlan)
+                   bool vlan,
+                   OrderedPaths* ordered)
 {
     const TopologyGraph& graph = topology.Graph();
     PinnedPaths paths(
@@ -73,6 +103,10 @@ RoutedBound::Paths(const PfcNetwork& net,
                 }
                 port = next->port;
                 lane = next->lane;
+            }
+            if (ordered)
+            {
+                (*ordered)[{src, dst, index}] = links;
             }
             paths.Pin({src, dst, index}, std::move(links));
         });
