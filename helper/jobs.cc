@@ -94,7 +94,10 @@ SyncPlanJob::RoutedFigures(const RunContext& run, RunResult& result) const
                        ? 0.0
                        : RoutedBound::SoloTime(graph, it->second, payload, mtu, vlan);
         };
-    result.boundGstS = GstLowerBound().Compute(run.topology, m_plan, paths, pathTime).gstS;
+    result.boundGstS = GstLowerBound()
+                           .Compute(
+                               run.topology, m_plan, paths, pathTime, RoutedBound::AckTimes(graph))
+                           .gstS;
     result.fairGstS = FluidEstimator().Estimate(run.topology, m_plan, paths).gstS;
     result.fluidWallS =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - fluidStart).count();

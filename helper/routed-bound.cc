@@ -8,6 +8,8 @@
 #include "ns3/topology.h"
 
 #include <algorithm>
+#include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -55,6 +57,45 @@ RoutedBound::SoloTime(const TopologyGraph& graph,
         best = std::max(best, wire / rate + small - smallest / rate);
     }
     return delays + best;
+}
+
+std::function<double(HostRank, HostRank)>
+RoutedBound::AckTimes(const TopologyGraph& graph)
+{
+    double minDelay = INFINITY;
+    for (LinkIndex l = 0; l < graph.LinkCount(); ++l)
+    {
+        minDelay = std::min(minDelay, graph.Link(l).delayS);
+    }
+    if (!(minDelay > 0) || !std::isfinite(minDelay))
+    {
+        return [](HostRank, HostRank) { return 0.0; };
+    }
+    auto hops = std::make_shared<std::map<HostRank, std::vector<uint32_t>>>();
+    return [&graph, minDelay, hops](HostRank src, HostRank dst) {
+        auto it = hops->find(dst);
+        if (it == hops->end())
+        {
+            // Breadth-first search from the receiver over every node.
+            std::vector<uint32_t> dist(graph.NodeCount(), ~0u);
+            std::vector<NodeIndex> queue{graph.HostNode(dst)};
+            dist[queue[0]] = 0;
+            for (size_t k = 0; k < queue.size(); ++k)
+            {
+                for (const PortPeer& p : graph.Ports(queue[k]))
+                {
+                    if (dist[p.peer] == ~0u)
+                    {
+                        dist[p.peer] = dist[queue[k]] + 1;
+                        queue.push_back(p.peer);
+                    }
+                }
+            }
+            it = hops->emplace(dst, std::move(dist)).first;
+        }
+        const uint32_t d = it->second[graph.HostNode(src)];
+        return d == ~0u ? 0.0 : d * minDelay;
+    };
 }
 
 PinnedPaths

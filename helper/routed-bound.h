@@ -17,6 +17,7 @@
 #include "ns3/fluid-paths.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <vector>
 
@@ -61,6 +62,14 @@ class RoutedBound
                            uint64_t payload,
                            uint32_t mtu,
                            bool vlan);
+
+    /**
+     * \brief Least time from a message's arrival at host `dst` to its sender `src` learning
+     * it: the acknowledgement crosses at least the fewest links between the two hosts (a
+     * breadth-first search), each with at least the smallest link delay of the graph. The
+     * returned function keeps one search per receiving host; the graph must outlive it.
+     */
+    static std::function<double(HostRank src, HostRank dst)> AckTimes(const TopologyGraph& graph);
 
     /// \brief Wire bytes of a message of `payload` bytes cut into `mtu`-byte packets.
     static double WireBytes(uint64_t payload, uint32_t mtu, bool vlan);

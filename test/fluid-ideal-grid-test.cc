@@ -80,7 +80,12 @@ TEST(FluidIdealGrid, FluidBackendRunIsNoFasterThanItsIdeal)
 {
     // --backend=fluid: gst_s is the max-min run on the perfect split, a feasible schedule of
     // the plan on those paths; ideal_gst_s the relaxation on the same paths: gst >= ideal.
+    // Besides the printed digits (1e-5), the run merges completions closer than its 1 ns
+    // window, each moving a completion earlier by less than 1 ns (workloads/fluid-
+    // estimator.h): 100 ns covers 100 merged completions on the critical path (ring on
+    // torus:dims=3x3x3 ends 6 ns below its bound, 52 steps).
     const double rounding = 1e-5;
+    const double mergeWindowS = 100e-9;
     for (const std::string topology :
          {"bcube:n=3,k=2", "torus:dims=3x3x3", "fattree:k=4", "bigraph:s=4,m=4"})
     {
@@ -96,7 +101,8 @@ TEST(FluidIdealGrid, FluidBackendRunIsNoFasterThanItsIdeal)
             const std::string a = TextField(line, "algorithm");
             const double ideal = Field(line, "ideal_gst_s");
             EXPECT_GT(ideal, 0) << topology << " " << a;
-            EXPECT_LE(ideal, Field(line, "gst_s") * (1 + rounding)) << topology << " " << a;
+            EXPECT_LE(ideal, Field(line, "gst_s") * (1 + rounding) + mergeWindowS)
+                << topology << " " << a;
             EXPECT_EQ(Field(line, "bound_gst_s"), -1) << topology << " " << a;
         }
         EXPECT_GE(runs, 4) << topology;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
+#include <tuple>
 #include <utility>
 
 namespace ns3
@@ -21,7 +22,8 @@ class BoundRun
     BoundRun(const Topology& topology,
              const SyncPlan& plan,
              const FluidPaths& paths,
-             const GstLowerBound::PathTime& pathTime);
+             const GstLowerBound::PathTime& pathTime,
+             const GstLowerBound::AckTime& ackTime);
 
     GstBound Run();
 
@@ -36,6 +38,12 @@ class BoundRun
     void SoloTimes();
     /// \brief Heads, tails and the chain bound.
     double Chain();
+    /// \brief When t's source sees dependency d done, at the earliest (s).
+    double SeenDone(TransferId d, const Transfer& t) const;
+    /// \brief r_t raised by the one-machine bound of its deps on their hosts' ports.
+    double PortHead(const Transfer& t) const;
+    /// \brief Per-link load of the QPs' uses over the first `parts` QPs: max_l sum a / c.
+    double MostLoadedLink(size_t parts, HostRank src, HostRank dst) const;
     /// \brief Up to k thresholds among `values`: all distinct ones, or k quantiles.
     static std::vector<double> Thresholds(std::vector<double> values, uint32_t k);
     /// \brief Loads per link and cell (pass 2 over the uses), then the best cell.
@@ -51,7 +59,11 @@ class BoundRun
     const SyncPlan& m_plan;
     const FluidPaths& m_paths;
     const GstLowerBound::PathTime& m_pathTime;
-    std::vector<double> m_capacity;                        //!< per directed link (bytes/s)
+    const GstLowerBound::AckTime& m_ackTime;
+    std::vector<double> m_hostIn;   //!< per host: total rate of its incoming links (bytes/s)
+    std::vector<double> m_hostOut;  //!< per host: total rate of its outgoing links (bytes/s)
+    std::vector<double> m_wire;     //!< W_t: wire bytes of a transfer, all parts
+    std::vector<double> m_capacity; //!< per directed link (bytes/s)
     std::vector<std::pair<uint64_t, TransferId>> m_byPair; //!< (src << 32 | dst, transfer)
     std::vector<std::vector<FluidLinkUse>> m_uses;         //!< per QP of the current pair
     std::vector<double> m_solo;                            //!< s_t
@@ -62,19 +74,59 @@ class BoundRun
 BoundRun::BoundRun(const Topology& topology,
                    const SyncPlan& plan,
                    const FluidPaths& paths,
-                   const GstLowerBound::PathTime& pathTime)
+                   const GstLowerBound::PathTime& pathTime,
+                   const GstLowerBound::AckTime& ackTime)
     : m_topology(topology),
       m_plan(plan),
       m_paths(paths),
-      m_pathTime(pathTime)
+      m_pathTime(pathTime),
+      m_ackTime(ackTime)
 {
     const TopologyGraph& g = topology.Graph();
     m_capacity.assign(2 * g.LinkCount(), 0.0);
+    m_hostIn.assign(g.HostCount(), 0.0);
+    m_hostOut.assign(g.HostCount(), 0.0);
     for (LinkIndex l = 0; l < g.LinkCount(); ++l)
     {
-        m_capacity[2 * l] = g.Link(l).rateBps / 8;
-        m_capacity[2 * l + 1] = g.Link(l).rateBps / 8;
+        const TopologyLink& link = g.Link(l);
+        m_capacity[2 * l] = link.rateBps / 8;
+        m_capacity[2 * l + 1] = link.rateBps / 8;
+        for (NodeIndex end : {link.a, link.b})
+        {
+            if (g.Node(end).isHost)
+            {
+                m_hostIn[g.Node(end).rank] += link.rateBps / 8;
+                m_hostOut[g.Node(end).rank] += link.rateBps / 8;
+            }
+        }
     }
+}
+
+double
+BoundRun::MostLoadedLink(size_t parts, HostRank src, HostRank dst) const
+{
+    std::vector<std::pair<uint32_t, double>> loads; // (link, a / c) of every use
+    for (size_t q = 0; q < parts && q < m_uses.size(); ++q)
+    {
+        for (const FluidLinkUse& u : m_uses[q])
+        {
+            loads.emplace_back(u.link, u.fraction / Capacity(u.link, src, dst));
+        }
+    }
+    std::sort(loads.begin(), loads.end());
+    double most = 0;
+    for (size_t k = 0; k < loads.size();)
+    {
+        double sum = 0;
+        size_t e = k;
+        for (; e < loads.size() && loads[e].first == loads[k].first; ++e)
+        {
+            sum += loads[e].second;
+        }
+        most = std::max(most, sum);
+        k = e;
+    }
+    return most;
 }
 
 void
@@ -135,6 +187,7 @@ void
 BoundRun::SoloTimes()
 {
     m_solo.assign(m_plan.transfers.size(), 0.0);
+    m_wire.assign(m_plan.transfers.size(), 0.0);
     for (size_t begin = 0; begin < m_byPair.size();)
     {
         size_t end = begin;
@@ -154,14 +207,22 @@ BoundRun::SoloTimes()
             }
         }
         const uint64_t qps = std::max<uint32_t>(1, m_paths.QueuePairs(src, dst));
+        // Transfers striped over every fetched QP load each link with the sum of their
+        // parts (each part at least the smallest one's wire bytes).
+        const double most = MostLoadedLink(m_uses.size(), src, dst);
         for (size_t k = begin; k < end; ++k)
         {
             const TransferId id = m_byPair[k].second;
             const uint64_t bytes = m_plan.transfers[id].bytes;
             const uint64_t parts = std::min(qps, bytes);
+            if (parts == m_uses.size())
+            {
+                m_solo[id] = m_paths.WireBytes(bytes / parts) * most;
+            }
             for (uint64_t i = 0; i < parts; ++i)
             {
                 const uint64_t part = PartBytes(bytes, parts, i);
+                m_wire[id] += m_paths.WireBytes(part);
                 double s = std::isfinite(rate[i]) ? m_paths.WireBytes(part) / rate[i] : 0.0;
                 if (m_pathTime)
                 {
@@ -172,6 +233,57 @@ BoundRun::SoloTimes()
         }
         begin = end;
     }
+}
+
+double
+BoundRun::SeenDone(TransferId d, const Transfer& t) const
+{
+    const Transfer& dep = m_plan.transfers[d];
+    const HostRank src = m_plan.hostOf[dep.src];
+    const HostRank dst = m_plan.hostOf[dep.dst];
+    const bool acked = m_ackTime && dep.src == t.src && src != dst;
+    return m_head[d] + m_solo[d] + (acked ? m_ackTime(src, dst) : 0.0);
+}
+
+double
+BoundRun::PortHead(const Transfer& t) const
+{
+    // (host, ingress?, head, load) of every dependency that crossed the network.
+    std::vector<std::tuple<HostRank, bool, double, double>> uses;
+    for (TransferId d : t.deps)
+    {
+        const Transfer& dep = m_plan.transfers[d];
+        const HostRank src = m_plan.hostOf[dep.src];
+        const HostRank dst = m_plan.hostOf[dep.dst];
+        if (src != dst && m_wire[d] > 0)
+        {
+            uses.emplace_back(dst, true, m_head[d], m_wire[d] / m_hostIn[dst]);
+            uses.emplace_back(src, false, m_head[d], m_wire[d] / m_hostOut[src]);
+        }
+    }
+    if (uses.size() < 4)
+    {
+        return 0; // one dependency: its solo time says as much
+    }
+    // By port, heads descending: each prefix is {deps with r >= r_(k)}.
+    std::sort(uses.begin(), uses.end(), [](const auto& a, const auto& b) {
+        if (std::get<0>(a) != std::get<0>(b) || std::get<1>(a) != std::get<1>(b))
+        {
+            return std::make_pair(std::get<0>(a), std::get<1>(a)) <
+                   std::make_pair(std::get<0>(b), std::get<1>(b));
+        }
+        return std::get<2>(a) > std::get<2>(b);
+    });
+    double head = 0;
+    double load = 0;
+    for (size_t k = 0; k < uses.size(); ++k)
+    {
+        const bool samePort = k > 0 && std::get<0>(uses[k]) == std::get<0>(uses[k - 1]) &&
+                              std::get<1>(uses[k]) == std::get<1>(uses[k - 1]);
+        load = (samePort ? load : 0.0) + std::get<3>(uses[k]);
+        head = std::max(head, std::get<2>(uses[k]) + load);
+    }
+    return head;
 }
 
 double
@@ -190,8 +302,9 @@ BoundRun::Chain()
                                             " depends on " + std::to_string(d) +
                                             "; allowed: dependencies on earlier transfers");
             }
-            m_head[t.id] = std::max(m_head[t.id], m_head[d] + m_solo[d]);
+            m_head[t.id] = std::max(m_head[t.id], SeenDone(d, t));
         }
+        m_head[t.id] = std::max(m_head[t.id], PortHead(t));
     }
     double chain = 0;
     for (size_t k = n; k-- > 0;)
@@ -199,7 +312,13 @@ BoundRun::Chain()
         const Transfer& t = m_plan.transfers[k];
         for (TransferId d : t.deps)
         {
-            m_tail[d] = std::max(m_tail[d], m_solo[k] + m_tail[k]);
+            // As SeenDone: t's source learns of d an acknowledgement later.
+            const Transfer& dep = m_plan.transfers[d];
+            const HostRank src = m_plan.hostOf[dep.src];
+            const HostRank dst = m_plan.hostOf[dep.dst];
+            const double ack = m_ackTime && dep.src == t.src && src != dst ? m_ackTime(src, dst)
+                                                                           : 0.0;
+            m_tail[d] = std::max(m_tail[d], ack + m_solo[k] + m_tail[k]);
         }
         chain = std::max(chain, m_head[k] + m_solo[k] + m_tail[k]);
     }
@@ -345,9 +464,10 @@ GstBound
 GstLowerBound::Compute(const Topology& topology,
                        const SyncPlan& plan,
                        const FluidPaths& paths,
-                       const PathTime& pathTime) const
+                       const PathTime& pathTime,
+                       const AckTime& ackTime) const
 {
-    return BoundRun(topology, plan, paths, pathTime).Run();
+    return BoundRun(topology, plan, paths, pathTime, ackTime).Run();
 }
 
 double

@@ -18,7 +18,15 @@
  * 2. Heads and tails: t starts only after its dependencies completed, so by induction it
  *    starts no earlier than r_t = max_d (r_d + s_d) (deps point backwards: one forward
  *    pass); after t completes, its dependents still need q_t = max_u (s_u + q_u) (one
- *    backward pass). The chain bound is max_t (r_t + s_t + q_t).
+ *    backward pass). The chain bound is max_t (r_t + s_t + q_t). A dependency d that t's
+ *    source sent is seen done only when acknowledged: r_d + s_d + ack (AckTime). Heads are
+ *    raised further by the dependencies' shared host ports: every d in D(t) must have
+ *    entered its destination host h (all its wire bytes through h's incoming links, of
+ *    total rate C_in(h)) before t starts, so for the deps of t into h sorted by head,
+ *    r_t >= max_k (r_(k) + sum over deps with r >= r_(k) of W_d / C_in(h)) (the one-machine
+ *    bound without tails on the host's ingress; the same for the egress of their sources).
+ *    With several solo transfers, the load on a link sums over the transfer's parts too:
+ *    s_t >= W_min x max_l sum_q a_ql / c_l (W_min: the smallest part's wire bytes).
  * 3. Link bound (the one-machine relaxation with heads and tails; Carlier, "The one-machine
  *    sequencing problem", EJOR 11 (1982); Jackson's preemptive rule attains it): the bytes of
  *    the transfers of a set S on directed link l need sum_S p_t of link time, p_t = sum
@@ -86,6 +94,9 @@ class GstLowerBound
     /// \brief Least time (s) a part of `payload` bytes on queue pair `qp` of (src, dst)
     /// needs alone, beyond what its rate gives (0 when none is known).
     using PathTime = std::function<double(HostRank src, HostRank dst, uint32_t qp, uint64_t)>;
+    /// \brief Least time (s) between a message from src to dst arriving whole and its
+    /// sender learning it (the acknowledgement's way back; 0 when none is known).
+    using AckTime = std::function<double(HostRank src, HostRank dst)>;
 
     /// \brief Most grid cells over all directed links (16 M doubles: 128 MB).
     static constexpr uint64_t kMaxCells = uint64_t{1} << 24;
@@ -95,12 +106,16 @@ class GstLowerBound
     /**
      * \brief The bound of `plan` on `paths`.
      * \param pathTime optional least solo time of a part (see PathTime)
+     * \param ackTime optional acknowledgement time: a dependency whose source is the
+     * dependent's own source is seen done only when acknowledged (SyncJob: the sender's
+     * completion), so its completion counts with it in heads and tails
      * \throws std::invalid_argument naming the link if a used link has no finite rate > 0
      */
     GstBound Compute(const Topology& topology,
                      const SyncPlan& plan,
                      const FluidPaths& paths,
-                     const PathTime& pathTime = nullptr) const;
+                     const PathTime& pathTime = nullptr,
+                     const AckTime& ackTime = nullptr) const;
 
     /**
      * \brief The bound of a RoundPlan on the perfect ECMP split: rounds are barrier-
