@@ -60,10 +60,16 @@ class BoundRun
     const FluidPaths& m_paths;
     const GstLowerBound::PathTime& m_pathTime;
     const GstLowerBound::AckTime& m_ackTime;
-    std::vector<double> m_hostIn;   //!< per host: total rate of its incoming links (bytes/s)
-    std::vector<double> m_hostOut;  //!< per host: total rate of its outgoing links (bytes/s)
-    std::vector<double> m_wire;     //!< W_t: wire bytes of a transfer, all parts
-    std::vector<double> m_capacity; //!< per directed link (bytes/s)
+    std::vector<double> m_hostIn;  //!< per host: total rate of its incoming links (bytes/s)
+    std::vector<double> m_hostOut; //!< per host: total rate of its outgoing links (bytes/s)
+    std::vector<double> m_wire;    //!< W_t: wire bytes of a transfer, all parts
+    std::vector<NodeIndex> m_from; //!< per directed link: the node it leaves
+    std::vector<NodeIndex> m_to;   //!< per directed link: the node it enters
+    /// \brief (transfer, link, load in s) on the links leaving its source host and entering
+    /// its destination host, sorted; m_edgeBegin[t] is t's first.
+    std::vector<std::tuple<TransferId, uint32_t, double>> m_edges;
+    std::vector<size_t> m_edgeBegin;
+    std::vector<double> m_capacity;                        //!< per directed link (bytes/s)
     std::vector<std::pair<uint64_t, TransferId>> m_byPair; //!< (src << 32 | dst, transfer)
     std::vector<std::vector<FluidLinkUse>> m_uses;         //!< per QP of the current pair
     std::vector<double> m_solo;                            //!< s_t
@@ -84,6 +90,8 @@ BoundRun::BoundRun(const Topology& topology,
 {
     const TopologyGraph& g = topology.Graph();
     m_capacity.assign(2 * g.LinkCount(), 0.0);
+    m_from.assign(2 * g.LinkCount(), 0);
+    m_to.assign(2 * g.LinkCount(), 0);
     m_hostIn.assign(g.HostCount(), 0.0);
     m_hostOut.assign(g.HostCount(), 0.0);
     for (LinkIndex l = 0; l < g.LinkCount(); ++l)
@@ -91,6 +99,8 @@ BoundRun::BoundRun(const Topology& topology,
         const TopologyLink& link = g.Link(l);
         m_capacity[2 * l] = link.rateBps / 8;
         m_capacity[2 * l + 1] = link.rateBps / 8;
+        m_from[2 * l] = m_to[2 * l + 1] = link.a;
+        m_from[2 * l + 1] = m_to[2 * l] = link.b;
         for (NodeIndex end : {link.a, link.b})
         {
             if (g.Node(end).isHost)
@@ -223,6 +233,17 @@ BoundRun::SoloTimes()
             {
                 const uint64_t part = PartBytes(bytes, parts, i);
                 m_wire[id] += m_paths.WireBytes(part);
+                // The part's load on its end hosts' own links (PortHead).
+                const NodeIndex srcNode = m_topology.Graph().HostNode(src);
+                const NodeIndex dstNode = m_topology.Graph().HostNode(dst);
+                for (const FluidLinkUse& u : m_uses[i])
+                {
+                    if (m_from[u.link] == srcNode || m_to[u.link] == dstNode)
+                    {
+                        m_edges.emplace_back(
+                            id, u.link, u.fraction * m_paths.WireBytes(part) / m_capacity[u.link]);
+                    }
+                }
                 double s = std::isfinite(rate[i]) ? m_paths.WireBytes(part) / rate[i] : 0.0;
                 if (m_pathTime)
                 {
@@ -232,6 +253,16 @@ BoundRun::SoloTimes()
             }
         }
         begin = end;
+    }
+    std::sort(m_edges.begin(), m_edges.end());
+    m_edgeBegin.assign(m_plan.transfers.size() + 1, 0);
+    for (const auto& e : m_edges)
+    {
+        ++m_edgeBegin[std::get<0>(e) + 1];
+    }
+    for (size_t t = 0; t < m_plan.transfers.size(); ++t)
+    {
+        m_edgeBegin[t + 1] += m_edgeBegin[t];
     }
 }
 
@@ -248,40 +279,48 @@ BoundRun::SeenDone(TransferId d, const Transfer& t) const
 double
 BoundRun::PortHead(const Transfer& t) const
 {
-    // (host, ingress?, head, load) of every dependency that crossed the network.
-    std::vector<std::tuple<HostRank, bool, double, double>> uses;
+    // (port, head, load) of every dependency that crossed the network. A port is a link at
+    // the dependency's end hosts (its own load there), or a host's ingress or egress as a
+    // whole (bit 40 set; its wire bytes over the host's total rate).
+    constexpr uint64_t kHost = uint64_t{1} << 40;
+    std::vector<std::tuple<uint64_t, double, double>> uses;
     for (TransferId d : t.deps)
     {
         const Transfer& dep = m_plan.transfers[d];
         const HostRank src = m_plan.hostOf[dep.src];
         const HostRank dst = m_plan.hostOf[dep.dst];
-        if (src != dst && m_wire[d] > 0)
+        if (src == dst || !(m_wire[d] > 0))
         {
-            uses.emplace_back(dst, true, m_head[d], m_wire[d] / m_hostIn[dst]);
-            uses.emplace_back(src, false, m_head[d], m_wire[d] / m_hostOut[src]);
+            continue;
+        }
+        uses.emplace_back(kHost | uint64_t{dst} << 1 | 1, m_head[d], m_wire[d] / m_hostIn[dst]);
+        uses.emplace_back(kHost | uint64_t{src} << 1, m_head[d], m_wire[d] / m_hostOut[src]);
+        for (size_t e = m_edgeBegin[d]; e < m_edgeBegin[d + 1]; ++e)
+        {
+            uses.emplace_back(std::get<1>(m_edges[e]), m_head[d], std::get<2>(m_edges[e]));
         }
     }
-    if (uses.size() < 4)
+    if (t.deps.size() < 2)
     {
         return 0; // one dependency: its solo time says as much
     }
-    // By port, heads descending: each prefix is {deps with r >= r_(k)}.
+    // By port, heads descending: each prefix is {deps with r >= r_(k)} on that port, whose
+    // last byte crosses it no earlier than r_(k) plus their load (the one-machine bound
+    // without tails); t starts after all of them.
     std::sort(uses.begin(), uses.end(), [](const auto& a, const auto& b) {
-        if (std::get<0>(a) != std::get<0>(b) || std::get<1>(a) != std::get<1>(b))
+        if (std::get<0>(a) != std::get<0>(b))
         {
-            return std::make_pair(std::get<0>(a), std::get<1>(a)) <
-                   std::make_pair(std::get<0>(b), std::get<1>(b));
+            return std::get<0>(a) < std::get<0>(b);
         }
-        return std::get<2>(a) > std::get<2>(b);
+        return std::get<1>(a) > std::get<1>(b);
     });
     double head = 0;
     double load = 0;
     for (size_t k = 0; k < uses.size(); ++k)
     {
-        const bool samePort = k > 0 && std::get<0>(uses[k]) == std::get<0>(uses[k - 1]) &&
-                              std::get<1>(uses[k]) == std::get<1>(uses[k - 1]);
-        load = (samePort ? load : 0.0) + std::get<3>(uses[k]);
-        head = std::max(head, std::get<2>(uses[k]) + load);
+        const bool samePort = k > 0 && std::get<0>(uses[k]) == std::get<0>(uses[k - 1]);
+        load = (samePort ? load : 0.0) + std::get<2>(uses[k]);
+        head = std::max(head, std::get<1>(uses[k]) + load);
     }
     return head;
 }
