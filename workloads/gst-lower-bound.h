@@ -46,7 +46,8 @@
  *
  * Cost: the uses are asked twice per host pair (solo times, then loads; never stored, so a
  * 1,024-host mesh spread over ~146 links a pair does not keep 150 M entries), O(uses x
- * transfers of the pair) additions, memory O(transfers + K^2 x links).
+ * transfers of the pair) additions; memory O(transfers x links at their end hosts +
+ * dependencies + K^2 x links).
  */
 #ifndef PARAMSYNC_GST_LOWER_BOUND_H
 #define PARAMSYNC_GST_LOWER_BOUND_H
