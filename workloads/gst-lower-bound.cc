@@ -331,6 +331,7 @@ BoundRun::Chain()
     const size_t n = m_plan.transfers.size();
     m_head.assign(n, 0.0);
     m_tail.assign(n, 0.0);
+    double portHead = 0;
     for (const Transfer& t : m_plan.transfers)
     {
         for (TransferId d : t.deps)
@@ -343,7 +344,12 @@ BoundRun::Chain()
             }
             m_head[t.id] = std::max(m_head[t.id], SeenDone(d, t));
         }
-        m_head[t.id] = std::max(m_head[t.id], PortHead(t));
+        // Consecutive transfers often wait for the same dependencies (a mesh's all-gather
+        // from one worker waits for all N-1 reduce-scatter messages into it): their port
+        // bound is the same, computed once (a sort of 4 x N entries).
+        const bool sameDeps = t.id > 0 && m_plan.transfers[t.id - 1].deps == t.deps;
+        portHead = sameDeps ? portHead : PortHead(t);
+        m_head[t.id] = std::max(m_head[t.id], portHead);
     }
     double chain = 0;
     for (size_t k = n; k-- > 0;)
