@@ -2,8 +2,11 @@
 
 #include "driver-options.h"
 #include "job-registry.h"
+#include "network-builder.h"
 
 #include "ns3/fluid-estimator.h"
+#include "ns3/gst-lower-bound.h"
+#include "ns3/parallel-split-paths.h"
 #include "ns3/round-fluid-estimator.h"
 #include "ns3/topology.h"
 
@@ -80,13 +83,18 @@ FluidBackend::Check() const
 }
 
 double
-FluidBackend::IdealGst(const Topology& topology, const PreparedSystem& system)
+FluidBackend::IdealGst(const Topology& topology, const PreparedSystem& system, bool sourceRouted)
 {
     if (system.Rounds())
     {
-        return RoundFluidEstimator().Estimate(topology, *system.Rounds()).gstS;
+        return GstLowerBound().ComputeRounds(topology, *system.Rounds());
     }
-    return FluidEstimator().Estimate(topology, *system.Plan()).gstS;
+    if (sourceRouted)
+    {
+        const ParallelSplitPaths paths(topology, NetworkBuilder::SourceRoutes(topology));
+        return GstLowerBound().Compute(topology, *system.Plan(), paths).gstS;
+    }
+    return GstLowerBound().Compute(topology, *system.Plan(), EcmpSplitPaths(topology)).gstS;
 }
 
 void
@@ -94,8 +102,11 @@ FluidBackend::EstimateExplicit(const SyncPlan& plan, RunResult& r) const
 {
     // The explicit plan's estimate also gives every transfer's times and every link's
     // load: transfers.csv and links.csv of a fluid run.
+    // gst_s is the max-min run (one feasible schedule), ideal_gst_s the relaxation on the
+    // same paths: the run can only be slower.
     const FluidResult f = FluidEstimator().Estimate(m_topology, plan);
-    r.idealGstS = f.gstS;
+    r.gstS = f.gstS;
+    r.idealGstS = GstLowerBound().Compute(m_topology, plan, EcmpSplitPaths(m_topology)).gstS;
     for (const Transfer& t : plan.transfers)
     {
         r.transfers.push_back({0,
@@ -142,6 +153,7 @@ FluidBackend::Run(const PreparedSystem& system)
     const auto fluidStart = std::chrono::steady_clock::now();
     if (system.Rounds())
     {
+        r.gstS = RoundFluidEstimator().Estimate(m_topology, *system.Rounds()).gstS;
         r.idealGstS = IdealGst(m_topology, system);
     }
     else
@@ -149,7 +161,6 @@ FluidBackend::Run(const PreparedSystem& system)
         EstimateExplicit(plan, r);
     }
     r.fluidWallS = WallSince(fluidStart);
-    r.gstS = r.idealGstS;
     // No network state carries over between iterations in the fluid model: every
     // iteration takes the same time (compute, then the sync; overlap is a packet feature).
     r.gstPerIterationS.assign(m_options.iterations, r.gstS);

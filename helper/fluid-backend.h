@@ -28,8 +28,16 @@ class FluidBackend : public Backend
     void Check() const override;
     RunResult Run(const PreparedSystem& system) override;
 
-    /// \brief The fluid estimator's GST of a system's plan (its round form if it has one).
-    static double IdealGst(const Topology& topology, const PreparedSystem& system);
+    /**
+     * \brief ideal_gst_s: the relaxation (workloads/gst-lower-bound.h) of a system's plan on
+     * the perfect split of the routing's paths, payload at line rate (its round form's
+     * bound if it has one). `sourceRouted`: the family's parallel path set split equally
+     * (workloads/parallel-split-paths.h), as source-routed queue pairs carry a transfer;
+     * else the equal-cost shortest paths (EcmpSplitPaths).
+     */
+    static double IdealGst(const Topology& topology,
+                           const PreparedSystem& system,
+                           bool sourceRouted = false);
 
   private:
     /// \brief An explicit plan's estimate into r: GST, transfers, link loads.

@@ -22,8 +22,8 @@ namespace ns3
 
 /**
  * \brief A gradient synchronization plan run by a SyncJob (one SyncApplication per
- * participant). Collects GST per iteration, the transfers, and the routed bound
- * (helper/routed-bound.h) when it finished.
+ * participant). Collects GST per iteration, the transfers, and the routed bound and fair
+ * figure (helper/routed-bound.h) when it finished.
  */
 class SyncPlanJob : public Job
 {
@@ -40,8 +40,9 @@ class SyncPlanJob : public Job
     std::string Left() const override;
 
   private:
-    /// \brief The fluid estimator's GST on the paths the run's queue pairs took.
-    double RoutedBoundGst(const RunContext& run, double& wallS) const;
+    /// \brief bound_gst_s (the relaxation) and fair_gst_s (the max-min fluid run) on the
+    /// paths the run's queue pairs took, and the time they took (fluid_wall_s).
+    void RoutedFigures(const RunContext& run, RunResult& result) const;
 
     const SyncPlan& m_plan;                //!< the plan
     std::vector<GradientTensor> m_tensors; //!< its model's tensors

@@ -7,6 +7,9 @@
 #include "ns3/roce-nic.h"
 #include "ns3/topology.h"
 
+#include <algorithm>
+#include <cmath>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -28,12 +31,80 @@ RoutedBound::WireBytes(uint64_t payload, uint32_t mtu, bool vlan)
     return wire;
 }
 
+double
+RoutedBound::SoloTime(const TopologyGraph& graph,
+                      const std::vector<uint32_t>& path,
+                      uint64_t payload,
+                      uint32_t mtu,
+                      bool vlan)
+{
+    const uint64_t rest = payload % mtu;
+    const double smallest = RoceWireBytes(
+        static_cast<uint32_t>(rest > 0 || payload == 0 ? rest : mtu), vlan, false);
+    const double wire = WireBytes(payload, mtu, vlan);
+    double delays = 0;
+    double small = 0; // sum over hops of S / c_i
+    for (uint32_t link : path)
+    {
+        const TopologyLink& l = graph.Link(link / 2);
+        delays += l.delayS;
+        small += smallest * 8 / l.rateBps;
+    }
+    double best = 0;
+    for (uint32_t link : path)
+    {
+        const double rate = graph.Link(link / 2).rateBps / 8;
+        best = std::max(best, wire / rate + small - smallest / rate);
+    }
+    return delays + best;
+}
+
+std::function<double(HostRank, HostRank)>
+RoutedBound::AckTimes(const TopologyGraph& graph)
+{
+    double minDelay = INFINITY;
+    for (LinkIndex l = 0; l < graph.LinkCount(); ++l)
+    {
+        minDelay = std::min(minDelay, graph.Link(l).delayS);
+    }
+    if (!(minDelay > 0) || !std::isfinite(minDelay))
+    {
+        return [](HostRank, HostRank) { return 0.0; };
+    }
+    auto hops = std::make_shared<std::map<HostRank, std::vector<uint32_t>>>();
+    return [&graph, minDelay, hops](HostRank src, HostRank dst) {
+        auto it = hops->find(dst);
+        if (it == hops->end())
+        {
+            // Breadth-first search from the receiver over every node.
+            std::vector<uint32_t> dist(graph.NodeCount(), ~0u);
+            std::vector<NodeIndex> queue{graph.HostNode(dst)};
+            dist[queue[0]] = 0;
+            for (size_t k = 0; k < queue.size(); ++k)
+            {
+                for (const PortPeer& p : graph.Ports(queue[k]))
+                {
+                    if (dist[p.peer] == ~0u)
+                    {
+                        dist[p.peer] = dist[queue[k]] + 1;
+                        queue.push_back(p.peer);
+                    }
+                }
+            }
+            it = hops->emplace(dst, std::move(dist)).first;
+        }
+        const uint32_t d = it->second[graph.HostNode(src)];
+        return d == ~0u ? 0.0 : d * minDelay;
+    };
+}
+
 PinnedPaths
 RoutedBound::Paths(const PfcNetwork& net,
                    const Topology& topology,
                    const RoceSyncTransport& transport,
                    uint32_t mtu,
-                   bool vlan)
+                   bool vlan,
+                   OrderedPaths* ordered)
 {
     const TopologyGraph& graph = topology.Graph();
     PinnedPaths paths(
@@ -73,6 +144,10 @@ RoutedBound::Paths(const PfcNetwork& net,
                 }
                 port = next->port;
                 lane = next->lane;
+            }
+            if (ordered)
+            {
+                (*ordered)[{src, dst, index}] = links;
             }
             paths.Pin({src, dst, index}, std::move(links));
         });

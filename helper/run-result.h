@@ -93,10 +93,16 @@ struct RunResult
     uint32_t workers{0};        //!< workers of the plan
     uint64_t gradientBytes{0};  //!< bytes of one worker's gradient
     double gstS{-1};            //!< mean GST over iterations (s); -1 when not measured
-    double idealGstS{-1};       //!< the fluid estimator's GST of the same plan (s)
-    /// The fluid estimator's GST on the packet run's own QP paths with framing (s,
-    /// helper/routed-bound.h); -1: not computed (fluid runs, no plan)
+    /// The relaxation (workloads/gst-lower-bound.h) of the plan on the perfect split of the
+    /// routing's paths, payload at line rate: no schedule finishes earlier (s)
+    double idealGstS{-1};
+    /// max(ideal, the relaxation on the packet run's own QP paths with framing and each
+    /// message's least path latency) (s, helper/routed-bound.h); -1: not computed (fluid
+    /// runs, no plan)
     double boundGstS{-1};
+    /// The max-min fair fluid run, per-QP FIFO, on the packet run's paths (s): a predictor,
+    /// not a bound; -1: not computed
+    double fairGstS{-1};
     std::vector<double> gstPerIterationS; //!< GST of each iteration
     double iterationS{-1};          //!< mean iteration time (compute + exposed sync), -1 if n/a
     uint64_t pfcPauseFrames{0};     //!< pause frames sent, whole fabric

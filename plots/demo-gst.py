@@ -1,6 +1,7 @@
 #!/usr/bin/python3
-"""GST per algorithm with the ideal and the routed bound (fluid) beside it, from a paramsync
-summary.json: ideal <= bound <= GST (README: "Ideal, bound and GST").
+"""GST per algorithm with the ideal and the routed bound beside it, from a paramsync
+summary.json. Both are lower bounds no schedule can beat (workloads/gst-lower-bound.h), so
+ideal <= bound <= GST is proven (README: "Ideal, bound and GST").
 
 Usage: /usr/bin/python3 plots/demo-gst.py [results/demo/summary.json] [plots/demo-gst.png]
 """
@@ -31,9 +32,9 @@ def main():
     fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(runs) + 2), 4.2))
     x = range(len(runs))
     w = 0.27
-    ax.bar([i - w for i in x], ideal, w, label="ideal GST (fluid, perfect split)",
+    ax.bar([i - w for i in x], ideal, w, label="ideal (lower bound, perfect split, payload)",
            color="#dddddd", edgecolor="#555555")
-    ax.bar(list(x), bound, w, label="routed bound (fluid on the QPs' hashed paths, framed)",
+    ax.bar(list(x), bound, w, label="routed bound (lower bound on the QPs' paths, framed, latency)",
            color="#999999", edgecolor="#555555")
     bars = ax.bar([i + w for i in x], gst, w, label=f"packet-level GST ({first['backend']})",
                   color="#1f77b4")

@@ -199,9 +199,15 @@ TEST(ServerTopology, PacketLevelHalvingDoublingShowsTheSharedPath)
     // across the servers with W/2 = 2 MB each, then distances 2 and 1 inside a server with
     // W/4 and W/8 over PCIe links of their own. Conventional server (nics=1): the 4 crossing
     // flows share PCIe switch -> NIC: 4 x 2 MB x 8 / 20 Gb/s = 3.2 ms, then 0.4 + 0.2 ms;
-    // the all-gather mirrors it: 2 x 3.8 = 7.6 ms ideal. EFLOPS server (nics=4): each
-    // crossing flow alone on its path at P: 0.8 ms, 2 x (0.8 + 0.4 + 0.2) = 2.8 ms. Packets
-    // add framing and per-hop delay: within 5 % of those, so the ratio stays above 2.5.
+    // the all-gather mirrors it: 2 x 3.8 = 7.6 ms, the GST a schedule reaches. The ideal is
+    // the relaxation (workloads/gst-lower-bound.h), which cannot see that the 0.4 + 0.2 +
+    // 0.2 + 0.4 ms of intra-server steps separate the two crossings: the 8 crossing flows
+    // of both phases leave a server over its PCIe switch -> NIC link, 8 x 0.8 = 6.4 ms, from
+    // head 0 to tail 0 (no other set does better: the halving crossings alone give
+    // 0 + 3.2 + 2.0 ms of solo steps after them, 5.2 ms). EFLOPS server (nics=4): each
+    // crossing flow alone on its path at P: 0.8 ms, 2 x (0.8 + 0.4 + 0.2) = 2.8 ms, the
+    // chain of solo times (ideal and GST). Packets add framing and per-hop delay: within
+    // 5 % of the schedules, so the ratio stays above 2.5.
     using paramsync_test::Field;
     using paramsync_test::RunParamsync;
     const std::string common =
@@ -210,7 +216,7 @@ TEST(ServerTopology, PacketLevelHalvingDoublingShowsTheSharedPath)
     auto own = RunParamsync("--topology='server:gpus=4,nics=4,pcie=20Gbps/star:n=8'" + common);
     ASSERT_EQ(conv.code, 0) << conv.err;
     ASSERT_EQ(own.code, 0) << own.err;
-    EXPECT_DOUBLE_EQ(Field(conv.out, "ideal_gst_s"), 7.6e-3);
+    EXPECT_DOUBLE_EQ(Field(conv.out, "ideal_gst_s"), 6.4e-3);
     EXPECT_DOUBLE_EQ(Field(own.out, "ideal_gst_s"), 2.8e-3);
     const double c = Field(conv.out, "gst_s");
     const double e = Field(own.out, "gst_s");

@@ -30,6 +30,8 @@ set(PARAMSYNC_WORKLOADS_SOURCES
     workloads/fluid-paths.cc
     workloads/round-plan.cc
     workloads/round-fluid-estimator.cc
+    workloads/gst-lower-bound.cc
+    workloads/parallel-split-paths.cc
     workloads/hips-algorithm.cc
     workloads/ps-algorithm.cc
     workloads/hdrm-algorithm.cc
@@ -71,6 +73,8 @@ set(PARAMSYNC_WORKLOADS_HEADERS
     workloads/fluid-paths.h
     workloads/round-plan.h
     workloads/round-fluid-estimator.h
+    workloads/gst-lower-bound.h
+    workloads/parallel-split-paths.h
     workloads/hips-algorithm.h
     workloads/ps-algorithm.h
     workloads/hdrm-algorithm.h
@@ -98,6 +102,7 @@ set(PARAMSYNC_WORKLOADS_TESTS
     test/arborescence-packing-test.cc
     test/fluid-estimator-test.cc
     test/fluid-ideal-grid-test.cc
+    test/gst-lower-bound-test.cc
     test/round-plan-test.cc
     test/hips-algorithm-test.cc
     test/ps-algorithm-test.cc
