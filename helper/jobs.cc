@@ -174,6 +174,7 @@ void
 FlowsJob::Install(const RunContext& run)
 {
     m_transport = &run.transport;
+    m_localHosts = run.localHosts;
     for (size_t i = 0; i < m_flows.size(); ++i)
     {
         Schedule(i);
@@ -194,16 +195,29 @@ FlowsJob::Schedule(size_t i)
 bool
 FlowsJob::Finished() const
 {
-    return m_done == m_flows.size();
+    if (m_localHosts.empty())
+    {
+        return m_done == m_flows.size();
+    }
+    // Over MPI ranks: the flows delivered here (ParamsyncHelper merges the ranks' views).
+    for (size_t i = 0; i < m_flows.size(); ++i)
+    {
+        if (m_localHosts[m_ranks[i].second] && m_flows[i].endS < 0)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 void
 FlowsJob::Collect(const RunContext& /* run */, RunResult& result) const
 {
-    for (const FlowRecord& f : m_flows)
+    for (size_t i = 0; i < m_flows.size(); ++i)
     {
-        result.flows.push_back(f);
-        result.completed = result.completed && f.endS >= 0;
+        result.flows.push_back(m_flows[i]);
+        const bool mine = m_localHosts.empty() || m_localHosts[m_ranks[i].second];
+        result.completed = result.completed && (!mine || m_flows[i].endS >= 0);
     }
 }
 
