@@ -713,18 +713,23 @@ DriverOptions::CheckMpi(const std::vector<std::string>& algorithms, bool planOrF
                "ns-3's distributed engine runs one simulation per process; allowed: one "
                "algorithm and one seed per mpirun");
     }
-    if (algorithms.front() != "none")
+    if (!planOrFlows)
     {
-        // A synchronization plan's receiver learns which transfer a message is from the
-        // order its sender posted them (SyncJob, workloads/message-mailbox.h), and that
-        // order is known only on the sender's rank: the receiver's rank would need a notice
-        // of every post, which is not built.
         refuse("--algorithm=" + algorithms.front(),
-               planOrFlows ? "a sync plan's receiver on another rank cannot tell which "
-                             "transfer a message is: the posting order lives on the "
-                             "sender's rank"
-                           : "a parameter server's workers and servers share state that no "
-                             "rank has whole");
+               "a parameter server's workers and servers share state that no rank has whole; "
+               "allowed: a sync plan or none with --flows");
+    }
+    if (algorithms.front() != "none" && iterations > 1)
+    {
+        refuse("--iterations=" + std::to_string(iterations),
+               "the next iteration starts when every transfer on every rank ended, which no "
+               "rank sees without a message of its own; allowed: --iterations=1");
+    }
+    if (algorithms.front() != "none" && !flows.empty())
+    {
+        // A sync message from another rank is told by its QP number (helper/
+        // rank-post-notices.h), which the flows' QPs, opened on every rank, would share.
+        refuse("--flows", "beside a sync plan; allowed: a sync plan or --flows alone");
     }
     // Monitors and faults that need the whole network in one process.
     const std::pair<bool, const char*> global[] = {

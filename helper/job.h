@@ -23,6 +23,7 @@ namespace ns3
 
 class NetworkBuilder;
 class RoceSyncTransport;
+class SyncJob;
 class Topology;
 struct PfcNetwork;
 
@@ -38,6 +39,9 @@ struct RunContext
     /// host rank; a job counts as its own work what ends at these (a flow or transfer ends
     /// where it is delivered). Empty: one process, every host.
     std::vector<bool> localHosts{};
+    /// Over MPI ranks: runs a sync job for the local hosts, its posts to other ranks'
+    /// hosts announced there (helper/rank-post-notices.h); null: one process.
+    std::function<void(SyncJob&)> overRanks{};
 };
 
 /**

@@ -57,6 +57,10 @@ SyncPlanJob::Install(const RunContext& run)
     m_job = std::make_unique<SyncJob>(m_plan, m_tensors, m_config);
     m_job->SetTransport(&run.transport);
     run.transport.SetJob(m_job.get());
+    if (run.overRanks)
+    {
+        run.overRanks(*m_job);
+    }
     const PfcNetwork& net = run.net;
     m_job->InstallApplications([&net](uint32_t host) { return net.Host(host); });
     m_job->Start(Seconds(0));
@@ -96,7 +100,8 @@ SyncPlanJob::Collect(const RunContext& run, RunResult& result) const
 {
     result.workers = m_plan.workers;
     result.gradientBytes = m_plan.gradientBytes;
-    if (m_job->Finished())
+    // Over ranks a rank has only its own hosts' queue pairs: no routed bound.
+    if (m_job->Finished() && run.localHosts.empty())
     {
         result.boundGstS = RoutedBoundGst(run, result.fluidWallS);
     }

@@ -8,6 +8,7 @@
 #ifdef NS3_MPI
 #include "rank-crossings.h"
 #endif
+#include "rank-post-notices.h" // no MPI in the header: the member's type
 #include "roce-sync-transport.h"
 #include "run-guard.h"
 #include "run-invariants.h"
@@ -143,6 +144,7 @@ ParamsyncHelper::Install()
     {
 #ifdef NS3_MPI
         InstallRankCrossings(m_net, graph, *partition, m_self);
+        m_notices = std::make_unique<RankPostNotices>(m_net, graph, *partition, *m_transport);
 #endif
         m_localHosts.assign(graph.HostCount(), false);
         for (HostRank h = 0; h < graph.HostCount(); ++h)
@@ -154,6 +156,12 @@ ParamsyncHelper::Install()
     m_context = std::make_unique<RunContext>(
         RunContext{*m_topology, m_net, *m_transport, [this]() { return Unfinished(); }});
     m_context->localHosts = m_localHosts;
+#ifdef NS3_MPI
+    if (m_notices)
+    {
+        m_context->overRanks = [this](SyncJob& job) { m_notices->Attach(job, m_localHosts); };
+    }
+#endif
     m_installed = true;
     return m_net;
 }
@@ -402,6 +410,9 @@ ParamsyncHelper::MergeRanks(RunResult& result)
         result.pktHops = merged.pktHops;
         result.fluidWallS = merged.fluidWallS;
         result.completed = merged.completed;
+        result.gstS = merged.gstS;
+        result.iterationS = merged.iterationS;
+        result.gstPerIterationS = merged.gstPerIterationS;
         result.invariant = merged.invariant;
     }
     result.completed = MpiSession::FromRankZero(result.completed);

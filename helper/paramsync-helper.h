@@ -47,6 +47,7 @@ namespace ns3
 class FlowsJob;
 class ModelProfile;
 class NetworkRecorder;
+class RankPostNotices;
 class RoceSyncTransport;
 struct RoceTransportConfig;
 class Topology;
@@ -135,11 +136,13 @@ class ParamsyncHelper
      * gathered on rank 0 (RankResults: counters summed, flows and transfers put together,
      * the invariants on the summed counters); the other ranks' RunResult is their own
      * share. Jobs that run across ranks: replayed flows (AddFlow, FlowsJob: each rank
-     * counts the flows delivered to its hosts). Not sync plans: a receiver tells which
-     * transfer a message is by its sender's posting order (SyncJob), which only the
-     * sender's rank knows. Monitors that run across ranks: those that act per port (the
-     * PFC watchdog); the deadlock detector, the in-flight sampler and the faults need every
-     * node in one process.
+     * counts the flows delivered to its hosts) and sync plans of one iteration
+     * (InstallSyncJob, SyncPlanJob: SyncJob::SetLocalHosts, each post to another rank's
+     * host announced there by RankPostNotices; GST the max over the ranks; no routed bound,
+     * whose paths are the whole run's QPs). Not with flows in the same run (their QPs,
+     * opened on every rank, would share numbers with the announced ones). Monitors that run
+     * across ranks: those that act per port (the PFC watchdog); the deadlock detector, the
+     * in-flight sampler and the faults need every node in one process.
      * Default: one rank, everything local.
      * \throws std::invalid_argument for ranks > 1 when this ns-3 has no MPI
      */
@@ -226,6 +229,7 @@ class ParamsyncHelper
     uint32_t m_ranks{1};                                 //!< SetRanks
     uint32_t m_self{0};                                  //!< this process's rank
     std::vector<bool> m_localHosts;                      //!< by host; empty: all local
+    std::unique_ptr<RankPostNotices> m_notices;          //!< over ranks: sync posts told
     std::unique_ptr<NetworkRecorder> m_recorder;         //!< PFC, drop and mark counters
     std::unique_ptr<RoceSyncTransport> m_transport;      //!< NICs and queue pairs
     std::unique_ptr<RunContext> m_context;               //!< what jobs and monitors see

@@ -245,6 +245,13 @@ RankResults::Pack(const RunResult& r)
     w.Put(r.fluidWallS);
     w.Put(r.simS);
     w.Put(static_cast<uint8_t>(r.completed));
+    w.Put(r.gstS);
+    w.Put(r.iterationS);
+    w.Put(static_cast<uint64_t>(r.gstPerIterationS.size()));
+    for (double g : r.gstPerIterationS)
+    {
+        w.Put(g);
+    }
     w.Put(r.invariant);
     WriteRecords(w, r);
     return w.m_bytes;
@@ -270,6 +277,15 @@ RankResults::Unpack(const std::string& bytes)
     uint8_t completed = 0;
     in.Get(completed);
     r.completed = completed != 0;
+    in.Get(r.gstS);
+    in.Get(r.iterationS);
+    uint64_t iterations = 0;
+    in.Get(iterations);
+    r.gstPerIterationS.resize(iterations);
+    for (double& g : r.gstPerIterationS)
+    {
+        in.Get(g);
+    }
     in.Get(r.invariant);
     ReadRecords(in, r);
     if (!in.AtEnd())
@@ -306,6 +322,15 @@ RankResults::Merge(const std::vector<RunResult>& ranks,
             m.fluidWallS += r.fluidWallS;
             m.simS = std::max(m.simS, r.simS);
             m.completed = m.completed && r.completed;
+            // Each rank's GST ends at its last delivery, from the same last backprop.
+            m.gstS = std::max(m.gstS, r.gstS);
+            m.iterationS = std::max(m.iterationS, r.iterationS);
+            m.gstPerIterationS.resize(
+                std::max(m.gstPerIterationS.size(), r.gstPerIterationS.size()), -1);
+            for (size_t g = 0; g < r.gstPerIterationS.size(); ++g)
+            {
+                m.gstPerIterationS[g] = std::max(m.gstPerIterationS[g], r.gstPerIterationS[g]);
+            }
             if (r.flows.size() != m.flows.size())
             {
                 throw std::runtime_error("RankResults::Merge: ranks replayed different flows");

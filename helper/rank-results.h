@@ -9,7 +9,8 @@
  * Merge rules (rank order 0, 1, ...):
  *  - sums: pause frames, paused time, drops (MMU, watchdog, link), ECN marks, retransmits,
  *    events, packet hops, the routed bound's wall time;
- *  - max: simS (the last end any rank saw);
+ *  - max: simS (the last end any rank saw), GST and iteration time (each rank's SyncJob
+ *    measures from the same last backprop to its own last delivery);
  *  - the pause depth: PauseSpread's over the merged pauses (a rank alone sees a cascade that
  *    crosses ranks in parts);
  *  - pfc.csv rows: rows of one (node, port, priority) summed, in the recorder's order (node
@@ -23,9 +24,8 @@
  *    between posts of the same nanosecond;
  *  - completed: every flow and transfer ended, and every rank's own work finished;
  *  - invariant: the distinct lines of every rank, in rank order.
- * GST and the iteration time are the job's (SyncJob: last end - last backprop) over the
- * merged transfers, left to the caller. Asynchronous systems, the in-flight sampler and
- * updates are not merged (refused over ranks).
+ * Asynchronous systems, the in-flight sampler and updates are not merged (refused over
+ * ranks).
  */
 #ifndef PARAMSYNC_RANK_RESULTS_H
 #define PARAMSYNC_RANK_RESULTS_H

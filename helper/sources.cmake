@@ -70,9 +70,11 @@ set(PARAMSYNC_HELPER_HEADERS
 # Compiled only where ns-3 has its mpi module (an ns-3 tree configured with --enable-mpi).
 set(PARAMSYNC_HELPER_MPI_SOURCES
     helper/rank-crossings.cc
+    helper/rank-post-notices.cc
 )
 set(PARAMSYNC_HELPER_MPI_HEADERS
     helper/rank-crossings.h
+    helper/rank-post-notices.h
 )
 set(PARAMSYNC_HELPER_TESTS
     test/rank-partition-test.cc

@@ -62,7 +62,8 @@ def main():
         ("reordered", output(flow0=990000 + 9900), 0),  # 1% of 990,000 ns: allowed
         ("reordered", output(flow0=990000 + 10100), 1),  # ~1.02% of the larger: refused
         ("reordered", output(pauses=105), 0),        # 5 of 105 = 4.8%: allowed
-        ("reordered", output(ecn=43), 1),            # 3 of 43 = 7%: refused
+        ("reordered", output(ecn=43), 1),            # 3 of 43 = 7%, over 2: refused
+        ("reordered", output(ecn=42), 0),            # 2 of 42 = 4.8%: allowed
         ("reordered", output(flow0=-1), 1),          # never completed
     ]
     failed = 0
