@@ -131,7 +131,8 @@ DriverOptions::DriverOptions()
       progressText("auto"),
       maxMemoryText("auto"),
       estimateText("0"),
-      traceMaxText("256MB")
+      traceMaxText("256MB"),
+      mpiText("0")
 {
 }
 
@@ -533,6 +534,13 @@ DriverOptions::AddRunLimitRows(OptionTable& t)
           [this](const std::string& s) {
               traceMaxBytes = V::Bytes(s, "--trace-max", 1000, uint64_t{1000000000000});
           });
+    t.Add("mpi",
+          "1: run partitioned over the ranks of `mpirun -np N` (N >= 2; ns-3's distributed "
+          "engine): each rank simulates its share of the nodes, rank 0 prints and writes the "
+          "merged results; the deadlock detector is off; needs a paramsync built with MPI "
+          "(README: Running across MPI ranks)",
+          mpiText,
+          [this](const std::string& s) { mpi = V::Flag(s, "--mpi"); });
     // --models-dir is checked where it is used: only a built-in model name reads it.
 }
 
@@ -670,8 +678,77 @@ DriverOptions::Validate()
 std::vector<std::pair<std::string, std::string>>
 DriverOptions::Used() const
 {
-    // The table only reads the text fields here.
-    return const_cast<DriverOptions*>(this)->Table().Used();
+    // The table only reads the text fields here. --mpi is recorded only when on: the record
+    // of a one-process run (summary.json, ns3-attributes.txt) stays what it was before the
+    // option existed.
+    std::vector<std::pair<std::string, std::string>> used =
+        const_cast<DriverOptions*>(this)->Table().Used();
+    if (!mpi)
+    {
+        used.erase(std::remove_if(
+                       used.begin(), used.end(), [](const auto& kv) { return kv.first == "mpi"; }),
+                   used.end());
+    }
+    return used;
+}
+
+void
+DriverOptions::CheckMpi(const std::vector<std::string>& algorithms, bool planOrFlows)
+{
+    if (!mpi)
+    {
+        return;
+    }
+    const auto refuse = [](const std::string& option, const std::string& why) {
+        throw OptionError(option + ": not with --mpi=1 (" + why +
+                          "; README: Running across MPI ranks)");
+    };
+    if (backend != "packet")
+    {
+        refuse("--backend=" + backend, "only packet-level runs are partitioned over ranks");
+    }
+    if (seedsFirst != 0 || algorithms.size() != 1)
+    {
+        refuse(seedsFirst != 0 ? "--seeds" : "--algorithm=" + algorithm,
+               "ns-3's distributed engine runs one simulation per process; allowed: one "
+               "algorithm and one seed per mpirun");
+    }
+    if (!planOrFlows)
+    {
+        refuse("--algorithm=" + algorithms.front(),
+               "a parameter server's workers and servers share state that no rank has whole; "
+               "allowed: a sync plan or none with --flows");
+    }
+    if (algorithms.front() != "none" && iterations > 1)
+    {
+        refuse("--iterations=" + std::to_string(iterations),
+               "the next iteration starts when every transfer on every rank ended, which no "
+               "rank sees without a message of its own; allowed: --iterations=1");
+    }
+    if (algorithms.front() != "none" && !flows.empty())
+    {
+        // A sync message from another rank is told by its QP number (helper/
+        // rank-post-notices.h), which the flows' QPs, opened on every rank, would share.
+        refuse("--flows", "beside a sync plan; allowed: a sync plan or --flows alone");
+    }
+    // Monitors and faults that need the whole network in one process.
+    const std::pair<bool, const char*> global[] = {
+        {inFlightSampleS > 0, "--in-flight-sample"},
+        {pauseStorm.host >= 0, "--pause-storm"},
+        {stopDraining.host >= 0, "--stop-draining"},
+        {!linkDowns.empty(), "--link-down"},
+        {!pcapText.empty(), "--pcap"},
+        {m_given.count("deadlock-check") && deadlockCheckS > 0, "--deadlock-check"}};
+    for (const auto& [on, option] : global)
+    {
+        if (on)
+        {
+            refuse(option,
+                   "it needs every node in one process (a cycle of paused ports, the frames "
+                   "in flight, a fault's rerouting may span ranks); allowed: off");
+        }
+    }
+    deadlockCheckS = 0; // its default (1ms) is off across ranks, said in --help and README
 }
 
 std::vector<std::pair<std::string, std::string>>

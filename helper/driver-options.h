@@ -58,6 +58,19 @@ class DriverOptions
      */
     void Validate();
 
+    /**
+     * \brief With --mpi=1: refuses what does not run across MPI ranks (README "Running
+     * across MPI ranks"): the fluid backend, more than one run in the process (all,
+     * --seeds: ns-3's distributed engine runs once per process), parameter servers, a sync
+     * plan with --iterations > 1 or beside --flows, and the monitors and faults that need
+     * the whole network in one process; turns the deadlock detector off (its default)
+     * unless given.
+     * \param algorithms the systems --algorithm names (JobRegistry, one per row)
+     * \param planOrFlows the one system is a sync plan or none (--flows alone)
+     * \throws OptionError naming the option and what is allowed
+     */
+    void CheckMpi(const std::vector<std::string>& algorithms, bool planOrFlows);
+
     /// \brief The ns-3 attribute defaults and globals the options stand for, (name, value)
     /// as ns-3 text (after Validate()): what ns3-attributes.txt records as run.
     std::vector<std::pair<std::string, std::string>> Ns3Defaults() const;
@@ -126,6 +139,7 @@ class DriverOptions
     std::string maxMemoryText;        //!< --max-memory: SIZE or auto
     std::string estimateText;         //!< --estimate
     std::string traceMaxText;         //!< --trace-max
+    std::string mpiText;              //!< --mpi
 
     // Validated values (after Validate()).
     double rateBps{0};               //!< default link rate, bit/s
@@ -176,6 +190,7 @@ class DriverOptions
     uint64_t maxMemoryBytes{0};      //!< memory limit of the run, bytes (0: auto)
     bool estimateOnly{false};        //!< print the resource estimate and run nothing
     uint64_t traceMaxBytes{0};       //!< largest --trace file, bytes
+    bool mpi{false};                 //!< --mpi: partitioned over the ranks of an mpirun
 
   private:
     /// \brief --seeds=A-B into seedsFirst and seedsLast (both 0 when empty).

@@ -23,6 +23,7 @@ namespace ns3
 
 class NetworkBuilder;
 class RoceSyncTransport;
+class SyncJob;
 class Topology;
 struct PfcNetwork;
 
@@ -34,6 +35,13 @@ struct RunContext
     RoceSyncTransport& transport;     //!< a RoceNic per host
     std::function<bool()> unfinished; //!< true while some job has work left
     double firstTrafficS{0};          //!< when the first job starts sending (set by Run)
+    /// Over MPI ranks (ParamsyncHelper::SetRanks): the hosts this process simulates, by
+    /// host rank; a job counts as its own work what ends at these (a flow or transfer ends
+    /// where it is delivered). Empty: one process, every host.
+    std::vector<bool> localHosts{};
+    /// Over MPI ranks: runs a sync job for the local hosts, its posts to other ranks'
+    /// hosts announced there (helper/rank-post-notices.h); null: one process.
+    std::function<void(SyncJob&)> overRanks{};
 };
 
 /**

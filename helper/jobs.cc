@@ -58,6 +58,10 @@ SyncPlanJob::Install(const RunContext& run)
     m_job = std::make_unique<SyncJob>(m_plan, m_tensors, m_config);
     m_job->SetTransport(&run.transport);
     run.transport.SetJob(m_job.get());
+    if (run.overRanks)
+    {
+        run.overRanks(*m_job);
+    }
     const PfcNetwork& net = run.net;
     m_job->InstallApplications([&net](uint32_t host) { return net.Host(host); });
     m_job->Start(Seconds(0));
@@ -108,7 +112,8 @@ SyncPlanJob::Collect(const RunContext& run, RunResult& result) const
 {
     result.workers = m_plan.workers;
     result.gradientBytes = m_plan.gradientBytes;
-    if (m_job->Finished())
+    // Over ranks a rank has only its own hosts' queue pairs: no routed bound.
+    if (m_job->Finished() && run.localHosts.empty())
     {
         RoutedFigures(run, result);
     }
@@ -186,6 +191,7 @@ void
 FlowsJob::Install(const RunContext& run)
 {
     m_transport = &run.transport;
+    m_localHosts = run.localHosts;
     for (size_t i = 0; i < m_flows.size(); ++i)
     {
         Schedule(i);
@@ -206,16 +212,29 @@ FlowsJob::Schedule(size_t i)
 bool
 FlowsJob::Finished() const
 {
-    return m_done == m_flows.size();
+    if (m_localHosts.empty())
+    {
+        return m_done == m_flows.size();
+    }
+    // Over MPI ranks: the flows delivered here (ParamsyncHelper merges the ranks' views).
+    for (size_t i = 0; i < m_flows.size(); ++i)
+    {
+        if (m_localHosts[m_ranks[i].second] && m_flows[i].endS < 0)
+        {
+            return false;
+        }
+    }
+    return true;
 }
 
 void
 FlowsJob::Collect(const RunContext& /* run */, RunResult& result) const
 {
-    for (const FlowRecord& f : m_flows)
+    for (size_t i = 0; i < m_flows.size(); ++i)
     {
-        result.flows.push_back(f);
-        result.completed = result.completed && f.endS >= 0;
+        result.flows.push_back(m_flows[i]);
+        const bool mine = m_localHosts.empty() || m_localHosts[m_ranks[i].second];
+        result.completed = result.completed && (!mine || m_flows[i].endS >= 0);
     }
 }
 

@@ -74,6 +74,7 @@ class FlowsJob : public Job
     std::vector<std::pair<uint32_t, uint32_t>> m_ranks; //!< (src, dst) host ranks
     RoceSyncTransport* m_transport{nullptr};            //!< set by Install
     uint64_t m_done{0};                                 //!< flows delivered
+    std::vector<bool> m_localHosts;                     //!< RunContext::localHosts
 };
 
 /**

@@ -4,6 +4,7 @@
 #include "fluid-backend.h"
 #include "job-registry.h"
 #include "jobs.h"
+#include "mpi-session.h"
 #include "paramsync-helper.h"
 #include "roce-sync-transport.h"
 
@@ -332,6 +333,8 @@ PacketBackend::Run(const PreparedSystem& system)
     {
         ParamsyncHelper helper;
         Configure(helper);
+        // --mpi=1: this rank's share of the nodes; the helper gathers on rank 0.
+        helper.SetRanks(MpiSession::Size(), MpiSession::Rank());
         helper.Install();
         if (!o.pcapText.empty())
         {

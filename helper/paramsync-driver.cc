@@ -1,6 +1,7 @@
 #include "paramsync-driver.h"
 
 #include "build-info.h"
+#include "mpi-session.h"
 #include "prepared-systems.h"
 #include "resource-estimate.h"
 #include "results-writer.h"
@@ -381,14 +382,11 @@ ParamsyncDriver::Setup(int argc, char** argv)
             return kExitOk; // --estimate: printed, nothing run
         }
         Prepare();
-        if (!m_options.out.empty())
+        if (m_options.mpi)
         {
-            m_out = std::make_unique<OutDirectory>(m_options.out);
+            StartMpi(&argc, &argv);
         }
-        if (!m_options.trace.empty() && !(m_out && m_out->Holds(m_options.trace)))
-        {
-            CheckWritable(m_options.trace, "--trace");
-        }
+        PrepareOutputs();
     }
     catch (const std::bad_alloc&)
     {
@@ -396,11 +394,73 @@ ParamsyncDriver::Setup(int argc, char** argv)
     }
     catch (const std::exception& e)
     {
-        std::string msg = e.what();
-        std::cerr << "paramsync: " << msg.substr(0, msg.find('\n')) << std::endl;
+        // Under mpirun every rank finds the same bad input: rank 0 says it.
+        if (Speaks() && !(m_options.mpi && MpiSession::NonZeroRankFromEnvironment()))
+        {
+            std::string msg = e.what();
+            std::cerr << "paramsync: " << msg.substr(0, msg.find('\n')) << std::endl;
+        }
         return kExitBadInput;
     }
     return kExitOk;
+}
+
+void
+ParamsyncDriver::PrepareOutputs()
+{
+    // Only rank 0 writes (--mpi=1). Its verdict goes to every rank: a rank that returned
+    // here alone would leave the others waiting in the run's collectives.
+    std::string failure;
+    try
+    {
+        if (!m_options.out.empty() && Speaks())
+        {
+            m_out = std::make_unique<OutDirectory>(m_options.out);
+        }
+        if (!m_options.trace.empty() && Speaks() && !(m_out && m_out->Holds(m_options.trace)))
+        {
+            CheckWritable(m_options.trace, "--trace");
+        }
+    }
+    catch (const OptionError& e)
+    {
+        failure = e.what();
+    }
+    if (!MpiSession::FromRankZero(failure.empty()))
+    {
+        throw OptionError(failure.empty() ? "--out: refused on rank 0" : failure);
+    }
+}
+
+void
+ParamsyncDriver::StartMpi(int* argc, char*** argv)
+{
+    std::vector<std::string> specs;
+    bool planOrFlows = true;
+    for (const auto& system : m_systems)
+    {
+        specs.push_back(system->Spec());
+        planOrFlows = planOrFlows && (system->Plan() || system->Spec() == "none");
+    }
+    m_options.CheckMpi(specs, planOrFlows);
+    if (!MpiSession::Built())
+    {
+        throw OptionError("--mpi=1: this paramsync was built without MPI; allowed: --mpi=0, or "
+                          "the paramsync of an ns-3 tree configured with --enable-mpi (README: "
+                          "Running across MPI ranks)");
+    }
+    m_mpi = std::make_unique<MpiSession>(argc, argv);
+    if (MpiSession::Size() < 2)
+    {
+        throw OptionError("--mpi=1: one MPI rank; allowed: mpirun -np N with N >= 2, or "
+                          "--mpi=0 for one process");
+    }
+}
+
+bool
+ParamsyncDriver::Speaks() const
+{
+    return MpiSession::Rank() == 0;
 }
 
 int
@@ -416,6 +476,10 @@ ParamsyncDriver::Run(int argc, char** argv)
         return RunSeeds();
     }
     const std::vector<RunResult> runs = RunAll();
+    if (!Speaks())
+    {
+        return kExitOk; // rank 0 prints and writes the merged results
+    }
     Print(runs);
     const RunExit exit = Judge(runs);
     return WriteOutputs(runs, exit);

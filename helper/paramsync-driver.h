@@ -7,6 +7,12 @@
  * failed (drops with PFC on, a stall / deadlock, a plan the checker rejects) — results
  * are still written; 4 the results could not be written; 5 out of memory.
  *
+ * Under `mpirun -np N paramsync ... --mpi=1` every rank reads the same options and builds the
+ * same inputs; the packet backend runs the network partitioned over the ranks
+ * (ParamsyncHelper::SetRanks) and gathers the results on rank 0 (RankResults), which alone
+ * prints the row and writes --out / --trace; the other ranks print nothing and exit 0, so
+ * mpirun's exit code is rank 0's.
+ *
  * What --algorithm names is prepared by the JobRegistry (helper/job-registry.h) and run by
  * the Backend --backend names (helper/backend.h): the driver holds no job kinds and no
  * backend names of its own. With --backend=fluid an algorithm that has a round form
@@ -37,6 +43,8 @@ namespace ns3
 /**
  * \brief The paramsync program.
  */
+class MpiSession;
+
 class ParamsyncDriver
 {
   public:
@@ -67,6 +75,18 @@ class ParamsyncDriver
     /// \brief Reads the options and builds everything a run needs; the exit code of bad
     /// input, or kExitOk to go on.
     int Setup(int argc, char** argv);
+    /**
+     * \brief --mpi=1: refuses what does not run across ranks (DriverOptions::CheckMpi), a
+     * build without MPI and a single rank, then enables MPI (after Prepare: its checks
+     * build and destroy a simulator, and from MPI_Init on every simulator is ns-3's
+     * distributed one, which runs once per process). \throws OptionError
+     */
+    void StartMpi(int* argc, char*** argv);
+    /// \brief Locks --out and checks --trace's directory (rank 0 only under --mpi=1, its
+    /// verdict shared). \throws OptionError
+    void PrepareOutputs();
+    /// \brief Whether this process prints and writes: not a rank other than 0 of --mpi=1.
+    bool Speaks() const;
     /// \brief Builds everything a run needs from the options. \throws OptionError
     void Prepare();
     /// \brief The topology of --topology with --slow-link and --slow-hosts applied, and the
@@ -95,6 +115,7 @@ class ParamsyncDriver
     std::unique_ptr<Backend> m_backend;   //!< what --backend names
     PreparedSystems m_systems;            //!< what --algorithm names, one per row
     std::unique_ptr<OutDirectory> m_out;  //!< --out, locked and staged before the run
+    std::unique_ptr<MpiSession> m_mpi;    //!< --mpi=1: MPI for the life of the driver
 };
 
 } // namespace ns3

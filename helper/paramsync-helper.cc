@@ -1,11 +1,14 @@
 #include "paramsync-helper.h"
 
 #include "jobs.h"
+#include "mpi-session.h"
 #include "network-recorder.h"
 #include "rank-partition.h"
+#include "rank-results.h"
 #ifdef NS3_MPI
 #include "rank-crossings.h"
 #endif
+#include "rank-post-notices.h" // no MPI in the header: the member's type
 #include "roce-sync-transport.h"
 #include "run-guard.h"
 #include "run-invariants.h"
@@ -141,6 +144,7 @@ ParamsyncHelper::Install()
     {
 #ifdef NS3_MPI
         InstallRankCrossings(m_net, graph, *partition, m_self);
+        m_notices = std::make_unique<RankPostNotices>(m_net, graph, *partition, *m_transport);
 #endif
         m_localHosts.assign(graph.HostCount(), false);
         for (HostRank h = 0; h < graph.HostCount(); ++h)
@@ -151,6 +155,13 @@ ParamsyncHelper::Install()
     }
     m_context = std::make_unique<RunContext>(
         RunContext{*m_topology, m_net, *m_transport, [this]() { return Unfinished(); }});
+    m_context->localHosts = m_localHosts;
+#ifdef NS3_MPI
+    if (m_notices)
+    {
+        m_context->overRanks = [this](SyncJob& job) { m_notices->Attach(job, m_localHosts); };
+    }
+#endif
     m_installed = true;
     return m_net;
 }
@@ -268,10 +279,6 @@ RunResult
 ParamsyncHelper::Run(const RunControl& control)
 {
     NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::Run before Install");
-    // The guard would stop one rank on its own view of the work, and the results are this
-    // rank's share: a run over ranks is Simulator::Run plus a gather (README "Running across
-    // MPI ranks", test/mpi/paramsync-mpi-check.cc).
-    NS_ABORT_MSG_IF(m_ranks > 1, "ParamsyncHelper::Run: not over MPI ranks (SetRanks > 1)");
     m_context->firstTrafficS = 0;
     for (size_t i = 0; i < m_jobs.size(); ++i)
     {
@@ -284,7 +291,8 @@ ParamsyncHelper::Run(const RunControl& control)
     }
     std::unique_ptr<RunGuard> guard;
     {
-        RunProgress progress(control.progress, [this]() {
+        // Over ranks a rank's progress is its own hosts' share: no line.
+        RunProgress progress(control.progress && m_ranks == 1, [this]() {
             std::pair<uint64_t, uint64_t> sum{0, 0};
             for (const auto& job : m_jobs)
             {
@@ -298,6 +306,10 @@ ParamsyncHelper::Run(const RunControl& control)
         // absolute simulated time.
         guard = std::make_unique<RunGuard>(
             control.stop, control.maxEvents, control.grace, [this]() { return Unfinished(); });
+        if (m_ranks > 1)
+        {
+            guard->SetGlobalView(&MpiSession::CombineLook);
+        }
         Simulator::Run();
     }
     m_end = RunEnd{};
@@ -332,6 +344,10 @@ ParamsyncHelper::Collect(RunResult& result, const RunEnd& end, Time endOfWork)
     m_recorder->Fill(result);
     result.retransmits = m_transport->Retransmits();
     result.events = Simulator::GetEventCount();
+    if (m_ranks > 1)
+    {
+        MergeRanks(result);
+    }
     // The last transfer or flow end when every one ended (exact); otherwise (asynchronous
     // systems, unfinished runs) when the guard saw the work done or stopped the run.
     result.simS = (endOfWork.IsZero() ? Simulator::Now() : endOfWork).GetSeconds();
@@ -354,10 +370,79 @@ ParamsyncHelper::Collect(RunResult& result, const RunEnd& end, Time endOfWork)
         monitor->Collect(result, broken);
         m_end.explained = m_end.explained || monitor->EndedRun();
     }
+    if (m_ranks > 1)
+    {
+        broken = MergeBroken(broken);
+    }
     for (const std::string& b : broken)
     {
         result.invariant += (result.invariant.empty() ? "" : "; ") + b;
     }
+}
+
+void
+ParamsyncHelper::MergeRanks(RunResult& result)
+{
+    // Every rank sends its view; rank 0 merges (RankResults) and tells the others whether
+    // the whole run completed, which the invariants below need on every rank.
+    const std::vector<std::string> packed = MpiSession::GatherOnRankZero(RankResults::Pack(result));
+    if (m_self == 0)
+    {
+        std::vector<RunResult> ranks;
+        for (const std::string& bytes : packed)
+        {
+            ranks.push_back(RankResults::Unpack(bytes));
+        }
+        RunResult merged = RankResults::Merge(ranks, m_net.names, m_net.PeerNodes());
+        std::swap(merged.transfers, result.transfers);
+        std::swap(merged.flows, result.flows);
+        std::swap(merged.pfc, result.pfc);
+        std::swap(merged.pauses, result.pauses);
+        result.pfcPauseFrames = merged.pfcPauseFrames;
+        result.pfcPausedS = merged.pfcPausedS;
+        result.pfcPauseDepth = merged.pfcPauseDepth;
+        result.drops = merged.drops;
+        result.watchdogDrops = merged.watchdogDrops;
+        result.linkDrops = merged.linkDrops;
+        result.ecnMarks = merged.ecnMarks;
+        result.retransmits = merged.retransmits;
+        result.events = merged.events;
+        result.pktHops = merged.pktHops;
+        result.fluidWallS = merged.fluidWallS;
+        result.completed = merged.completed;
+        result.gstS = merged.gstS;
+        result.iterationS = merged.iterationS;
+        result.gstPerIterationS = merged.gstPerIterationS;
+        result.invariant = merged.invariant;
+    }
+    result.completed = MpiSession::FromRankZero(result.completed);
+}
+
+std::vector<std::string>
+ParamsyncHelper::MergeBroken(const std::vector<std::string>& broken) const
+{
+    // The counter invariants are the same on every rank (the counters are summed); a
+    // buffer left undrained is seen by the rank that owns the node.
+    std::string lines;
+    for (const std::string& b : broken)
+    {
+        lines += b + "\n";
+    }
+    std::vector<std::string> merged;
+    for (const std::string& rank : MpiSession::GatherOnRankZero(lines))
+    {
+        size_t from = 0;
+        for (size_t to = rank.find('\n'); to != std::string::npos; to = rank.find('\n', from))
+        {
+            const std::string line = rank.substr(from, to - from);
+            if (std::find(merged.begin(), merged.end(), line) == merged.end())
+            {
+                merged.push_back(line);
+            }
+            from = to + 1;
+        }
+    }
+    return merged;
 }
 
 RunCounters
@@ -378,6 +463,15 @@ ParamsyncHelper::Counters(const RunResult& result, const RunEnd& end) const
                          m_recorder->DataLinkDrops();
     counters.dataSent = m_transport->DataPacketsSent();
     counters.dataArrived = m_transport->DataPacketsArrived();
+    if (m_ranks > 1)
+    {
+        // A packet is sent on one rank and arrives on another: conservation holds for the
+        // sums (every rank takes part in these all-reduces, in this order).
+        counters.drops = MpiSession::Sum(counters.drops);
+        counters.dataDrops = MpiSession::Sum(counters.dataDrops);
+        counters.dataSent = MpiSession::Sum(counters.dataSent);
+        counters.dataArrived = MpiSession::Sum(counters.dataArrived);
+    }
     return counters;
 }
 

@@ -47,6 +47,7 @@ namespace ns3
 class FlowsJob;
 class ModelProfile;
 class NetworkRecorder;
+class RankPostNotices;
 class RoceSyncTransport;
 struct RoceTransportConfig;
 class Topology;
@@ -125,10 +126,23 @@ class ParamsyncHelper
 
     /**
      * \brief Simulate this process's share of the network: the nodes RankPartition places on
-     * rank `self` of `ranks` (MPI_COMM_WORLD under ns-3's distributed engine; README
-     * "Running across MPI ranks"). Install then builds every node, wires the cut links
-     * through MPI and lets only local hosts send. Only replayed flows (the transport's
-     * SendFlow, then Simulator::Run) run across ranks; Run refuses them.
+     * rank `self` of `ranks` (MPI_COMM_WORLD under ns-3's distributed engine, enabled
+     * before: MpiSession; README "Running across MPI ranks"). Install then builds every
+     * node, wires the cut links through MPI and lets only local hosts send.
+     *
+     * Run then works over the ranks: its guard decides on the whole run (RunGuard::
+     * SetGlobalView: every look combines every rank's work left and events in one
+     * all-reduce, so all ranks stop at the same simulated time), and the results are
+     * gathered on rank 0 (RankResults: counters summed, flows and transfers put together,
+     * the invariants on the summed counters); the other ranks' RunResult is their own
+     * share. Jobs that run across ranks: replayed flows (AddFlow, FlowsJob: each rank
+     * counts the flows delivered to its hosts) and sync plans of one iteration
+     * (InstallSyncJob, SyncPlanJob: SyncJob::SetLocalHosts, each post to another rank's
+     * host announced there by RankPostNotices; GST the max over the ranks; no routed bound,
+     * whose paths are the whole run's QPs). Not with flows in the same run (their QPs,
+     * opened on every rank, would share numbers with the announced ones). Monitors that run
+     * across ranks: those that act per port (the PFC watchdog); the deadlock detector, the
+     * in-flight sampler and the faults need every node in one process.
      * Default: one rank, everything local.
      * \throws std::invalid_argument for ranks > 1 when this ns-3 has no MPI
      */
@@ -196,8 +210,14 @@ class ParamsyncHelper
     bool Unfinished() const;
     /// \brief The jobs' and monitors' measurements and the invariants, after the run.
     void Collect(RunResult& result, const RunEnd& end, Time endOfWork);
-    /// \brief What the end-of-run invariants check, from the recorder and the NICs.
+    /// \brief What the end-of-run invariants check, from the recorder and the NICs (summed
+    /// over the ranks).
     RunCounters Counters(const RunResult& result, const RunEnd& end) const;
+    /// \brief Over ranks: every rank's measurements merged into result on rank 0; the
+    /// whole run's completed flag on every rank.
+    void MergeRanks(RunResult& result);
+    /// \brief Over ranks: the distinct broken invariants of every rank (on rank 0).
+    std::vector<std::string> MergeBroken(const std::vector<std::string>& broken) const;
 
     NetworkBuilder m_builder;                            //!< network factories
     ObjectFactory m_nic;                                 //!< RoceNic factory
@@ -209,6 +229,7 @@ class ParamsyncHelper
     uint32_t m_ranks{1};                                 //!< SetRanks
     uint32_t m_self{0};                                  //!< this process's rank
     std::vector<bool> m_localHosts;                      //!< by host; empty: all local
+    std::unique_ptr<RankPostNotices> m_notices;          //!< over ranks: sync posts told
     std::unique_ptr<NetworkRecorder> m_recorder;         //!< PFC, drop and mark counters
     std::unique_ptr<RoceSyncTransport> m_transport;      //!< NICs and queue pairs
     std::unique_ptr<RunContext> m_context;               //!< what jobs and monitors see

@@ -115,12 +115,24 @@ RoceSyncTransport::Send(
     m_nics[srcHost]->PostSend(it->second, bytes, std::move(onSent));
 }
 
+uint32_t
+RoceSyncTransport::QueuePairNumber(uint32_t srcHost, uint32_t dstHost, uint32_t qp) const
+{
+    return m_qps.at(std::make_tuple(srcHost, dstHost, qp))->GetNumber();
+}
+
 void
 RoceSyncTransport::OnMessageReceived(uint32_t srcHost, uint32_t dstHost, uint32_t qpNumber)
 {
     Ptr<QueuePair> qp = m_nics[srcHost]->GetQueuePair(qpNumber);
     if (!qp)
     {
+        // Over MPI ranks, a sync QP another rank opened.
+        auto remote = m_remoteQps.find(std::make_pair(srcHost, qpNumber));
+        if (remote != m_remoteQps.end() && m_job)
+        {
+            m_job->Delivered(srcHost, dstHost, remote->second);
+        }
         return;
     }
     if (qp->GetTag() != kFlowTag)

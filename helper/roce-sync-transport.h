@@ -93,6 +93,16 @@ class RoceSyncTransport : public SyncTransport
         m_localHosts = std::move(local);
     }
 
+    /// \brief The number of the sync QP of (srcHost, dstHost, stripe qp), opened by Send.
+    uint32_t QueuePairNumber(uint32_t srcHost, uint32_t dstHost, uint32_t qp) const;
+    /// \brief Over MPI ranks: srcHost's QP `number` (opened on another rank) carries stripe
+    /// qp of sync messages; a message arriving on it is told to the job as from that stripe.
+    void
+    AddRemoteQueuePair(uint32_t srcHost, uint32_t number, uint32_t qp)
+    {
+        m_remoteQps[std::make_pair(srcHost, number)] = qp;
+    }
+
     /// \brief Packets retransmitted by every NIC (go-back-N).
     uint64_t Retransmits() const;
     /// \brief Data packets every NIC sent (retransmissions included).
@@ -125,6 +135,8 @@ class RoceSyncTransport : public SyncTransport
     std::map<std::pair<uint32_t, uint32_t>, std::function<void()>>
         m_flowDelivered;            //!< (src host, QP number) of a flow -> its delivery callback
     std::vector<bool> m_localHosts; //!< SetLocalHosts
+    std::map<std::pair<uint32_t, uint32_t>, uint32_t>
+        m_remoteQps; //!< (src host, QP number) opened on another rank -> stripe QP
 };
 
 } // namespace ns3

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <tuple>
 
 namespace ns3
 {
@@ -22,14 +23,20 @@ void
 RunGuard::Tick()
 {
     const Time now = Simulator::Now();
-    if (!m_unfinished())
+    bool unfinished = m_unfinished();
+    uint64_t events = Simulator::GetEventCount();
+    if (m_global)
+    {
+        std::tie(unfinished, events) = m_global(unfinished, events);
+    }
+    if (!unfinished)
     {
         m_drained = true;
         m_endOfWork = now;
         Simulator::Stop(m_grace);
         return;
     }
-    if (Simulator::GetEventCount() >= m_maxEvents)
+    if (events >= m_maxEvents)
     {
         m_outOfEvents = true;
         m_endOfWork = now;

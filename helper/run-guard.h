@@ -5,6 +5,13 @@
  * buffers drain (periodic timers, e.g. congestion control's, would otherwise keep the
  * simulation alive); only a run that ended by the grace period is "drained", and only then
  * are the drain invariants checked. The progress line prints on stderr for long runs.
+ *
+ * Over MPI ranks (ParamsyncHelper::SetRanks) each rank sees only its own hosts' work and
+ * events; SetGlobalView makes every look decide on the whole run: the ranks look at the same
+ * simulated times (the looks are scheduled alike on every rank), combine (work left
+ * anywhere, events summed) in one all-reduce (MpiSession::CombineLook), and so all stop at
+ * the same time for the same reason. A rank that stopped alone would leave the others
+ * waiting for its ACKs and pause frames until --stop.
  */
 #ifndef PARAMSYNC_RUN_GUARD_H
 #define PARAMSYNC_RUN_GUARD_H
@@ -28,6 +35,16 @@ class RunGuard
   public:
     /// \brief Looks now and every 100 us of simulated time while unfinished() is true.
     RunGuard(Time stallAt, uint64_t maxEvents, Time grace, std::function<bool()> unfinished);
+
+    /// \brief (work left, events) of the whole run from this process's own: an all-reduce
+    /// over the ranks (MpiSession::CombineLook). Default: this process's view as it is.
+    using GlobalView = std::function<std::pair<bool, uint64_t>(bool, uint64_t)>;
+    /// \brief Combine every look with the other ranks' (set before Simulator::Run).
+    void
+    SetGlobalView(GlobalView view)
+    {
+        m_global = std::move(view);
+    }
 
     /// \brief Whether the run ended by the grace period after the work finished.
     bool
@@ -60,6 +77,7 @@ class RunGuard
     bool m_outOfEvents{false};          //!< the limit ended the run
     Time m_grace;                       //!< run on this long after the work
     std::function<bool()> m_unfinished; //!< work left?
+    GlobalView m_global;                //!< SetGlobalView, or none
     bool m_drained{false};              //!< ended by the grace period
     Time m_endOfWork;                   //!< see EndOfWork()
 };

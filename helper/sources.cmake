@@ -18,6 +18,8 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/paramsync-helper.cc
     helper/pause-spread.cc
     helper/rank-partition.cc
+    helper/rank-results.cc
+    helper/mpi-session.cc
     helper/prepared-systems.cc
     helper/pfc-deadlock-detector.cc
     helper/resource-estimate.cc
@@ -50,6 +52,8 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/paramsync-helper.h
     helper/pause-spread.h
     helper/rank-partition.h
+    helper/rank-results.h
+    helper/mpi-session.h
     helper/prepared-systems.h
     helper/pfc-deadlock-detector.h
     helper/resource-estimate.h
@@ -66,12 +70,15 @@ set(PARAMSYNC_HELPER_HEADERS
 # Compiled only where ns-3 has its mpi module (an ns-3 tree configured with --enable-mpi).
 set(PARAMSYNC_HELPER_MPI_SOURCES
     helper/rank-crossings.cc
+    helper/rank-post-notices.cc
 )
 set(PARAMSYNC_HELPER_MPI_HEADERS
     helper/rank-crossings.h
+    helper/rank-post-notices.h
 )
 set(PARAMSYNC_HELPER_TESTS
     test/rank-partition-test.cc
+    test/rank-results-test.cc
     test/driver-pieces-test.cc
     test/resource-estimate-test.cc
     test/sync-application-logic-test.cc

@@ -165,3 +165,78 @@ TEST(SyncApplicationLogic, OverlapStartsATensorsSyncWhenBackpropProducesIt)
     // Both post at 30 us; the second serializes after the first: delivered 31 + 1 = 32 us.
     EXPECT_EQ(serial.gst[0], MicroSeconds(2));
 }
+
+namespace
+{
+
+/// Two "ranks" in one simulator: job 0 owns host 0, job 1 host 1 (SyncJob::SetLocalHosts).
+/// A message goes to the job of its destination's host, its sender completion to the
+/// sender's job, with FakeTransport's times (1 byte/ns, 1 us to deliver, 1 us to ACK).
+class TwoRankTransport : public SyncTransport
+{
+  public:
+    uint32_t
+    QueuePairs(uint32_t, uint32_t) const override
+    {
+        return 1;
+    }
+    void
+    Send(uint32_t src, uint32_t dst, uint32_t qp, uint64_t bytes, std::function<void()> onSent)
+        override
+    {
+        const Time delivered = NanoSeconds(bytes) + MicroSeconds(1);
+        Simulator::Schedule(delivered, &SyncJob::Delivered, m_jobs[dst], src, dst, qp);
+        Simulator::Schedule(delivered + MicroSeconds(1), onSent);
+    }
+    std::vector<SyncJob*> m_jobs; //!< by host
+};
+
+} // namespace
+
+TEST(SyncApplicationLogic, OverRanksEachJobRunsItsHostsAndTheMaxIsTheGst)
+{
+    // As ADependencyWaitsForDeliveryAndIterationsRepeat, one iteration: t0 0->1 delivered at
+    // 2 us (seen by job 1), t1 1->0 posted by job 1 then, delivered at 4 us (seen by job 0).
+    // Each job learns of the other's posts by a notice (RemotePosted), here at once.
+    SyncPlan plan = TwoWorkerPlan({Make(0, 0, 1, 0, 1000, {}), Make(1, 1, 0, 0, 1000, {0})});
+    NodeContainer nodes;
+    nodes.Create(2);
+    SyncJob rank0(plan, {}, SyncJobConfig{});
+    SyncJob rank1(plan, {}, SyncJobConfig{});
+    TwoRankTransport transport;
+    transport.m_jobs = {&rank0, &rank1};
+    std::vector<SyncJob*> jobs = {&rank0, &rank1};
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        std::vector<bool> local = {r == 0, r == 1};
+        SyncJob* other = jobs[1 - r];
+        jobs[r]->SetTransport(&transport);
+        jobs[r]->SetLocalHosts(
+            local, [other](uint32_t src, uint32_t dst, uint32_t qp, TransferId id, uint32_t parts) {
+                other->RemotePosted(src, dst, qp, id, parts, Simulator::Now());
+            });
+        jobs[r]->InstallApplications([&](uint32_t host) { return nodes.Get(host); });
+        jobs[r]->Start(Seconds(0));
+    }
+    Simulator::Run();
+    EXPECT_TRUE(rank0.Finished());
+    EXPECT_TRUE(rank1.Finished());
+    // Each job's GST ends at its own last delivery; the run's is the larger, 4 us as in one
+    // process.
+    ASSERT_EQ(rank0.Gst().size(), 1u);
+    ASSERT_EQ(rank1.Gst().size(), 1u);
+    EXPECT_EQ(rank0.Gst()[0], MicroSeconds(4));
+    EXPECT_EQ(rank1.Gst()[0], MicroSeconds(2));
+    // Job 0: t0 posted (its end seen by job 1), t1 announced at 2 us and ended at 4 us.
+    ASSERT_EQ(rank0.Transfers().size(), 2u);
+    EXPECT_EQ(rank0.Transfers()[0].id, 0u);
+    EXPECT_TRUE(rank0.Transfers()[0].end.IsNegative());
+    EXPECT_EQ(rank0.Transfers()[1].id, 1u);
+    EXPECT_EQ(rank0.Transfers()[1].start, MicroSeconds(2));
+    EXPECT_EQ(rank0.Transfers()[1].end, MicroSeconds(4));
+    // Job 1: t0 announced at 0 and ended at 2 us; t1 posted at 2 us.
+    ASSERT_EQ(rank1.Transfers().size(), 2u);
+    EXPECT_EQ(rank1.Transfers()[0].end, MicroSeconds(2));
+    EXPECT_EQ(rank1.Transfers()[1].start, MicroSeconds(2));
+    Simulator::Destroy();
+}

@@ -17,6 +17,7 @@ SyncJob::SyncJob(const SyncPlan& plan, std::vector<GradientTensor> tensors, Sync
 {
     NS_ABORT_MSG_IF(m_config.iterations == 0, "SyncJob needs at least one iteration");
     m_timeIndex.assign(m_plan.transfers.size(), 0);
+    m_expected = static_cast<uint32_t>(m_plan.transfers.size());
     m_partsUndelivered.assign(m_plan.transfers.size(), 0);
     m_partsUnsent.assign(m_plan.transfers.size(), 0);
 }
@@ -28,6 +29,32 @@ SyncJob::SetTransport(SyncTransport* transport)
 {
     m_transport = transport;
     m_mail.SetTransport(transport);
+}
+
+void
+SyncJob::SetLocalHosts(std::vector<bool> local, RemotePost onRemotePost)
+{
+    NS_ABORT_MSG_IF(m_config.iterations != 1, "SyncJob over ranks: one iteration only");
+    m_localHosts = std::move(local);
+    m_onRemotePost = std::move(onRemotePost);
+    m_expected = 0;
+    for (const Transfer& t : m_plan.transfers)
+    {
+        m_expected += m_localHosts[m_plan.hostOf[t.dst]] ? 1 : 0;
+    }
+}
+
+void
+SyncJob::RemotePosted(
+    uint32_t srcHost, uint32_t dstHost, uint32_t qp, TransferId id, uint32_t parts, Time start)
+{
+    if (qp == 0)
+    {
+        m_timeIndex[id] = m_times.size();
+        m_times.push_back({m_iteration, id, start, Seconds(-1)});
+        m_partsUndelivered[id] = parts;
+    }
+    m_remote[std::make_tuple(srcHost, dstHost, qp)].push_back(id);
 }
 
 void
@@ -59,6 +86,14 @@ SyncJob::BeginIteration()
     for (auto& app : m_apps)
     {
         app->BeginIteration();
+    }
+    if (m_expected == 0 && !m_plan.transfers.empty())
+    {
+        // Over ranks, no transfer ends at this rank's hosts: its share is done.
+        m_gst.push_back(Seconds(0));
+        m_iterationTime.push_back(Seconds(0));
+        ++m_finishedIterations;
+        return;
     }
     if (m_plan.transfers.empty())
     {
@@ -116,6 +151,10 @@ SyncJob::Post(TransferId id)
 {
     NS_ABORT_MSG_IF(!m_transport, "SyncJob has no transport");
     const Transfer& t = m_plan.transfers[id];
+    if (!m_localHosts.empty() && !m_localHosts[m_plan.hostOf[t.src]])
+    {
+        return; // another rank's host posts it
+    }
     m_timeIndex[id] = m_times.size();
     m_times.push_back({m_iteration, id, Simulator::Now(), Seconds(-1)});
     const uint32_t srcHost = m_plan.hostOf[t.src];
@@ -151,13 +190,28 @@ SyncJob::Post(TransferId id)
                 m_apps[m_plan.transfers[id].src]->DependencyDone(id);
             }
         });
+        if (!m_localHosts.empty() && !m_localHosts[dstHost])
+        {
+            m_onRemotePost(srcHost, dstHost, qp, id, static_cast<uint32_t>(parts));
+        }
     }
 }
 
 void
 SyncJob::Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp)
 {
-    const TransferId id = m_mail.Take(srcHost, dstHost, qp);
+    TransferId id;
+    if (!m_localHosts.empty() && !m_localHosts[srcHost])
+    {
+        std::deque<TransferId>& posted = m_remote[std::make_tuple(srcHost, dstHost, qp)];
+        NS_ABORT_MSG_IF(posted.empty(), "SyncJob: a message from another rank with no notice");
+        id = posted.front();
+        posted.pop_front();
+    }
+    else
+    {
+        id = m_mail.Take(srcHost, dstHost, qp);
+    }
     if (--m_partsUndelivered[id] == 0)
     {
         Complete(id);
@@ -170,7 +224,7 @@ SyncJob::Complete(TransferId id)
     m_times[m_timeIndex[id]].end = Simulator::Now();
     ++m_doneInIteration;
     m_apps[m_plan.transfers[id].dst]->DependencyDone(id);
-    if (m_doneInIteration < m_plan.transfers.size())
+    if (m_doneInIteration < m_expected)
     {
         return;
     }

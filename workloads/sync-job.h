@@ -37,7 +37,10 @@
 #include "ns3/ptr.h"
 
 #include <cstdint>
+#include <deque>
 #include <functional>
+#include <map>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -91,6 +94,25 @@ class SyncJob : public MessageSink
 
     /// \brief A message's last byte reached dstHost (called by the transport).
     void Delivered(uint32_t srcHost, uint32_t dstHost, uint32_t qp) override;
+
+    /**
+     * \brief Over MPI ranks: the hosts this process simulates (by host rank). The job then
+     * runs for them only: it posts the transfers whose source is local and counts the
+     * transfers whose destination is local; every dependency a participant waits on is seen
+     * at its own host (its sends' completions, its receives' deliveries), so no other rank's
+     * state is needed, except which transfer a message from another rank is: the sender's
+     * rank reports every post to a remote destination (onRemotePost, one call per stripe)
+     * and the destination's rank calls RemotePosted before the message can arrive. GST is
+     * then this rank's (last local delivery - last backprop); the whole run's is the max
+     * over the ranks. One iteration only (the next would start when every rank finished).
+     */
+    using RemotePost = std::function<void(
+        uint32_t srcHost, uint32_t dstHost, uint32_t qp, TransferId id, uint32_t parts)>;
+    void SetLocalHosts(std::vector<bool> local, RemotePost onRemotePost);
+    /// \brief Over ranks: stripe qp of transfer id, posted at `start` on another rank, will
+    /// arrive here on queue pair qp from srcHost (parts: the transfer's stripes).
+    void RemotePosted(
+        uint32_t srcHost, uint32_t dstHost, uint32_t qp, TransferId id, uint32_t parts, Time start);
 
     /// \brief True when every iteration finished.
     bool
@@ -165,6 +187,12 @@ class SyncJob : public MessageSink
     std::vector<SyncTransferTimes> m_times; //!< every transfer executed
     std::vector<Time> m_gst;                //!< per iteration
     std::vector<Time> m_iterationTime;      //!< per iteration
+    std::vector<bool> m_localHosts;         //!< SetLocalHosts; empty: every host
+    RemotePost m_onRemotePost;              //!< SetLocalHosts
+    uint32_t m_expected{0};                 //!< transfers ending here per iteration
+    /// Over ranks: transfers posted on another rank, by (src host, dst host, stripe QP), in
+    /// posting order (the mailbox's counterpart for messages this rank did not post).
+    std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::deque<TransferId>> m_remote;
 };
 
 } // namespace ns3

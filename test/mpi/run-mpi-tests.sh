@@ -1,7 +1,9 @@
 #!/bin/sh
 # `make test-mpi`: the same flows simulated in one process and partitioned over 2 MPI ranks
 # (ns-3's DistributedSimulatorImpl, ParamsyncHelper::SetRanks) must give the same flow
-# completion times, PFC pause frames, drops and ECN marks (compare-runs.py says how close).
+# completion times, PFC pause frames, drops and ECN marks (compare-runs.py says how close):
+# first with paramsync-mpi-check, then with the driver (`paramsync ... --mpi=1`: its JSON
+# row and --out files, gathered on rank 0), and the driver's refusals under --mpi=1.
 #
 # usage: run-mpi-tests.sh [JOBS]
 # Builds (or reuses) the ns-3 tree of `make test-ns3-trees` (build-ns3-tree.sh: MPI on);
@@ -13,11 +15,16 @@ here=$root/test/mpi
 python=${PYTHON:-/usr/bin/python3}
 
 bin=${PARAMSYNC_MPI_CHECK:-}
-if [ -z "$bin" ]; then
+driver=${PARAMSYNC_MPI_DRIVER:-}
+if [ -z "$bin" ] || [ -z "$driver" ]; then
     tree=$("$root/test/ns3-trees/build-ns3-tree.sh" "$jobs")
-    bin=$(find "$tree/build/contrib/paramsync/examples" -type f -name 'ns3.37-paramsync-mpi-check*' | head -n 1)
+    examples=$tree/build/contrib/paramsync/examples
+    bin=${bin:-$(find "$examples" -type f -name 'ns3.37-paramsync-mpi-check*' | head -n 1)}
+    driver=${driver:-$(find "$examples" -type f -name 'ns3.37-paramsync' -o -type f \
+        -name 'ns3.37-paramsync-release' | head -n 1)}
 fi
 [ -n "$bin" ] && [ -x "$bin" ] || { echo "test-mpi: paramsync-mpi-check was not built" >&2; exit 1; }
+[ -n "$driver" ] && [ -x "$driver" ] || { echo "test-mpi: the paramsync driver was not built" >&2; exit 1; }
 
 # Root (CI) needs --allow-run-as-root; 2 ranks on a machine with fewer free slots need
 # --oversubscribe.
@@ -59,4 +66,88 @@ run_case star-incast-pfc reordered --topology=star:n=8 --pattern=incast --bytes=
 # 8 MB: 2,818 / 2,817 pause frames, flow 52 ends 669 ns earlier over 2 ranks, the last
 # completion equal).
 run_case fattree8-shift-congested reordered --topology=fattree:k=8 --pattern=shift --bytes=8000000
+
+# The driver: `paramsync ... --format=json --out=DIR` in one process and with --mpi=1 over 2
+# ranks; rank 0's row and flows.csv against the one process's (compare-runs.py), and rank 0
+# alone prints (the row file holds one line).
+run_driver_case() {
+    name=$1
+    mode=$2
+    shift 2
+    start=$(date +%s)
+    "$driver" "$@" --format=json --out="$out/$name.one.d" >"$out/$name.one" ||
+        { echo "test-mpi: $name: the driver in one process failed" >&2; exit 1; }
+    # shellcheck disable=SC2086
+    mpirun $mpirun_flags -np 2 "$driver" "$@" --format=json --out="$out/$name.two.d" --mpi=1 \
+        >"$out/$name.two" || { echo "test-mpi: $name: the driver over 2 ranks failed" >&2; exit 1; }
+    [ "$(wc -l <"$out/$name.two")" = 1 ] ||
+        { echo "test-mpi: $name: not one row on stdout over 2 ranks" >&2; exit 1; }
+    "$python" "$here/compare-runs.py" "$name" "$mode" "$out/$name.one" "$out/$name.two"
+    echo "test-mpi: $name ok ($(($(date +%s) - start)) s)"
+}
+# HPCC-format flow files (count, then `src dst priority dport bytes start`): the shift
+# permutation of 16 hosts and an incast of hosts 1..7 into host 0.
+"$python" -c 'print(16); [print(h, (h + 8) % 16, 3, 100, 1000000, 0) for h in range(16)]' \
+    >"$out/shift16.txt"
+"$python" -c 'print(7); [print(h, 0, 3, 100, 2000000, 0) for h in range(1, 8)]' >"$out/incast8.txt"
+# The fat-tree permutation as above, through the driver: exact.
+run_driver_case driver-fattree-shift exact --topology=fattree:k=4 --algorithm=none \
+    --flows="$out/shift16.txt"
+# With a 2 MB buffer: PFC pauses crossing the cut (as fattree-shift-pfc): exact.
+run_driver_case driver-fattree-shift-pfc exact-pauses --topology=fattree:k=4 --algorithm=none \
+    --flows="$out/shift16.txt" --buffer=2MB
+# The incast on the star with a 4 MB buffer: frames of both ranks meet at the switch in the
+# same nanosecond (compare-runs.py, "reordered").
+run_driver_case driver-star-incast-pfc reordered --topology=star:n=8 --algorithm=none \
+    --flows="$out/incast8.txt" --buffer=4MB
+# Sync plans (SyncJob over ranks: each rank posts its hosts' transfers and counts those
+# delivered to them; a post to another rank's host is announced there, helper/
+# rank-post-notices.h): GST, every transfer's start and end, pauses and marks as in one
+# process. The ring's and hips' stages are one sender per receiver: exact. A mesh sends to
+# every peer at once, an incast at every host; with a 1 MB / 500 KB buffer it pauses, and
+# frames of both ranks reach a switch port in the same nanosecond ("reordered": transfers
+# within 1%, pauses and marks within 5%; GST, the last delivery, exact).
+run_driver_case driver-fattree-ring exact --topology=fattree:k=4 --algorithm=ring \
+    --model=bytes:4MB
+run_driver_case driver-fattree-mesh reordered --topology=fattree:k=4 --algorithm=mesh \
+    --model=bytes:2MB --buffer=1MB
+# hips on BCube(3,1), no pause: a frame from the other rank and a local one tie in one
+# nanosecond at a relaying host (at 2 MB transfer 30 ends 1 ns earlier over 2 ranks, the GST
+# equal; at 4 MB the GST is 18 ns later, 749,915 against 749,897 ns): "reordered".
+run_driver_case driver-bcube-hips reordered --topology=bcube:n=3,k=1 --algorithm=hips \
+    --model=bytes:4MB
+run_driver_case driver-bcube-mesh reordered --topology=bcube:n=3,k=1 --algorithm=mesh \
+    --model=bytes:1MB --buffer=500KB
+
+# Refusals: exit 2 and one line on stderr (rank 0's), nothing on stdout.
+refused() {
+    name=$1
+    want=$2
+    shift 2
+    code=0
+    # shellcheck disable=SC2086
+    mpirun $mpirun_flags -np 2 "$driver" "$@" --mpi=1 >"$out/$name.out" 2>"$out/$name.err" ||
+        code=$?
+    lines=$(grep -c '^paramsync: ' "$out/$name.err" || true)
+    if [ "$code" != 2 ] || [ -s "$out/$name.out" ] || [ "$lines" != 1 ] ||
+        ! grep -q "$want" "$out/$name.err"; then
+        echo "test-mpi: $name: wanted exit 2 and one line with '$want'; got exit $code:" >&2
+        cat "$out/$name.err" >&2
+        exit 1
+    fi
+    echo "test-mpi: $name refused ok"
+}
+refused refuse-iterations "allowed: --iterations=1" --topology=fattree:k=4 \
+    --algorithm=ring --model=bytes:1MB --iterations=2
+refused refuse-fluid "only packet-level runs" --topology=fattree:k=4 --algorithm=ring \
+    --model=bytes:1MB --backend=fluid
+refused refuse-deadlock-check "needs every node in one process" --topology=fattree:k=4 \
+    --algorithm=none --flows="$out/shift16.txt" --deadlock-check=1ms
+# One rank under --mpi=1 is refused after MPI_Init (it would be one process's run).
+code=0
+mpirun $mpirun_flags -np 1 "$driver" --topology=star:n=8 --algorithm=none \
+    --flows="$out/incast8.txt" --mpi=1 >/dev/null 2>"$out/one-rank.err" || code=$?
+[ "$code" = 2 ] && grep -q 'one MPI rank' "$out/one-rank.err" ||
+    { echo "test-mpi: one rank: wanted exit 2 'one MPI rank', got $code" >&2; exit 1; }
+echo "test-mpi: one-rank refused ok"
 echo "test-mpi: ok"

@@ -12,6 +12,33 @@ def output(last=1000000, flow0=990000, pauses=100, ecn=40, drops=0):
             "drops %d\necn_marks %d\n" % (flow0, last, last, pauses, drops, ecn))
 
 
+def driver_row(sim_s="0.0011", pauses=100, status="ok"):
+    return ('{"sim_s":%s,"pfc_pause_frames":%d,"drops":0,"ecn_marks":40,"pfc_pause_depth":1,'
+            '"pkt_hops":500,"retransmits":0,"watchdog_drops":0,"link_drops":0,"status":"%s",'
+            '"invariant":"","events":123}\n' % (sim_s, pauses, status))
+
+
+def driver_flows(end0="0.00099"):
+    return ("algorithm,flow,src,dst,bytes,start_s,end_s,fct_s\n"
+            "none,0,1,0,1000,0,%s,%s\nnone,1,2,0,1000,0,0.0011,0.0011\n" % (end0, end0))
+
+
+def driver_verdict(mode, two_row, two_flows):
+    """The driver's form: a JSON row file and ROW.d/flows.csv beside it."""
+    with tempfile.TemporaryDirectory() as d:
+        paths = []
+        for name, row, flows in (("one", driver_row(), driver_flows()),
+                                 ("two", two_row, two_flows)):
+            paths.append(os.path.join(d, name))
+            os.mkdir(paths[-1] + ".d")
+            with open(paths[-1], "w") as f:
+                f.write(row)
+            with open(paths[-1] + ".d/flows.csv", "w") as f:
+                f.write(flows)
+        return subprocess.run([sys.executable, os.path.join(HERE, "compare-runs.py"), "case",
+                               mode] + paths, capture_output=True).returncode
+
+
 def verdict(mode, one, two):
     with tempfile.TemporaryDirectory() as d:
         paths = []
@@ -35,7 +62,8 @@ def main():
         ("reordered", output(flow0=990000 + 9900), 0),  # 1% of 990,000 ns: allowed
         ("reordered", output(flow0=990000 + 10100), 1),  # ~1.02% of the larger: refused
         ("reordered", output(pauses=105), 0),        # 5 of 105 = 4.8%: allowed
-        ("reordered", output(ecn=43), 1),            # 3 of 43 = 7%: refused
+        ("reordered", output(ecn=43), 1),            # 3 of 43 = 7%, over 2: refused
+        ("reordered", output(ecn=42), 0),            # 2 of 42 = 4.8%: allowed
         ("reordered", output(flow0=-1), 1),          # never completed
     ]
     failed = 0
@@ -45,6 +73,21 @@ def main():
             print("compare-runs.py %s: exit %d, wanted %s for:\n%s" % (
                 mode, got, "pass" if want == 0 else "fail", two))
             failed += 1
+    driver_checks = [
+        ("exact", driver_row(), driver_flows(), 0),
+        ("exact", driver_row(), driver_flows("0.000990001"), 1),  # a flow 1 ns later
+        ("exact", driver_row(pauses=101), driver_flows(), 1),     # one pause frame more
+        ("exact", driver_row(status="stalled"), driver_flows(), 1),  # a failed run
+        ("reordered", driver_row(sim_s="0.001100001"), driver_flows(), 1),  # last, exact
+        ("reordered", driver_row(pauses=104), driver_flows("0.000995"), 0),  # 4%, 0.5%
+    ]
+    for mode, row, flows, want in driver_checks:
+        got = driver_verdict(mode, row, flows)
+        if (got == 0) != (want == 0):
+            print("compare-runs.py %s (driver row): exit %d, wanted %s for:\n%s%s" % (
+                mode, got, "pass" if want == 0 else "fail", row, flows))
+            failed += 1
+    checks += driver_checks
     print("%d of %d checks as expected" % (len(checks) - failed, len(checks)))
     return 1 if failed else 0
 
