@@ -76,6 +76,20 @@ Field(const std::string& json, const std::string& key)
     return std::stod(m[1]);
 }
 
+/// \brief A text field of a JSON line (the first one with that key); "" when missing.
+inline std::string
+TextField(const std::string& json, const std::string& key)
+{
+    const std::string open = "\"" + key + "\":\"";
+    const size_t at = json.find(open);
+    if (at == std::string::npos)
+    {
+        return "";
+    }
+    const size_t begin = at + open.size();
+    return json.substr(begin, json.find('"', begin) - begin);
+}
+
 } // namespace paramsync_test
 
 #endif // PARAMSYNC_TEST_DRIVER_RUN_H

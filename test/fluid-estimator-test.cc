@@ -1,3 +1,5 @@
+#include "hand-plan.h"
+
 #include "ns3/fluid-estimator.h"
 #include "ns3/fluid-heaps.h"
 #include "ns3/sync-algorithm.h"
@@ -12,48 +14,13 @@
 #include <vector>
 
 using namespace ns3;
+using paramsync_test::Hand;
+using paramsync_test::HandPlan;
 
 namespace
 {
 
 constexpr double kB = 40e9; // bit/s, every link unless a test changes it
-
-/// One hand-written transfer: participants, bytes, dependencies.
-struct Hand
-{
-    ParticipantIndex src;
-    ParticipantIndex dst;
-    uint64_t bytes;
-    std::vector<TransferId> deps;
-};
-
-/// A plan of hand-written transfers. The estimator reads only hosts, bytes and deps, so every
-/// transfer claims worker 0's data (a transfer from a bad participant still builds).
-SyncPlan
-HandPlan(std::vector<uint32_t> hostOf, const std::vector<Hand>& transfers)
-{
-    SyncPlan plan;
-    plan.algorithm = "hand";
-    plan.workers = static_cast<uint32_t>(hostOf.size());
-    plan.hostOf = std::move(hostOf);
-    uint64_t offset = 0;
-    for (const Hand& h : transfers)
-    {
-        plan.Add({0,
-                  h.src,
-                  h.dst,
-                  offset,
-                  h.bytes,
-                  TransferOp::Copy,
-                  ContributorSet::Single(plan.workers, 0),
-                  h.deps,
-                  0,
-                  0});
-        offset += h.bytes;
-    }
-    plan.gradientBytes = offset;
-    return plan;
-}
 
 /// The link from host `rank` to its first neighbour.
 LinkIndex

@@ -17,25 +17,7 @@
 
 using paramsync_test::Field;
 using paramsync_test::RunParamsync;
-
-namespace
-{
-
-/// The text field `key` of a JSON line ("" when missing).
-std::string
-TextField(const std::string& json, const std::string& key)
-{
-    const std::string open = "\"" + key + "\":\"";
-    const size_t at = json.find(open);
-    if (at == std::string::npos)
-    {
-        return "";
-    }
-    const size_t begin = at + open.size();
-    return json.substr(begin, json.find('"', begin) - begin);
-}
-
-} // namespace
+using paramsync_test::TextField;
 
 TEST(FluidIdealGrid, IdealAtMostBoundAtMostPacketGst)
 {

@@ -1,5 +1,7 @@
 // GstLowerBound (workloads/gst-lower-bound.h) on hand-built plans whose bound is derived by
 // hand, and RoutedBound::SoloTime (helper/routed-bound.h), the path latency the bound adds.
+#include "hand-plan.h"
+
 #include "ns3/fluid-estimator.h"
 #include "ns3/gst-lower-bound.h"
 #include "ns3/routed-bound.h"
@@ -8,6 +10,8 @@
 #include <gtest/gtest.h>
 
 using namespace ns3;
+using paramsync_test::Hand;
+using paramsync_test::HandPlan;
 
 namespace
 {
@@ -16,35 +20,6 @@ constexpr double kB = 40e9;    // bit/s, every link
 constexpr double kRate = 5e9;  // the same in bytes/s
 constexpr double kMB = 1e6;    // bytes
 constexpr double kTol = 1e-15; // seconds: a few ulps of the sums below
-
-/// One hand-written transfer: participants, bytes, dependencies.
-struct Hand
-{
-    ParticipantIndex src;
-    ParticipantIndex dst;
-    uint64_t bytes;
-    std::vector<TransferId> deps;
-};
-
-/// A plan of hand-written transfers (the bound reads only hosts, bytes and deps).
-SyncPlan
-HandPlan(std::vector<uint32_t> hostOf, const std::vector<Hand>& transfers)
-{
-    SyncPlan plan;
-    plan.algorithm = "hand";
-    plan.workers = static_cast<uint32_t>(hostOf.size());
-    plan.hostOf = std::move(hostOf);
-    for (const Hand& h : transfers)
-    {
-        Transfer t{};
-        t.src = h.src;
-        t.dst = h.dst;
-        t.bytes = h.bytes;
-        t.deps = h.deps;
-        plan.Add(t);
-    }
-    return plan;
-}
 
 /// Directed index of the link from host `rank` up to its switch (star: one port).
 uint32_t

@@ -22,6 +22,7 @@
 using namespace ns3;
 using paramsync_test::Field;
 using paramsync_test::RunParamsync;
+using paramsync_test::TextField;
 
 namespace
 {
@@ -187,8 +188,7 @@ TEST(SourceRouting, IdealAtMostBoundAtMostPacketGst)
         while (std::getline(lines, line))
         {
             ++runs;
-            const size_t at = line.find("\"algorithm\":\"") + 13;
-            const std::string algorithm = line.substr(at, line.find('"', at) - at);
+            const std::string algorithm = TextField(line, "algorithm");
             hd = hd || algorithm.rfind("hd", 0) == 0;
             const double gst = Field(line, "gst_s");
             const double ideal = Field(line, "ideal_gst_s");

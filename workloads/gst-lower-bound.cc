@@ -32,6 +32,10 @@ class BoundRun
     void GroupByPair();
     /// \brief The uses of the queue pairs carrying the parts of the group's transfers.
     void FetchUses(size_t begin, size_t end);
+    /// \brief Calls visit(begin, end, src, dst) for each host pair's run [begin, end) of
+    /// m_byPair, with the uses of its queue pairs fetched into m_uses.
+    template<typename Visit>
+    void ForEachPair(Visit&& visit);
     /// \brief Capacity (bytes/s) of a used directed link; throws when it has none.
     double Capacity(uint32_t link, HostRank src, HostRank dst) const;
     /// \brief Solo times of every transfer (pass 1 over the uses).
@@ -179,6 +183,26 @@ BoundRun::FetchUses(size_t begin, size_t end)
     }
 }
 
+template<typename Visit>
+void
+BoundRun::ForEachPair(Visit&& visit)
+{
+    for (size_t begin = 0; begin < m_byPair.size();)
+    {
+        size_t end = begin;
+        while (end < m_byPair.size() && m_byPair[end].first == m_byPair[begin].first)
+        {
+            ++end;
+        }
+        FetchUses(begin, end);
+        visit(begin,
+              end,
+              static_cast<HostRank>(m_byPair[begin].first >> 32),
+              static_cast<HostRank>(m_byPair[begin].first & 0xffffffffu));
+        begin = end;
+    }
+}
+
 double
 BoundRun::Capacity(uint32_t link, HostRank src, HostRank dst) const
 {
@@ -198,16 +222,7 @@ BoundRun::SoloTimes()
 {
     m_solo.assign(m_plan.transfers.size(), 0.0);
     m_wire.assign(m_plan.transfers.size(), 0.0);
-    for (size_t begin = 0; begin < m_byPair.size();)
-    {
-        size_t end = begin;
-        while (end < m_byPair.size() && m_byPair[end].first == m_byPair[begin].first)
-        {
-            ++end;
-        }
-        FetchUses(begin, end);
-        const auto src = static_cast<HostRank>(m_byPair[begin].first >> 32);
-        const auto dst = static_cast<HostRank>(m_byPair[begin].first & 0xffffffffu);
+    ForEachPair([this](size_t begin, size_t end, HostRank src, HostRank dst) {
         std::vector<double> rate(m_uses.size(), INFINITY); // r_q = min_l c_l / a_l
         for (size_t q = 0; q < m_uses.size(); ++q)
         {
@@ -220,6 +235,8 @@ BoundRun::SoloTimes()
         // Transfers striped over every fetched QP load each link with the sum of their
         // parts (each part at least the smallest one's wire bytes).
         const double most = MostLoadedLink(m_uses.size(), src, dst);
+        const NodeIndex srcNode = m_topology.Graph().HostNode(src);
+        const NodeIndex dstNode = m_topology.Graph().HostNode(dst);
         for (size_t k = begin; k < end; ++k)
         {
             const TransferId id = m_byPair[k].second;
@@ -234,8 +251,6 @@ BoundRun::SoloTimes()
                 const uint64_t part = PartBytes(bytes, parts, i);
                 m_wire[id] += m_paths.WireBytes(part);
                 // The part's load on its end hosts' own links (PortHead).
-                const NodeIndex srcNode = m_topology.Graph().HostNode(src);
-                const NodeIndex dstNode = m_topology.Graph().HostNode(dst);
                 for (const FluidLinkUse& u : m_uses[i])
                 {
                     if (m_from[u.link] == srcNode || m_to[u.link] == dstNode)
@@ -252,8 +267,7 @@ BoundRun::SoloTimes()
                 m_solo[id] = std::max(m_solo[id], s);
             }
         }
-        begin = end;
-    }
+    });
     std::sort(m_edges.begin(), m_edges.end());
     m_edgeBegin.assign(m_plan.transfers.size() + 1, 0);
     for (const auto& e : m_edges)
@@ -411,16 +425,7 @@ BoundRun::LinkBound(GstBound& out)
     const size_t kj = phi.size();
     std::vector<double> cells(links * ki * kj, 0.0);
     std::vector<char> used(links, 0);
-    for (size_t begin = 0; begin < m_byPair.size();)
-    {
-        size_t end = begin;
-        while (end < m_byPair.size() && m_byPair[end].first == m_byPair[begin].first)
-        {
-            ++end;
-        }
-        FetchUses(begin, end);
-        const auto src = static_cast<HostRank>(m_byPair[begin].first >> 32);
-        const auto dst = static_cast<HostRank>(m_byPair[begin].first & 0xffffffffu);
+    ForEachPair([&](size_t begin, size_t end, HostRank src, HostRank dst) {
         const uint64_t qps = std::max<uint32_t>(1, m_paths.QueuePairs(src, dst));
         for (size_t k = begin; k < end; ++k)
         {
@@ -440,8 +445,7 @@ BoundRun::LinkBound(GstBound& out)
                 }
             }
         }
-        begin = end;
-    }
+    });
     for (size_t l = 0; l < links; ++l)
     {
         if (!used[l])
