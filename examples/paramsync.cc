@@ -14,11 +14,15 @@
  * but an invariant failed (drops with PFC on, a stall), results still written.
  * The logic lives in helper/paramsync-driver.h; this file only calls it.
  */
+#include "ns3/huge-page-heap.h"
 #include "ns3/paramsync-driver.h"
 
 int
 main(int argc, char* argv[])
 {
+    // Before anything is allocated or MPI starts: the heap on huge pages
+    // (helper/huge-page-heap.h; README, "Speed at scale").
+    ns3::HugePageHeap::RelaunchIfUseful(argv);
     ns3::ParamsyncDriver driver;
     return driver.Main(argc, argv);
 }

@@ -1,6 +1,7 @@
 #include "paramsync-driver.h"
 
 #include "build-info.h"
+#include "huge-page-heap.h"
 #include "mpi-session.h"
 #include "prepared-systems.h"
 #include "resource-estimate.h"
@@ -359,7 +360,8 @@ ParamsyncDriver::Setup(int argc, char** argv)
         if (m_options.versionRequested)
         {
             std::cout << "paramsync " << BuildInfo::Version() << " (ns-3 "
-                      << BuildInfo::Ns3Version() << ")" << std::endl;
+                      << BuildInfo::Ns3Version() << ")\n"
+                      << HugePageHeap::Describe() << std::endl;
             return kExitOk;
         }
         ns3Args.insert(ns3Args.begin(), argv[0]);

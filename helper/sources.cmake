@@ -1,6 +1,7 @@
 # Files of helper/ (and its tests), listed explicitly. Paths are relative to the repository root.
 set(PARAMSYNC_HELPER_SOURCES
     helper/build-info.cc
+    helper/huge-page-heap.cc
     helper/driver-options.cc
     helper/driver-options-ns3.cc
     helper/flow-list.cc
@@ -34,6 +35,7 @@ set(PARAMSYNC_HELPER_SOURCES
 )
 set(PARAMSYNC_HELPER_HEADERS
     helper/build-info.h
+    helper/huge-page-heap.h
     helper/driver-options.h
     helper/flow-list.h
     helper/in-flight-sampler.h

@@ -45,14 +45,16 @@ Exists(const std::string& path)
     return stat(path.c_str(), &st) == 0;
 }
 
-/// \brief Runs build/paramsync with args (a shell word list); stdout and stderr go through
-/// per-process temporary files, removed afterwards.
+/// \brief Runs build/paramsync with args (a shell word list) and env (NAME=value words put
+/// before the command); stdout and stderr go through per-process temporary files, removed
+/// afterwards.
 inline Outcome
-RunParamsync(const std::string& args)
+RunParamsync(const std::string& args, const std::string& env = "")
 {
     const std::string base = "/tmp/paramsync-test-run-" + std::to_string(getpid());
-    const std::string cmd = std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" + base +
-                            ".out 2>" + base + ".err";
+    const std::string cmd = (env.empty() ? "" : "env " + env + " ") +
+                            std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" +
+                            base + ".out 2>" + base + ".err";
     const int status = std::system(cmd.c_str());
     Outcome o{
         WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"), Slurp(base + ".err")};
