@@ -68,6 +68,12 @@ SharedBufferMmu::AddPort(double rateBps, double delayS, double responseS)
         }
     }
     m_ports.push_back(p);
+    for (uint8_t q = 0; q < 8; ++q)
+    {
+        Account a;
+        a.alpha = p.alpha;
+        m_accounts.push_back(a);
+    }
     return static_cast<uint32_t>(m_ports.size() - 1);
 }
 
@@ -118,7 +124,7 @@ SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
         return m_config.staticXoffBytes;
     }
     uint64_t free = m_sharedPool > m_sharedUsed ? m_sharedPool - m_sharedUsed : 0;
-    return static_cast<uint64_t>(m_ports[port].alpha * static_cast<double>(free));
+    return static_cast<uint64_t>(AccountOf(port, priority).alpha * static_cast<double>(free));
 }
 
 uint64_t
@@ -138,30 +144,31 @@ SharedBufferMmu::Xon(uint32_t port, uint8_t priority) const
 SharedBufferMmu::Admission
 SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
 {
-    Port& p = m_ports[port];
+    Account& a = AccountOf(port, priority);
     bool lossless = Lossless(priority);
     // A lossless port-priority fills its private reserve first; only the rest is shared.
     uint64_t toReserve = 0;
-    if (lossless && p.hdrm[priority] == 0 && p.reserved[priority] < m_config.queueReserveBytes)
+    if (lossless && a.hdrm == 0 && a.reserved < m_config.queueReserveBytes)
     {
-        toReserve = std::min<uint64_t>(bytes, m_config.queueReserveBytes - p.reserved[priority]);
+        toReserve = std::min<uint64_t>(bytes, m_config.queueReserveBytes - a.reserved);
     }
     const uint64_t toShared = bytes - toReserve;
     // Every class stays in the shared pool up to its threshold: a lossy class that could
     // take every free byte would drive the lossless XOFF to zero.
-    bool sharedOk = toShared == 0 || (m_sharedUsed + toShared <= m_sharedPool &&
-                                      p.shared[priority] + toShared <=
-                                          (lossless ? Xoff(port, priority) : LossyLimit()));
-    if (sharedOk && p.hdrm[priority] == 0)
+    bool sharedOk = toShared == 0 ||
+                    (m_sharedUsed + toShared <= m_sharedPool &&
+                     a.shared + toShared <= (lossless ? Xoff(port, priority) : LossyLimit()));
+    if (sharedOk && a.hdrm == 0)
     {
-        p.reserved[priority] += toReserve;
-        p.shared[priority] += toShared;
+        a.reserved += toReserve;
+        a.shared += toShared;
         m_sharedUsed += toShared;
         return SHARED;
     }
-    if (lossless && p.hdrm[priority] + bytes <= p.headroom)
+    Port& p = m_ports[port];
+    if (lossless && a.hdrm + bytes <= p.headroom)
     {
-        p.hdrm[priority] += bytes;
+        a.hdrm += bytes;
         return HEADROOM;
     }
     ++p.drops[priority];
@@ -172,19 +179,19 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
 void
 SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
 {
-    Port& p = m_ports[port];
-    uint64_t fromHdrm = bytes < p.hdrm[priority] ? bytes : p.hdrm[priority];
-    p.hdrm[priority] -= fromHdrm;
+    Account& a = AccountOf(port, priority);
+    uint64_t fromHdrm = bytes < a.hdrm ? bytes : a.hdrm;
+    a.hdrm -= fromHdrm;
     uint64_t rest = bytes - fromHdrm;
-    if (rest > p.shared[priority] + p.reserved[priority])
+    if (rest > a.shared + a.reserved)
     {
         throw std::logic_error("SharedBufferMmu::Release of bytes never admitted");
     }
     // Shared bytes leave before the reserve's (the reserve refills last, as in HPCC).
-    uint64_t fromShared = std::min(rest, p.shared[priority]);
-    p.shared[priority] -= fromShared;
+    uint64_t fromShared = std::min(rest, a.shared);
+    a.shared -= fromShared;
     m_sharedUsed -= fromShared;
-    p.reserved[priority] -= rest - fromShared;
+    a.reserved -= rest - fromShared;
 }
 
 bool
@@ -194,33 +201,33 @@ SharedBufferMmu::ShouldPause(uint32_t port, uint8_t priority) const
     {
         return false;
     }
-    const Port& p = m_ports[port];
-    return p.hdrm[priority] > 0 || p.shared[priority] >= Xoff(port, priority);
+    const Account& a = AccountOf(port, priority);
+    return a.hdrm > 0 || a.shared >= Xoff(port, priority);
 }
 
 bool
 SharedBufferMmu::ShouldResume(uint32_t port, uint8_t priority) const
 {
-    const Port& p = m_ports[port];
-    return p.hdrm[priority] == 0 && p.shared[priority] <= Xon(port, priority);
+    const Account& a = AccountOf(port, priority);
+    return a.hdrm == 0 && a.shared <= Xon(port, priority);
 }
 
 uint64_t
 SharedBufferMmu::SharedBytes(uint32_t port, uint8_t priority) const
 {
-    return m_ports.at(port).shared[priority];
+    return m_accounts.at(8 * static_cast<std::size_t>(port) + priority).shared;
 }
 
 uint64_t
 SharedBufferMmu::ReservedBytes(uint32_t port, uint8_t priority) const
 {
-    return m_ports.at(port).reserved[priority];
+    return m_accounts.at(8 * static_cast<std::size_t>(port) + priority).reserved;
 }
 
 uint64_t
 SharedBufferMmu::HeadroomUsed(uint32_t port, uint8_t priority) const
 {
-    return m_ports.at(port).hdrm[priority];
+    return m_accounts.at(8 * static_cast<std::size_t>(port) + priority).hdrm;
 }
 
 uint64_t

@@ -150,19 +150,40 @@ class SharedBufferMmu
     }
 
   private:
-    /// Accounting of one ingress port.
+    /// The counts of one (ingress port, priority) and the threshold factor they are checked
+    /// against: one 32-byte record, two to a cache line. Admit, Release and the pause checks
+    /// of a frame read and write this one line; as three arrays of a port record they touched
+    /// three, each a cache miss in a network larger than the cache (bench/README.md, Scaling).
+    struct alignas(32) Account
+    {
+        uint64_t shared{0};   //!< shared bytes
+        uint64_t hdrm{0};     //!< headroom bytes
+        uint64_t reserved{0}; //!< reserve bytes
+        double alpha{0};      //!< dynamic threshold factor of the port (a copy per priority)
+    };
+    /// What only set-up, a frame bound for headroom or a drop reads, per ingress port.
     struct Port
     {
         double rateBps;           //!< link rate
         double delayS;            //!< link delay
         uint64_t headroom;        //!< headroom per lossless priority
         double alpha;             //!< dynamic threshold factor of this port
-        uint64_t reserved[8];     //!< reserve bytes per priority
-        uint64_t shared[8];       //!< shared bytes per priority
-        uint64_t hdrm[8];         //!< headroom bytes per priority
         uint64_t drops[8];        //!< dropped frames per priority
         uint64_t droppedBytes[8]; //!< dropped bytes per priority
     };
+
+    /// \brief The account of (port, priority).
+    Account&
+    AccountOf(uint32_t port, uint8_t priority)
+    {
+        return m_accounts[8 * static_cast<std::size_t>(port) + priority];
+    }
+    /// \brief The account of (port, priority).
+    const Account&
+    AccountOf(uint32_t port, uint8_t priority) const
+    {
+        return m_accounts[8 * static_cast<std::size_t>(port) + priority];
+    }
 
     /// \brief Whether priority p is lossless.
     bool
@@ -172,7 +193,8 @@ class SharedBufferMmu
     }
 
     Config m_config;           //!< settings
-    std::vector<Port> m_ports; //!< per ingress port
+    std::vector<Port> m_ports;       //!< per ingress port
+    std::vector<Account> m_accounts; //!< per (ingress port, priority): port * 8 + priority
     uint64_t m_sharedPool{0};  //!< shared pool size
     uint64_t m_sharedUsed{0};  //!< shared bytes in use
     bool m_finalized{false};   //!< Finalize called
