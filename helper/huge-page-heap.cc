@@ -1,7 +1,7 @@
 #include "huge-page-heap.h"
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <gnu/libc-version.h>
 #include <unistd.h>
@@ -109,8 +109,8 @@ HugePageHeap::RelaunchIfUseful(char** argv)
     }
     const std::string before = Env(kTunables);
     const bool had = std::getenv(kTunables) != nullptr;
-    const std::string tunables =
-        (before.empty() ? "" : before + ":") + std::string(kTunable) + "=1";
+    const std::string tunables = (before.empty() ? "" : before + ":") + std::string(kTunable) +
+                                 "=1";
     setenv(kTunables, tunables.c_str(), 1);
     setenv(kRelaunched, "1", 1);
     execv("/proc/self/exe", argv);
@@ -133,8 +133,8 @@ HugePageHeap::Describe()
     if (!kSanitizerBuild && Env(kTunables).find(on) != std::string::npos)
     {
         return "heap: transparent huge pages (" + std::string(kTunables) + " " + on +
-               (Env(kRelaunched).empty() ? ", set by the user" : ", relaunched with it") +
-               "; " + kOptOut + "=0 turns it off)";
+               (Env(kRelaunched).empty() ? ", set by the user" : ", relaunched with it") + "; " +
+               kOptOut + "=0 turns it off)";
     }
     if (!kSanitizerBuild && KernelMode() == "always")
     {

@@ -27,13 +27,7 @@ std::size_t
 RadixHeapScheduler::BucketOf(Key k, Key base)
 {
     const Key x = k ^ base;
-    const auto hi = static_cast<uint64_t>(x >> 64);
-    if (hi != 0)
-    {
-        return 128 - static_cast<std::size_t>(__builtin_clzll(hi)); // highest bit 64..127
-    }
-    const auto lo = static_cast<uint64_t>(x);
-    return lo == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(lo));
+    return x == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(x));
 }
 
 void
@@ -45,6 +39,28 @@ RadixHeapScheduler::Place(const Scheduler::Event& ev) const
 }
 
 void
+RadixHeapScheduler::PlaceBeforeLaterUids(const Scheduler::Event& ev)
+{
+    // The events of ev's time are all in its bucket, in uid order: ev goes before the first
+    // of them with a larger uid (after bucket 0's taken events).
+    const std::size_t b = BucketOf(KeyOf(ev), m_base);
+    std::vector<Scheduler::Event>& bucket = m_buckets[b];
+    auto at = bucket.begin() + static_cast<std::ptrdiff_t>(b == 0 ? m_firstNext : 0);
+    while (at != bucket.end() && !(at->key.m_ts == ev.key.m_ts && at->key.m_uid > ev.key.m_uid))
+    {
+        ++at;
+    }
+    bucket.insert(at, ev);
+    m_nonEmpty[b >> 6] |= uint64_t{1} << (b & 63);
+}
+
+void
+RadixHeapScheduler::MarkEmpty(std::size_t b) const
+{
+    m_nonEmpty[b >> 6] &= ~(uint64_t{1} << (b & 63));
+}
+
+void
 RadixHeapScheduler::Insert(const Scheduler::Event& ev)
 {
     const Key k = KeyOf(ev);
@@ -52,7 +68,17 @@ RadixHeapScheduler::Insert(const Scheduler::Event& ev)
     {
         Rebase(k);
     }
-    Place(ev);
+    // Serial-number order (RFC 1982): past the 2^32 wrap a small uid is a later one.
+    const bool earlierUid = static_cast<int32_t>(ev.key.m_uid - m_lastUid) < 0;
+    if (earlierUid)
+    {
+        PlaceBeforeLaterUids(ev);
+    }
+    else
+    {
+        Place(ev);
+        m_lastUid = ev.key.m_uid;
+    }
     ++m_size;
 }
 
@@ -69,6 +95,8 @@ RadixHeapScheduler::Refill() const
     {
         return;
     }
+    m_buckets[0].clear(); // every event of it was taken; it keeps its capacity
+    m_firstNext = 0;
     std::size_t b = 0;
     for (std::size_t w = 0; w < m_nonEmpty.size(); ++w)
     {
@@ -87,14 +115,15 @@ RadixHeapScheduler::Refill() const
         smallest = k < smallest ? k : smallest;
     }
     // Against the new base every key of bucket b differs first below bit b - 1: all of them
-    // move to lower buckets (the smallest to 0), none back into b.
+    // move to lower buckets (the smallest to 0), none back into b; in order, so the events
+    // of one time keep their uid order.
     m_base = smallest;
     for (const Scheduler::Event& e : bucket)
     {
         Place(e);
     }
     bucket.clear(); // keeps its capacity: the bucket fills again
-    m_nonEmpty[b >> 6] &= ~(uint64_t{1} << (b & 63));
+    MarkEmpty(b);
 }
 
 Scheduler::Event
@@ -102,7 +131,7 @@ RadixHeapScheduler::PeekNext() const
 {
     NS_ASSERT(m_size > 0);
     Refill();
-    return m_buckets[0].back();
+    return m_buckets[0][m_firstNext];
 }
 
 Scheduler::Event
@@ -110,16 +139,15 @@ RadixHeapScheduler::RemoveNext()
 {
     NS_ASSERT(m_size > 0);
     Refill();
-    // Bucket 0 holds the events equal to the base: one, as uids are unique.
+    // Bucket 0 holds the events at the base time, in uid order: taken first to last.
     std::vector<Scheduler::Event>& first = m_buckets[0];
-    const Scheduler::Event next = first.back();
-    first.pop_back();
-    if (first.empty())
+    const Scheduler::Event next = first[m_firstNext++];
+    if (m_firstNext == first.size())
     {
-        m_nonEmpty[0] &= ~uint64_t{1};
+        MarkEmpty(0);
     }
     --m_size;
-    return next; // the base stays its key: every later insertion is larger
+    return next; // the base stays its key: every later insertion is as late or later
 }
 
 void
@@ -129,11 +157,16 @@ RadixHeapScheduler::Rebase(Key k) const
     all.reserve(m_size);
     for (std::size_t b = 0; b < kBuckets; ++b)
     {
-        all.insert(all.end(), m_buckets[b].begin(), m_buckets[b].end());
+        const std::size_t from = b == 0 ? m_firstNext : 0;
+        all.insert(all.end(),
+                   m_buckets[b].begin() + static_cast<std::ptrdiff_t>(from),
+                   m_buckets[b].end());
         m_buckets[b].clear();
     }
+    m_firstNext = 0;
     m_nonEmpty.fill(0);
     m_base = k;
+    // Events of one time share a bucket, so this order keeps their uid order.
     for (const Scheduler::Event& e : all)
     {
         Place(e);
@@ -146,15 +179,15 @@ RadixHeapScheduler::Remove(const Scheduler::Event& ev)
     for (std::size_t b = 0; b < kBuckets; ++b)
     {
         std::vector<Scheduler::Event>& bucket = m_buckets[b];
-        for (std::size_t i = 0; i < bucket.size(); ++i)
+        for (std::size_t i = b == 0 ? m_firstNext : 0; i < bucket.size(); ++i)
         {
             if (bucket[i].impl == ev.impl && bucket[i].key.m_uid == ev.key.m_uid)
             {
-                bucket[i] = bucket.back();
-                bucket.pop_back();
-                if (bucket.empty())
+                // Erased in place: the events of one time must keep their order.
+                bucket.erase(bucket.begin() + static_cast<std::ptrdiff_t>(i));
+                if (bucket.size() == (b == 0 ? m_firstNext : 0))
                 {
-                    m_nonEmpty[b >> 6] &= ~(uint64_t{1} << (b & 63));
+                    MarkEmpty(b);
                 }
                 --m_size;
                 return;

@@ -192,12 +192,12 @@ class SharedBufferMmu
         return m_config.pfcEnabled && ((m_config.losslessMask >> p) & 1);
     }
 
-    Config m_config;           //!< settings
+    Config m_config;                 //!< settings
     std::vector<Port> m_ports;       //!< per ingress port
     std::vector<Account> m_accounts; //!< per (ingress port, priority): port * 8 + priority
-    uint64_t m_sharedPool{0};  //!< shared pool size
-    uint64_t m_sharedUsed{0};  //!< shared bytes in use
-    bool m_finalized{false};   //!< Finalize called
+    uint64_t m_sharedPool{0};        //!< shared pool size
+    uint64_t m_sharedUsed{0};        //!< shared bytes in use
+    bool m_finalized{false};         //!< Finalize called
 };
 
 } // namespace ns3

@@ -53,8 +53,8 @@ RunParamsync(const std::string& args, const std::string& env = "")
 {
     const std::string base = "/tmp/paramsync-test-run-" + std::to_string(getpid());
     const std::string cmd = (env.empty() ? "" : "env " + env + " ") +
-                            std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" +
-                            base + ".out 2>" + base + ".err";
+                            std::string(PARAMSYNC_BINARY_DIR) + "/paramsync " + args + " >" + base +
+                            ".out 2>" + base + ".err";
     const int status = std::system(cmd.c_str());
     Outcome o{
         WIFEXITED(status) ? WEXITSTATUS(status) : -1, Slurp(base + ".out"), Slurp(base + ".err")};

@@ -171,6 +171,71 @@ TEST(RadixHeapScheduler, SameOrderAsTheQuadHeapOnASimulatorStream)
     EXPECT_EQ(Drain(radix), Drain(quad));
 }
 
+TEST(RadixHeapScheduler, TiesLeaveInUidOrderThroughEveryBucketMove)
+{
+    // The heap's key is the time alone; ties must leave in uid order. Eight distinct delays
+    // (0..7 ns and 2^20 + 0..7) make most events share a time with others, spread over
+    // buckets far apart, so that tied events are re-spread together many times before they
+    // leave; every removal must match the 4-ary heap's (time, uid) order.
+    RadixHeapScheduler radix;
+    QuadHeapScheduler quad;
+    std::mt19937_64 rng(11);
+    uint32_t uid = 1;
+    uint64_t now = 0;
+    const auto insert = [&](uint64_t ts) {
+        radix.Insert(Ev(ts, uid));
+        quad.Insert(Ev(ts, uid));
+        ++uid;
+    };
+    for (int i = 0; i < 500; ++i)
+    {
+        insert(rng() % 8 + ((rng() & 1) << 20));
+    }
+    for (int i = 0; i < 20000; ++i)
+    {
+        const Scheduler::Event a = radix.RemoveNext();
+        const Scheduler::Event b = quad.RemoveNext();
+        ASSERT_EQ(a.key.m_ts, b.key.m_ts) << i;
+        ASSERT_EQ(a.key.m_uid, b.key.m_uid) << i;
+        now = a.key.m_ts;
+        for (int c = 0; c < static_cast<int>(rng() % 3) || quad.IsEmpty(); ++c)
+        {
+            insert(now + rng() % 8 + ((rng() & 1) << 20));
+        }
+    }
+    EXPECT_EQ(Drain(radix), Drain(quad));
+}
+
+TEST(RadixHeapScheduler, AnEarlierUidInsertedLaterStillLeavesFirstAmongItsTies)
+{
+    // (5, 7) and (5, 9) are inserted, then (5, 8) and (5, 3): below uids already inserted
+    // (a scheduler swap re-inserts like this). The (time, uid) order is 3, 7, 8, 9 at time 5,
+    // also after one of them was taken: (5, 4) inserted once (5, 3) left goes before 7.
+    RadixHeapScheduler s;
+    s.Insert(Ev(5, 7));
+    s.Insert(Ev(5, 9));
+    s.Insert(Ev(6, 10));
+    s.Insert(Ev(5, 8));
+    s.Insert(Ev(5, 3));
+    EXPECT_EQ(s.RemoveNext().key.m_uid, 3u);
+    s.Insert(Ev(5, 4));
+    Order expected{{5, 4}, {5, 7}, {5, 8}, {5, 9}, {6, 10}};
+    EXPECT_EQ(Drain(s), expected);
+}
+
+TEST(RadixHeapScheduler, PastTheUidWrapTiesKeepInsertionOrder)
+{
+    // uids are 32-bit: 2^32 - 1 is followed by 0. In serial-number order (RFC 1982) the 0 is
+    // the later event, so at one time it leaves after 2^32 - 1 (as it was scheduled after).
+    RadixHeapScheduler s;
+    s.Insert(Ev(5, 0xfffffffeu));
+    s.Insert(Ev(5, 0xffffffffu));
+    s.Insert(Ev(5, 0u));
+    s.Insert(Ev(4, 1u));
+    Order expected{{4, 1}, {5, 0xfffffffeu}, {5, 0xffffffffu}, {5, 0}};
+    EXPECT_EQ(Drain(s), expected);
+}
+
 TEST(RadixHeapScheduler, EarlierKeyAfterAPeekComesFirst)
 {
     // PeekNext makes (10, 5) the base; an insertion before it ((7, 9): earlier time; then
