@@ -27,7 +27,13 @@ std::size_t
 RadixHeapScheduler::BucketOf(Key k, Key base)
 {
     const Key x = k ^ base;
-    return x == 0 ? 0 : 64 - static_cast<std::size_t>(__builtin_clzll(x));
+    if (x == 0)
+    {
+        return 0;
+    }
+    const std::size_t level = (63 - static_cast<std::size_t>(__builtin_clzll(x))) / kDigitBits;
+    const std::size_t digit = (k >> (kDigitBits * level)) & (kDigits - 1);
+    return 1 + level * kDigits + digit;
 }
 
 void
@@ -108,15 +114,25 @@ RadixHeapScheduler::Refill() const
     }
     NS_ASSERT_MSG(b > 0, "RadixHeapScheduler: no pending event");
     std::vector<Scheduler::Event>& bucket = m_buckets[b];
+    if (b <= kDigits)
+    {
+        // Level 0: every key of the bucket is one time, the new base; its events, in order,
+        // become bucket 0 as they are (bucket 0's storage, cleared above, takes b's place).
+        m_base = KeyOf(bucket.front());
+        m_buckets[0].swap(bucket);
+        MarkEmpty(b);
+        m_nonEmpty[0] |= 1;
+        return;
+    }
     Key smallest = KeyOf(bucket.front());
     for (const Scheduler::Event& e : bucket)
     {
         const Key k = KeyOf(e);
         smallest = k < smallest ? k : smallest;
     }
-    // Against the new base every key of bucket b differs first below bit b - 1: all of them
-    // move to lower buckets (the smallest to 0), none back into b; in order, so the events
-    // of one time keep their uid order.
+    // Against the new base every key of bucket b differs first at a lower level: all of them
+    // move to lower levels (the smallest to bucket 0), none back into b; in order, so the
+    // events of one time keep their uid order.
     m_base = smallest;
     for (const Scheduler::Event& e : bucket)
     {
