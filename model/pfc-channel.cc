@@ -1,6 +1,7 @@
 #include "pfc-channel.h"
 
 #include "pfc-net-device.h"
+#include "pooled-event.h"
 
 #include "ns3/abort.h"
 #include "ns3/node.h"
@@ -17,9 +18,10 @@ namespace
 /**
  * The arrival of a RoCE frame whose header travels with it. MakeEvent would hold the frame
  * as a Ptr and copy it into the call and drop it after: two touches of a Packet that has left
- * the cache on the wire. This event moves its reference into the receiver instead.
+ * the cache on the wire. This event moves its reference into the receiver instead; its
+ * memory is reused from a free list (pooled-event.h).
  */
-class FrameArrival : public EventImpl
+class FrameArrival final : public PooledEvent<FrameArrival>
 {
   public:
     FrameArrival(PfcNetDevice* dst, FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)

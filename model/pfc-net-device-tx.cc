@@ -4,6 +4,7 @@
 // (configuration, counters, NetDevice), pfc-net-device-rx.cc (receive path, PFC pause state).
 #include "pfc-channel.h"
 #include "pfc-net-device.h"
+#include "pooled-event.h"
 #include "roce-frame.h"
 
 #include "ns3/assert.h"
@@ -14,6 +15,27 @@
 
 namespace ns3
 {
+
+/// The end of a frame's serialization (PfcNetDevice::TransmitComplete), one per frame and
+/// hop on a busy port: its memory is reused from a free list (pooled-event.h).
+class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent>
+{
+  public:
+    /// \brief The end of the frame dev is sending.
+    explicit TransmitEndEvent(PfcNetDevice* dev)
+        : m_dev(dev)
+    {
+    }
+
+  private:
+    void
+    Notify() override
+    {
+        m_dev->TransmitComplete();
+    }
+
+    PfcNetDevice* m_dev; //!< the device (held by its node until the simulation is destroyed)
+};
 
 namespace
 {
@@ -55,8 +77,8 @@ PfcNetDevice::LineBusy()
         if (!m_completionPending && HasEligibleFrame())
         {
             m_completionPending = true;
-            m_completion = Simulator::Schedule(
-                m_txEnd - Simulator::Now(), &PfcNetDevice::TransmitComplete, this);
+            m_completion = Simulator::Schedule(m_txEnd - Simulator::Now(),
+                                               new TransmitEndEvent(this));
         }
         return true;
     }
@@ -255,7 +277,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     if (HasEligibleFrame())
     {
         m_completionPending = true;
-        m_completion = Simulator::Schedule(txTime, &PfcNetDevice::TransmitComplete, this);
+        m_completion = Simulator::Schedule(txTime, new TransmitEndEvent(this));
     }
     m_channel->TransmitFrame(std::move(frame), bytes, this, txTime, info);
 }

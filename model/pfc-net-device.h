@@ -361,6 +361,7 @@ class PfcNetDevice : public NetDevice
     void Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization (scheduled only when a frame may wait for the port).
     void TransmitComplete();
+    class TransmitEndEvent; // pfc-net-device-tx.cc: the TransmitComplete event, pooled
     /// \brief Whether a frame could be sent now (control, queued or pullable, not paused).
     bool HasEligibleFrame() const;
     /// \brief Mask of the data priorities that may have a frame (queued or pullable, not paused).

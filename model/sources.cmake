@@ -31,6 +31,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/pfc-header.h
   model/frame-ref.h
   model/ring-fifo.h
+  model/pooled-event.h
   model/pfc-channel.h
   model/pfc-channel-crossing.h
   model/pfc-frame-info-tag.h
@@ -70,5 +71,6 @@ set(PARAMSYNC_MODEL_TESTS
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
   test/event-scheduler-test.cc
+  test/pooled-event-test.cc
   test/pfc-frame-info-tag-test.cc
 )
