@@ -48,7 +48,7 @@ class ForwardingTable;
 class PfcWatchdog;
 
 /// \brief A shared-buffer PFC switch (or the relay function of a host).
-class PfcSwitch : public Object, public PfcFrameRelay
+class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
 {
   public:
     /// \brief Trace: frame dropped at admission, with ingress port and priority.
@@ -195,14 +195,24 @@ class PfcSwitch : public Object, public PfcFrameRelay
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
 
-    std::vector<PortState> m_ports;                             //!< ports
+    // What every relayed frame reads, first and together: with the class aligned to a cache
+    // line, the base objects and m_ports fill line 0 and the rest line 1, so a hop touches
+    // two lines of the switch object (it touched four or five when these were spread among
+    // the attributes and traces, each a cache miss in a network larger than the cache).
+    std::vector<PortState> m_ports;          //!< ports
+    Ptr<ForwardingTable> m_table;            //!< forwarding
+    std::unique_ptr<SharedBufferMmu> m_mmu;  //!< buffer accounting
+    std::unique_ptr<PfcWatchdog> m_watchdog; //!< the storm watchdog, if any
+    bool m_hasLocal{false};                  //!< a host relays through us
+    bool m_ecnEnabled;                       //!< EcnEnabled
+    uint32_t m_localHost{0};                 //!< that host's rank
+    double m_pmax;                           //!< EcnPmax
+    Ptr<UniformRandomVariable> m_uniform;    //!< ECN marking draws
+    uint64_t m_ecnMarks{0};                  //!< CE marks
+    uint64_t m_forwarded{0};                 //!< frames dequeued
+
     std::vector<std::array<EventId, kPfcPriorities>> m_refresh; //!< pause refresh timers per port
-    Ptr<ForwardingTable> m_table;                               //!< forwarding
-    std::unique_ptr<SharedBufferMmu> m_mmu;                     //!< buffer accounting
-    bool m_hasLocal{false};                                     //!< a host relays through us
-    uint32_t m_localHost{0};                                    //!< that host's rank
     PfcNetDevice::FrameReceiveCallback m_up;                    //!< local delivery
-    Ptr<UniformRandomVariable> m_uniform;                       //!< ECN marking draws
 
     // Attributes
     uint64_t m_bufferBytes;        //!< BufferSize
@@ -220,13 +230,8 @@ class PfcSwitch : public Object, public PfcFrameRelay
     DataRate m_alphaReferenceRate; //!< AlphaReferenceRate
     bool m_pfcEnabled;             //!< PfcEnabled
     uint16_t m_pauseQuanta;        //!< PauseQuanta
-    bool m_ecnEnabled;             //!< EcnEnabled
     uint64_t m_kminAttr;           //!< EcnKmin (0 = scale with rate)
     uint64_t m_kmaxAttr;           //!< EcnKmax (0 = scale with rate)
-    double m_pmax;                 //!< EcnPmax
-
-    uint64_t m_ecnMarks{0};  //!< CE marks
-    uint64_t m_forwarded{0}; //!< frames dequeued
 
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_dropTrace;         //!< Drop
     TracedCallback<Ptr<const Packet>, uint32_t, uint8_t> m_markTrace;         //!< EcnMark
@@ -235,7 +240,6 @@ class PfcSwitch : public Object, public PfcFrameRelay
     TracedCallback<uint32_t, uint8_t, bool> m_watchdogStormTrace;             //!< WatchdogStorm
     Time m_watchdogDetection;                                       //!< WatchdogDetection (0: none)
     Time m_watchdogRestore;                                         //!< WatchdogRestore
-    std::unique_ptr<PfcWatchdog> m_watchdog;                        //!< the storm watchdog, if any
     uint64_t m_watchdogDrops{0};                                    //!< frames it dropped
     TracedCallback<Ptr<const Packet>, uint32_t> m_noRouteDropTrace; //!< NoRouteDrop
     uint64_t m_noRouteDrops{0}; //!< frames with no route to their host
