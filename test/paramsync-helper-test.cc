@@ -1,8 +1,13 @@
 // ParamsyncHelper, the public API: one message's completion time against the closed form,
-// the Config paths reaching every NIC and port, a ring job's plan, and bad input.
+// the Config paths reaching every NIC and port, a ring job's plan, bad input, the set-up
+// shortcuts (EndTimeMarking, CheckNetwork).
 #include "ns3/config.h"
+#include "ns3/global-value.h"
+#include "ns3/node-list.h"
 #include "ns3/paramsync-helper.h"
+#include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -111,5 +116,91 @@ TEST(ParamsyncHelper, BadInputNamesIt)
     EXPECT_THROW(helper.InstallSyncJob("ring", "nosuch-model"), std::invalid_argument);
     EXPECT_THROW(helper.AddFlow(0, 2, 1000, Seconds(0)), std::invalid_argument); // 2 hosts
     EXPECT_THROW(helper.AddFlow(0, 0, 1000, Seconds(0)), std::invalid_argument);
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+bool g_eventRan = false; //!< set by MarkEventRan
+
+void
+MarkEventRan()
+{
+    g_eventRan = true;
+}
+
+} // namespace
+
+TEST(ParamsyncHelper, EndTimeMarkingRunsOnlyAnEmptyFreshSimulation)
+{
+    Simulator::Destroy();
+    // A pending event: an empty Run is not possible, and the event must wait for the real Run.
+    g_eventRan = false;
+    Simulator::Schedule(MicroSeconds(1), &MarkEventRan);
+    EXPECT_FALSE(ParamsyncHelper::EndTimeMarking());
+    EXPECT_FALSE(g_eventRan);
+    EXPECT_EQ(Simulator::Now(), Time(0));
+    Simulator::Run();
+    EXPECT_TRUE(g_eventRan);
+    EXPECT_EQ(Simulator::Now(), MicroSeconds(1));
+    // Events already run (the clock at 1 us): not a fresh simulation either.
+    EXPECT_FALSE(ParamsyncHelper::EndTimeMarking());
+    Simulator::Destroy();
+
+    // Fresh and empty: it runs, the clock stays at 0, a Time built before keeps its value
+    // (5 us = 5000 ns at the default nanosecond resolution), and the simulator still runs
+    // what is scheduled afterwards at its time.
+    const Time before = MicroSeconds(5);
+    EXPECT_TRUE(ParamsyncHelper::EndTimeMarking());
+    EXPECT_EQ(Simulator::Now(), Time(0));
+    EXPECT_EQ(before.GetNanoSeconds(), 5000);
+    g_eventRan = false;
+    Simulator::Schedule(before, &MarkEventRan);
+    Simulator::Run();
+    EXPECT_TRUE(g_eventRan);
+    EXPECT_EQ(Simulator::Now(), MicroSeconds(5));
+    Simulator::Destroy();
+}
+
+TEST(ParamsyncHelper, EndTimeMarkingLeavesOtherSimulatorsAlone)
+{
+    // Another engine's Run may do more than ClearMarkedTimes (the distributed one of --mpi
+    // synchronizes the ranks): the real-time engine stands in for it here.
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RealtimeSimulatorImpl"));
+    EXPECT_FALSE(ParamsyncHelper::EndTimeMarking());
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    EXPECT_TRUE(ParamsyncHelper::EndTimeMarking());
+    Simulator::Destroy();
+}
+
+TEST(ParamsyncHelper, CheckNetworkBuildsTheNetworkAlone)
+{
+    {
+        // star:n=2: two hosts and a switch, 3 nodes; no RoceNic on a host (no NICs built).
+        ParamsyncHelper helper;
+        helper.SetTopology("star:n=2", DataRate("40Gbps"), MicroSeconds(1));
+        const uint32_t nodesBefore = NodeList::GetNNodes();
+        helper.CheckNetwork();
+        ASSERT_EQ(NodeList::GetNNodes(), nodesBefore + 3);
+        for (uint32_t i = nodesBefore; i < NodeList::GetNNodes(); ++i)
+        {
+            EXPECT_EQ(NodeList::GetNode(i)->GetObject<RoceNic>(), nullptr);
+        }
+        Simulator::Destroy();
+    }
+    // What Install refuses, CheckNetwork refuses: a 10 kB buffer under the switch's PFC
+    // headroom (per port and lossless priority 2 x 1 us x 40 Gb/s / 8 = 10 kB alone).
+    ParamsyncHelper helper;
+    helper.SetSwitchAttribute("BufferSize", UintegerValue(10000));
+    helper.SetTopology("star:n=2", DataRate("40Gbps"), MicroSeconds(1));
+    EXPECT_THROW(helper.CheckNetwork(), std::invalid_argument);
+    Simulator::Destroy();
+    ParamsyncHelper installed;
+    installed.SetSwitchAttribute("BufferSize", UintegerValue(10000));
+    installed.SetTopology("star:n=2", DataRate("40Gbps"), MicroSeconds(1));
+    EXPECT_THROW(installed.Install(), std::invalid_argument);
     Simulator::Destroy();
 }
