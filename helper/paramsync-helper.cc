@@ -177,7 +177,7 @@ ParamsyncHelper::CheckNetwork()
         monitor->Configure(m_builder);
     }
     m_installed = true; // the monitors configured the factories once; no Install after
-    m_builder.Build(*m_topology);
+    m_builder.CheckBuild(*m_topology);
 }
 
 bool

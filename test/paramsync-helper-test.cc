@@ -5,11 +5,13 @@
 #include "ns3/global-value.h"
 #include "ns3/node-list.h"
 #include "ns3/paramsync-helper.h"
+#include "ns3/pfc-switch.h"
 #include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <stdexcept>
 
@@ -176,31 +178,88 @@ TEST(ParamsyncHelper, EndTimeMarkingLeavesOtherSimulatorsAlone)
     Simulator::Destroy();
 }
 
-TEST(ParamsyncHelper, CheckNetworkBuildsTheNetworkAlone)
+namespace
 {
+
+/// Install's or CheckNetwork's refusal of a buffer on a topology ("" when it fits).
+std::string
+RefusalOf(const std::string& spec, uint64_t bufferBytes, bool install)
+{
+    ParamsyncHelper helper;
+    helper.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
+    helper.SetTopology(spec, DataRate("40Gbps"), MicroSeconds(1));
+    std::string why;
+    try
     {
-        // star:n=2: two hosts and a switch, 3 nodes; no RoceNic on a host (no NICs built).
+        install ? (void)helper.Install() : helper.CheckNetwork();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        why = e.what();
+    }
+    Simulator::Destroy();
+    return why;
+}
+
+} // namespace
+
+TEST(ParamsyncHelper, CheckNetworkBuildsOneSwitchOfEachKind)
+{
+    // fattree:k=4 with 100 Gb/s agg-core links: edge switches (4 ports at 40 Gb/s),
+    // aggregation (2 at 40, 2 at 100) and core (4 at 100): 3 kinds of switch, each built
+    // with a node for its peers: 6 nodes, and no RoceNic (no NICs built).
+    const std::string spec = "fattree:k=4,corerate=100Gbps";
+    ParamsyncHelper helper;
+    helper.SetTopology(spec, DataRate("40Gbps"), MicroSeconds(1));
+    const uint32_t nodesBefore = NodeList::GetNNodes();
+    helper.CheckNetwork();
+    ASSERT_EQ(NodeList::GetNNodes(), nodesBefore + 6);
+    uint32_t switches = 0;
+    for (uint32_t i = nodesBefore; i < NodeList::GetNNodes(); ++i)
+    {
+        EXPECT_EQ(NodeList::GetNode(i)->GetObject<RoceNic>(), nullptr);
+        switches += NodeList::GetNode(i)->GetObject<PfcSwitch>() ? 1 : 0;
+    }
+    EXPECT_EQ(switches, 3u);
+    Simulator::Destroy();
+}
+
+TEST(ParamsyncHelper, CheckNetworkRefusesWhatInstallRefuses)
+{
+    // Each switch's PFC reserve (headroom and queue reserve of its lossless port-priorities)
+    // is its buffer less its shared pool. A 100 Gb/s port needs more headroom than a 40 Gb/s
+    // one (2 x delay x rate and the response time x rate grow with the rate), so the core
+    // switches (4 ports at 100 Gb/s) need the most, the edge switches (4 at 40) the least.
+    const std::string spec = "fattree:k=4,corerate=100Gbps";
+    const uint64_t big = 32000000;
+    uint64_t least = big;
+    uint64_t most = 0;
+    {
         ParamsyncHelper helper;
-        helper.SetTopology("star:n=2", DataRate("40Gbps"), MicroSeconds(1));
-        const uint32_t nodesBefore = NodeList::GetNNodes();
-        helper.CheckNetwork();
-        ASSERT_EQ(NodeList::GetNNodes(), nodesBefore + 3);
-        for (uint32_t i = nodesBefore; i < NodeList::GetNNodes(); ++i)
+        helper.SetSwitchAttribute("BufferSize", UintegerValue(big));
+        helper.SetTopology(spec, DataRate("40Gbps"), MicroSeconds(1));
+        const PfcNetwork& net = helper.Install();
+        for (const auto& sw : net.switches)
         {
-            EXPECT_EQ(NodeList::GetNode(i)->GetObject<RoceNic>(), nullptr);
+            if (sw)
+            {
+                const uint64_t reserve = big - sw->GetMmu().SharedPoolBytes();
+                least = std::min(least, reserve);
+                most = std::max(most, reserve);
+            }
         }
         Simulator::Destroy();
     }
-    // What Install refuses, CheckNetwork refuses: a 10 kB buffer under the switch's PFC
-    // headroom (per port and lossless priority 2 x 1 us x 40 Gb/s / 8 = 10 kB alone).
-    ParamsyncHelper helper;
-    helper.SetSwitchAttribute("BufferSize", UintegerValue(10000));
-    helper.SetTopology("star:n=2", DataRate("40Gbps"), MicroSeconds(1));
-    EXPECT_THROW(helper.CheckNetwork(), std::invalid_argument);
-    Simulator::Destroy();
-    ParamsyncHelper installed;
-    installed.SetSwitchAttribute("BufferSize", UintegerValue(10000));
-    installed.SetTopology("star:n=2", DataRate("40Gbps"), MicroSeconds(1));
-    EXPECT_THROW(installed.Install(), std::invalid_argument);
-    Simulator::Destroy();
+    ASSERT_LT(least, most);
+    // A buffer of exactly the largest reserve: only the switches that need it all (the
+    // cores, last in node order) are refused; one below the least, every switch; the
+    // largest fits everywhere. CheckNetwork says what Install says, word for word.
+    for (const uint64_t buffer : {most, least - 1, most + 1})
+    {
+        const std::string installed = RefusalOf(spec, buffer, true);
+        EXPECT_EQ(installed.empty(), buffer > most) << buffer;
+        EXPECT_EQ(RefusalOf(spec, buffer, false), installed) << buffer;
+    }
+    // Too small for any switch: 10 kB is below one 40 Gb/s port's 2 x 1 us x 40 Gb/s / 8 alone.
+    EXPECT_NE(RefusalOf("star:n=2", 10000, false), "");
 }
