@@ -148,10 +148,12 @@ class NetworkBuilder
      * \brief Throws what Build would throw, first error first, building only one switch of
      * each kind: the same lane count and, port by port, the same link rate and delay (all a
      * switch's buffer check reads: its factory's attributes, and per port the rate, the delay
-     * and the peer device's reaction time at that rate). A fat-tree of 8,192 hosts then
-     * builds 3 switches and their peers for its check, not 9,472 nodes and 57,344 ports.
+     * and the peer device's reaction time at that rate). A fat-tree of 8,192 hosts (one port
+     * layout) then builds one switch and its peers, not 9,472 nodes and 57,344 ports.
      * The first switch Build would refuse is the first of its kind in node order, so it is
-     * built and refused with the same message. Nothing is kept: Simulator::Destroy() after.
+     * built and refused with the same message. When one switch of each port layout fits with
+     * every priority lossless (SwitchesFitEveryLane), no table is filled at all. Nothing is
+     * kept: Simulator::Destroy() after.
      * \throws std::invalid_argument as Build
      */
     void CheckBuild(const Topology& topology) const;
@@ -182,6 +184,12 @@ class NetworkBuilder
     static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
     /// \brief Fills node v's table with the next hop of every route id per destination.
     static void FillSourceRoutedTable(const PfcNetwork& net, const TopologyGraph& g, NodeIndex v);
+    /**
+     * \brief Whether one switch of each port layout (per port the link's rate and delay)
+     * passes its buffer check with every priority from BasePriority to 7 lossless (unless
+     * LosslessPriorities is set): then every switch of the topology does, whatever its lanes.
+     */
+    bool SwitchesFitEveryLane(const TopologyGraph& g, const ObjectFactory& switchFactory) const;
     /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu
     /// (the rate of host 0's first link).
     ObjectFactory SwitchFactory(const TopologyGraph& g) const;
