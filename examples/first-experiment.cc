@@ -65,6 +65,8 @@ main(int argc, char* argv[])
     try
     {
         helper.SetTopology(topology, linkRate.Get(), NanoSeconds(delayNs));
+        // Nothing scheduled yet: ns-3 need not record the Times the build creates.
+        ParamsyncHelper::EndTimeMarking();
         helper.Install();
         helper.InstallSyncJob(algorithm, model);
     }

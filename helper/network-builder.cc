@@ -15,8 +15,11 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <tuple>
+#include <utility>
 
 namespace ns3
 {
@@ -266,13 +269,15 @@ NetworkBuilder::SetHpccMmu()
 }
 
 ObjectFactory
-NetworkBuilder::SwitchFactory(const PfcNetwork& net) const
+NetworkBuilder::SwitchFactory(const TopologyGraph& g) const
 {
     ObjectFactory factory = m_switch;
-    if (m_alphaFromNicRate && !net.hostNode.empty())
+    if (m_alphaFromNicRate && g.HostCount() > 0 && !g.Ports(g.HostNode(0)).empty())
     {
+        // The rate ConnectLinks gives host 0's first device.
+        const TopologyLink& link = g.Link(g.LinkAt(g.HostNode(0), 0));
         factory.Set("AlphaReferenceRate",
-                    DataRateValue(net.ports[net.hostNode.front()].front()->GetDataRate()));
+                    DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
     }
     return factory;
 }
@@ -294,6 +299,28 @@ CheckLanes(const Topology& topology, const ObjectFactory& table, const ObjectFac
         throw std::invalid_argument("BasePriority " + conflict);
     }
 }
+
+/// Whether Build gives node v a PfcSwitch: every switch, and every host with several ports
+/// (it relays).
+bool
+HasSwitch(const TopologyGraph& g, NodeIndex v)
+{
+    return !g.Node(v).isHost || g.Ports(v).size() > 1;
+}
+
+/// What a switch's buffer check reads besides its factory (NetworkBuilder::CheckBuild): the
+/// lanes of its table (the default lossless priorities) and each port's link.
+struct SwitchKind
+{
+    uint32_t lanes{0};                                  //!< ForwardingTable::GetLaneCount
+    std::vector<std::pair<uint64_t, double>> portLinks; //!< (bit/s, delay s) by port
+
+    bool
+    operator<(const SwitchKind& o) const
+    {
+        return std::tie(lanes, portLinks) < std::tie(o.lanes, o.portLinks);
+    }
+};
 
 /// One Node per graph node (with its system id when given: a run over MPI ranks) and one
 /// PfcNetDevice per port; names and the host-rank index.
@@ -393,10 +420,9 @@ NetworkBuilder::Build(const Topology& topology) const
         net.sourceRoutes = SourceRoutes(topology);
     }
 
-    const ObjectFactory switchFactory = SwitchFactory(net);
+    const ObjectFactory switchFactory = SwitchFactory(g);
     for (NodeIndex v = 0; v < g.NodeCount(); ++v)
     {
-        const TopologyNode& node = g.Node(v);
         Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
         if (m_saltPerNode)
         {
@@ -407,7 +433,7 @@ NetworkBuilder::Build(const Topology& topology) const
         net.tables.at(v) = table;
         FillTable(net, topology, v);
         net.nodes.Get(v)->AggregateObject(table);
-        if (!node.isHost || g.Ports(v).size() > 1)
+        if (HasSwitch(g, v))
         {
             Ptr<PfcSwitch> sw = switchFactory.Create<PfcSwitch>();
             for (const auto& dev : net.ports[v])
@@ -424,6 +450,138 @@ NetworkBuilder::Build(const Topology& topology) const
         }
     }
     return net;
+}
+
+namespace
+{
+
+/// (bit/s, delay s) of each of node v's ports, by port: what ConnectLinks gives them.
+std::vector<std::pair<uint64_t, double>>
+PortLinks(const TopologyGraph& g, NodeIndex v)
+{
+    std::vector<std::pair<uint64_t, double>> links;
+    for (uint32_t p = 0; p < g.Ports(v).size(); ++p)
+    {
+        const TopologyLink& link = g.Link(g.LinkAt(v, p));
+        links.emplace_back(static_cast<uint64_t>(link.rateBps), link.delayS);
+    }
+    return links;
+}
+
+/// A switch wired as Build wires one (ConnectLinks): each port cabled at its link's rate and
+/// delay to a device of the same factory, whose reaction time enters the port's headroom.
+/// Not yet initialized.
+Ptr<PfcSwitch>
+ProbeSwitch(const std::vector<std::pair<uint64_t, double>>& links,
+            const ObjectFactory& switchFactory,
+            const ObjectFactory& deviceFactory,
+            const ObjectFactory& channelFactory)
+{
+    Ptr<Node> node = CreateObject<Node>();
+    Ptr<Node> peers = CreateObject<Node>();
+    Ptr<PfcSwitch> sw = switchFactory.Create<PfcSwitch>();
+    for (const auto& [bps, delayS] : links)
+    {
+        Ptr<PfcNetDevice> dev = deviceFactory.Create<PfcNetDevice>();
+        Ptr<PfcNetDevice> peer = deviceFactory.Create<PfcNetDevice>();
+        node->AddDevice(dev);
+        peers->AddDevice(peer);
+        Ptr<PfcChannel> channel = channelFactory.Create<PfcChannel>();
+        channel->SetAttribute("Delay", TimeValue(Seconds(delayS)));
+        dev->SetDataRate(DataRate(bps));
+        peer->SetDataRate(DataRate(bps));
+        dev->Attach(channel);
+        peer->Attach(channel);
+        sw->AddPort(dev);
+    }
+    node->AggregateObject(sw);
+    return sw;
+}
+
+} // namespace
+
+bool
+NetworkBuilder::SwitchesFitEveryLane(const TopologyGraph& g,
+                                     const ObjectFactory& switchFactory) const
+{
+    // A switch's lossless priorities are LosslessPriorities, or when that is 0 the lanes of
+    // its table from BasePriority up (PfcSwitch::DataLaneMask), never past priority 7; its
+    // PFC reserve grows with their number. Probing each port layout with every priority from
+    // BasePriority to 7 lossless bounds every switch of that layout without its routes.
+    const uint32_t base = m_table.Create<ForwardingTable>()->GetBasePriority();
+    uint8_t everyLane = 0;
+    for (uint32_t p = base; p < kPfcPriorities; ++p)
+    {
+        everyLane = static_cast<uint8_t>(everyLane | (1u << p));
+    }
+    std::set<std::vector<std::pair<uint64_t, double>>> probed;
+    for (NodeIndex v = 0; v < g.NodeCount(); ++v)
+    {
+        if (!HasSwitch(g, v) || !probed.insert(PortLinks(g, v)).second)
+        {
+            continue;
+        }
+        Ptr<PfcSwitch> sw = ProbeSwitch(PortLinks(g, v), switchFactory, m_device, m_channel);
+        sw->SetForwardingTable(m_table.Create<ForwardingTable>());
+        UintegerValue lossless;
+        sw->GetAttribute("LosslessPriorities", lossless);
+        if (lossless.Get() == 0)
+        {
+            sw->SetAttribute("LosslessPriorities", UintegerValue(everyLane));
+        }
+        try
+        {
+            sw->Initialize();
+        }
+        catch (const std::invalid_argument&)
+        {
+            return false;
+        }
+    }
+    return true;
+}
+
+void
+NetworkBuilder::CheckBuild(const Topology& topology) const
+{
+    // Build's checks in Build's order: lanes, source routes, then the switches by node.
+    CheckLanes(topology, m_table, m_device);
+    const TopologyGraph& g = topology.Graph();
+    PfcNetwork net; // what FillTable reads: the node's table and the source routes
+    net.tables.resize(g.NodeCount());
+    if (m_table.Create<ForwardingTable>()->IsSourceRouted())
+    {
+        net.sourceRoutes = SourceRoutes(topology);
+    }
+    const ObjectFactory switchFactory = SwitchFactory(g);
+    // Most configurations fit with room to spare: then no table need be filled (on a torus
+    // or BCube of 8,192 hosts, whose hosts relay, that was half of the check).
+    if (SwitchesFitEveryLane(g, switchFactory))
+    {
+        return;
+    }
+    std::set<SwitchKind> checked;
+    for (NodeIndex v = 0; v < g.NodeCount(); ++v)
+    {
+        if (!HasSwitch(g, v))
+        {
+            continue;
+        }
+        Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
+        net.tables[v] = table;
+        FillTable(net, topology, v);
+        net.tables[v] = nullptr;
+        SwitchKind kind;
+        kind.lanes = table->GetLaneCount();
+        kind.portLinks = PortLinks(g, v);
+        if (!checked.insert(kind).second)
+        {
+            continue;
+        }
+        Ptr<PfcSwitch> sw = ProbeSwitch(kind.portLinks, switchFactory, m_device, m_channel);
+        sw->SetForwardingTable(table);
+        sw->Initialize(); // throws std::invalid_argument when the headroom does not fit
+    }
 }
 
 std::vector<std::pair<NodeIndex, uint32_t>>

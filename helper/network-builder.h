@@ -145,6 +145,20 @@ class NetworkBuilder
     PfcNetwork Build(const Topology& topology) const;
 
     /**
+     * \brief Throws what Build would throw, first error first, building only one switch of
+     * each kind: the same lane count and, port by port, the same link rate and delay (all a
+     * switch's buffer check reads: its factory's attributes, and per port the rate, the delay
+     * and the peer device's reaction time at that rate). A fat-tree of 8,192 hosts (one port
+     * layout) then builds one switch and its peers, not 9,472 nodes and 57,344 ports.
+     * The first switch Build would refuse is the first of its kind in node order, so it is
+     * built and refused with the same message. When one switch of each port layout fits with
+     * every priority lossless (SwitchesFitEveryLane), no table is filled at all. Nothing is
+     * kept: Simulator::Destroy() after.
+     * \throws std::invalid_argument as Build
+     */
+    void CheckBuild(const Topology& topology) const;
+
+    /**
      * \brief Why lanes [base, base + lanes) of a topology cannot be placed next to a control
      * priority (or past priority 7): a sentence naming the priorities and the allowed bases,
      * or "" when they fit.
@@ -170,8 +184,15 @@ class NetworkBuilder
     static void FillTable(const PfcNetwork& net, const Topology& topology, NodeIndex v);
     /// \brief Fills node v's table with the next hop of every route id per destination.
     static void FillSourceRoutedTable(const PfcNetwork& net, const TopologyGraph& g, NodeIndex v);
-    /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu.
-    ObjectFactory SwitchFactory(const PfcNetwork& net) const;
+    /**
+     * \brief Whether one switch of each port layout (per port the link's rate and delay)
+     * passes its buffer check with every priority from BasePriority to 7 lossless (unless
+     * LosslessPriorities is set): then every switch of the topology does, whatever its lanes.
+     */
+    bool SwitchesFitEveryLane(const TopologyGraph& g, const ObjectFactory& switchFactory) const;
+    /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu
+    /// (the rate of host 0's first link).
+    ObjectFactory SwitchFactory(const TopologyGraph& g) const;
 
     ObjectFactory m_device;  //!< PfcNetDevice factory
     ObjectFactory m_channel; //!< PfcChannel factory

@@ -1,19 +1,61 @@
 #include "network-recorder.h"
 
+#include "ns3/abort.h"
 #include "ns3/callback.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/roce-frame.h"
 #include "ns3/simulator.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <utility>
 
 namespace ns3
 {
+
+namespace
+{
+
+/**
+ * Connects trace sources by name, looking each (type, name) up once: TypeId::
+ * LookupTraceSourceByName walks a type's sources and its parents' by string compare, which
+ * for the 3 sources of each of a fat-tree's 57,344 ports (k=32) was most of the recorder's
+ * set-up. What ObjectBase::TraceConnectWithoutContext does, with the lookups kept.
+ */
+class TraceConnector
+{
+  public:
+    void
+    Connect(ObjectBase& object, const std::string& name, const CallbackBase& cb)
+    {
+        const TypeId tid = object.GetInstanceTypeId();
+        Ptr<const TraceSourceAccessor>& accessor = m_accessors[{tid.GetUid(), name}];
+        if (!accessor)
+        {
+            accessor = tid.LookupTraceSourceByName(name);
+        }
+        NS_ABORT_MSG_UNLESS(accessor && accessor->ConnectWithoutContext(&object, cb),
+                            "NetworkRecorder: no trace source " << name << " on " << tid.GetName());
+    }
+
+  private:
+    std::map<std::pair<uint16_t, std::string>, Ptr<const TraceSourceAccessor>> m_accessors;
+};
+
+} // namespace
 
 NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
     : m_net(net),
       m_peer(net.PeerNodes())
 {
+    TraceConnector traces;
+    size_t ports = 0;
+    for (const auto& nodePorts : net.ports)
+    {
+        ports += nodePorts.size();
+    }
+    m_ports.reserve(ports);
     // Only link failures fire these, rarely: reading the frame here costs nothing per hop.
     const Callback<void, Ptr<const Packet>> lostToFailure([this](Ptr<const Packet> frame) {
         ++m_linkDrops;
@@ -25,7 +67,7 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
     });
     for (const auto& channel : net.channels)
     {
-        channel->TraceConnectWithoutContext("LinkDrop", lostToFailure);
+        traces.Connect(*channel, "LinkDrop", lostToFailure);
     }
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
@@ -35,28 +77,25 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
             const uint32_t index = static_cast<uint32_t>(m_ports.size());
             m_ports.push_back(Port{v, p, {}, {}});
             Ptr<PfcNetDevice> dev = net.ports[v][p];
-            dev->TraceConnectWithoutContext("PauseSent",
-                                            MakeBoundCallback(&OnPauseSent, this, index));
-            dev->TraceConnectWithoutContext("PauseReceived",
-                                            MakeBoundCallback(&OnPauseReceived, this, index));
-            dev->TraceConnectWithoutContext("Resume", MakeBoundCallback(&OnResume, this, index));
+            traces.Connect(*dev, "PauseSent", MakeBoundCallback(&OnPauseSent, this, index));
+            traces.Connect(*dev, "PauseReceived", MakeBoundCallback(&OnPauseReceived, this, index));
+            traces.Connect(*dev, "Resume", MakeBoundCallback(&OnResume, this, index));
         }
         if (net.switches[v])
         {
-            net.switches[v]->TraceConnectWithoutContext(
-                "Drop", MakeBoundCallback(&OnDrop, this, firstPort));
-            net.switches[v]->TraceConnectWithoutContext(
-                "WatchdogDrop",
-                Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
-                    [this](Ptr<const Packet>, uint32_t, uint8_t priority) {
-                        ++m_watchdogDrops[priority & 7];
-                    }));
-            net.switches[v]->TraceConnectWithoutContext(
+            traces.Connect(*net.switches[v], "Drop", MakeBoundCallback(&OnDrop, this, firstPort));
+            traces.Connect(*net.switches[v],
+                           "WatchdogDrop",
+                           Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
+                               [this](Ptr<const Packet>, uint32_t, uint8_t priority) {
+                                   ++m_watchdogDrops[priority & 7];
+                               }));
+            traces.Connect(
+                *net.switches[v],
                 "NoRouteDrop",
                 Callback<void, Ptr<const Packet>, uint32_t>(
                     [lostToFailure](Ptr<const Packet> frame, uint32_t) { lostToFailure(frame); }));
-            net.switches[v]->TraceConnectWithoutContext("EcnMark",
-                                                        MakeBoundCallback(&OnMark, this));
+            traces.Connect(*net.switches[v], "EcnMark", MakeBoundCallback(&OnMark, this));
         }
     }
 }

@@ -280,11 +280,15 @@ PacketBackend::Check() const
             throw OptionError(std::string("--pcap: ") + e.what());
         }
     }
+    // Only the network can refuse the configuration (the NICs and jobs on top take what it
+    // carries), and the check runs before --mpi starts the distributed simulator: the
+    // sequential one with nothing scheduled ends ns-3's Time bookkeeping for the process.
+    ParamsyncHelper::EndTimeMarking();
     try
     {
         ParamsyncHelper helper;
         Configure(helper);
-        helper.Install();
+        helper.CheckNetwork();
     }
     catch (const std::invalid_argument& e)
     {
@@ -328,6 +332,9 @@ PacketBackend::Run(const PreparedSystem& system)
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(o.rngRun); // --RngRun, 1 unless given
     ChooseScheduler();
+    // Nothing is scheduled yet (the last run or check ended with Simulator::Destroy): a
+    // no-op when Check ran in this process already, or under --mpi (distributed simulator).
+    ParamsyncHelper::EndTimeMarking();
 
     RunResult r;
     {

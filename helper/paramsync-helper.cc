@@ -17,6 +17,7 @@
 #include "ns3/boolean.h"
 #include "ns3/callback.h"
 #include "ns3/congestion-control-preset.h"
+#include "ns3/default-simulator-impl.h"
 #include "ns3/model-profile.h"
 #include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
@@ -119,7 +120,7 @@ const PfcNetwork&
 ParamsyncHelper::Install()
 {
     NS_ABORT_MSG_IF(!m_topology, "ParamsyncHelper::Install before SetTopology");
-    NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::Install called twice");
+    NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::Install called twice, or after CheckNetwork");
     for (const auto& monitor : m_monitors)
     {
         monitor->Configure(m_builder);
@@ -164,6 +165,38 @@ ParamsyncHelper::Install()
 #endif
     m_installed = true;
     return m_net;
+}
+
+void
+ParamsyncHelper::CheckNetwork()
+{
+    NS_ABORT_MSG_IF(!m_topology, "ParamsyncHelper::CheckNetwork before SetTopology");
+    NS_ABORT_MSG_IF(m_installed, "ParamsyncHelper::CheckNetwork after Install or CheckNetwork");
+    for (const auto& monitor : m_monitors)
+    {
+        monitor->Configure(m_builder);
+    }
+    m_installed = true; // the monitors configured the factories once; no Install after
+    m_builder.CheckBuild(*m_topology);
+}
+
+bool
+ParamsyncHelper::EndTimeMarking()
+{
+    // ns-3.37 (src/core/model/time.cc): Time::Mark inserts every Time constructed before the
+    // first Simulator::Run into a std::set<Time*> and ~Time erases it; Simulator::Run calls
+    // the private Time::ClearMarkedTimes, which ends that for the rest of the process. An
+    // empty Run of the sequential simulator does nothing else (no event, no time advance).
+    // Simulator::Stop before any Run leaves IsFinished true with events pending: that case
+    // is the caller's (nothing scheduled, as documented).
+    const Ptr<SimulatorImpl> impl = Simulator::GetImplementation();
+    if (impl->GetInstanceTypeId() != DefaultSimulatorImpl::GetTypeId() ||
+        !Simulator::IsFinished() || Simulator::GetEventCount() != 0 || !Simulator::Now().IsZero())
+    {
+        return false;
+    }
+    Simulator::Run();
+    return true;
 }
 
 void

@@ -56,6 +56,10 @@ RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory,
     const PfcNetwork& net = m_net;
     const uint32_t hosts = static_cast<uint32_t>(net.hostNode.size());
     m_nics.resize(hosts);
+    // The preset's values parsed once per line rate (every host's, on most topologies).
+    bool parsed = false;
+    DataRate parsedRate;
+    std::vector<Ptr<const AttributeValue>> presetValues;
     for (uint32_t h = 0; h < hosts; ++h)
     {
         Ptr<RoceNic> nic = nicFactory.Create<RoceNic>();
@@ -68,7 +72,14 @@ RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory,
         if (preset)
         {
             // The preset's rates that scale with the NIC follow its (first) port.
-            preset->ApplyTo(nic, net.HostPorts(h).front()->GetDataRate());
+            const DataRate lineRate = net.HostPorts(h).front()->GetDataRate();
+            if (!parsed || lineRate != parsedRate)
+            {
+                presetValues = preset->ParseValues(lineRate);
+                parsedRate = lineRate;
+                parsed = true;
+            }
+            preset->ApplyTo(nic, presetValues);
         }
         // Frames for this host: through the relay switch's local delivery on a multi-port
         // host, straight from the device otherwise.

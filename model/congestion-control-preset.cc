@@ -2,6 +2,7 @@
 
 #include "roce-nic.h"
 
+#include "ns3/abort.h"
 #include "ns3/string.h"
 
 #include <stdexcept>
@@ -148,7 +149,16 @@ CongestionControlPreset::Names()
 void
 CongestionControlPreset::ApplyTo(Ptr<RoceNic> nic, DataRate lineRate) const
 {
-    nic->SetAttribute("CongestionControl", StringValue(ccType));
+    ApplyTo(nic, ParseValues(lineRate));
+}
+
+std::vector<Ptr<const AttributeValue>>
+CongestionControlPreset::ParseValues(DataRate lineRate) const
+{
+    TypeId ccTid;
+    const bool ccKnown = TypeId::LookupByNameFailSafe(ccType, &ccTid);
+    std::vector<Ptr<const AttributeValue>> values;
+    values.reserve(settings.size());
     for (const Setting& s : settings)
     {
         std::string value = s.value;
@@ -159,17 +169,41 @@ CongestionControlPreset::ApplyTo(Ptr<RoceNic> nic, DataRate lineRate) const
                                  DataRate("25Gbps").GetBitRate();
             value = std::to_string(bps) + "bps";
         }
+        const StringValue text(value);
+        // The checker's CreateValidValue is what SetAttribute applies to the text: handing
+        // its result over instead only skips the parse.
+        TypeId::AttributeInformation info;
+        const bool known = s.target == Target::Nic
+                               ? RoceNic::GetTypeId().LookupAttributeByName(s.name, &info)
+                               : ccKnown && ccTid.LookupAttributeByName(s.name, &info);
+        Ptr<const AttributeValue> parsed = known ? info.checker->CreateValidValue(text) : nullptr;
+        values.push_back(parsed ? parsed : Ptr<const AttributeValue>(text.Copy()));
+    }
+    return values;
+}
+
+void
+CongestionControlPreset::ApplyTo(Ptr<RoceNic> nic,
+                                 const std::vector<Ptr<const AttributeValue>>& values) const
+{
+    NS_ABORT_MSG_UNLESS(values.size() == settings.size(),
+                        "CongestionControlPreset::ApplyTo: values not from ParseValues");
+    nic->SetAttribute("CongestionControl", StringValue(ccType));
+    for (size_t i = 0; i < settings.size(); ++i)
+    {
+        const Setting& s = settings[i];
         if (s.target == Target::Nic)
         {
-            if (!nic->SetAttributeFailSafe(s.name, StringValue(value)))
+            if (!nic->SetAttributeFailSafe(s.name, *values[i]))
             {
                 throw std::invalid_argument("congestion control preset '" + name +
-                                            "': RoceNic rejects " + s.name + "=" + value);
+                                            "': RoceNic rejects " + s.name + "=" +
+                                            values[i]->SerializeToString(nullptr));
             }
         }
         else
         {
-            nic->SetCongestionControlAttribute(s.name, StringValue(value));
+            nic->SetCongestionControlAttribute(s.name, *values[i]);
         }
     }
 }

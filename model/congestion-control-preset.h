@@ -12,6 +12,7 @@
 #ifndef PARAMSYNC_CONGESTION_CONTROL_PRESET_H
 #define PARAMSYNC_CONGESTION_CONTROL_PRESET_H
 
+#include "ns3/attribute.h"
 #include "ns3/data-rate.h"
 #include "ns3/ptr.h"
 
@@ -56,6 +57,19 @@ struct CongestionControlPreset
      * NIC's first QP. Throws std::invalid_argument on a setting the objects reject.
      */
     void ApplyTo(Ptr<RoceNic> nic, DataRate lineRate) const;
+
+    /**
+     * \brief The settings' values at lineRate, one per setting in order: parsed by the
+     * attribute's own checker (the same value the object would parse from the text), or the
+     * text itself where the attribute is unknown or rejects it (ApplyTo then throws for it).
+     * A network of 8,192 NICs at one rate parses them once instead of per NIC.
+     */
+    std::vector<Ptr<const AttributeValue>> ParseValues(DataRate lineRate) const;
+    /**
+     * \brief ApplyTo with values from ParseValues of this preset (the same effect as
+     * ApplyTo(nic, lineRate) with the lineRate they were parsed for).
+     */
+    void ApplyTo(Ptr<RoceNic> nic, const std::vector<Ptr<const AttributeValue>>& values) const;
 
     /// \brief The preset called name, nullptr if there is none.
     static const CongestionControlPreset* Find(const std::string& name);

@@ -275,3 +275,33 @@ TEST(CongestionControlPreset, NamesAndSources)
         }
     }
 }
+
+TEST(CongestionControlPreset, ParseValuesScalesAndTypesEachSetting)
+{
+    // dcqcn-hpcc at 100 Gb/s: RateAi = 5 Mb/s x 100 / 25 = 20 Mb/s and RateHai = 50 x 100 / 25
+    // = 200 Mb/s (HPCC's run.py), parsed into the DataRate the attribute holds; RpTimer is
+    // 300 us as a Time. One value per setting, in the settings' order.
+    const CongestionControlPreset& p = *CongestionControlPreset::Find("dcqcn-hpcc");
+    const auto values = p.ParseValues(DataRate("100Gbps"));
+    ASSERT_EQ(values.size(), p.settings.size());
+    uint32_t checked = 0;
+    for (size_t i = 0; i < values.size(); ++i)
+    {
+        const std::string& name = p.settings[i].name;
+        if (name == "RateAi" || name == "RateHai")
+        {
+            const auto rate = DynamicCast<const DataRateValue>(values[i]);
+            ASSERT_TRUE(rate) << name;
+            EXPECT_EQ(rate->Get().GetBitRate(), name == "RateAi" ? 20000000u : 200000000u);
+            ++checked;
+        }
+        else if (name == "RpTimer")
+        {
+            const auto time = DynamicCast<const TimeValue>(values[i]);
+            ASSERT_TRUE(time);
+            EXPECT_EQ(time->Get(), MicroSeconds(300));
+            ++checked;
+        }
+    }
+    EXPECT_EQ(checked, 3u);
+}

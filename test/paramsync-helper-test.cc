@@ -1,10 +1,17 @@
 // ParamsyncHelper, the public API: one message's completion time against the closed form,
-// the Config paths reaching every NIC and port, a ring job's plan, and bad input.
+// the Config paths reaching every NIC and port, a ring job's plan, bad input, the set-up
+// shortcuts (EndTimeMarking, CheckNetwork).
 #include "ns3/config.h"
+#include "ns3/global-value.h"
+#include "ns3/node-list.h"
 #include "ns3/paramsync-helper.h"
+#include "ns3/pfc-switch.h"
+#include "ns3/roce-nic.h"
 #include "ns3/simulator.h"
+#include "ns3/string.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <stdexcept>
 
@@ -112,4 +119,147 @@ TEST(ParamsyncHelper, BadInputNamesIt)
     EXPECT_THROW(helper.AddFlow(0, 2, 1000, Seconds(0)), std::invalid_argument); // 2 hosts
     EXPECT_THROW(helper.AddFlow(0, 0, 1000, Seconds(0)), std::invalid_argument);
     Simulator::Destroy();
+}
+
+namespace
+{
+
+bool g_eventRan = false; //!< set by MarkEventRan
+
+void
+MarkEventRan()
+{
+    g_eventRan = true;
+}
+
+} // namespace
+
+TEST(ParamsyncHelper, EndTimeMarkingRunsOnlyAnEmptyFreshSimulation)
+{
+    Simulator::Destroy();
+    // A pending event: an empty Run is not possible, and the event must wait for the real Run.
+    g_eventRan = false;
+    Simulator::Schedule(MicroSeconds(1), &MarkEventRan);
+    EXPECT_FALSE(ParamsyncHelper::EndTimeMarking());
+    EXPECT_FALSE(g_eventRan);
+    EXPECT_EQ(Simulator::Now(), Time(0));
+    Simulator::Run();
+    EXPECT_TRUE(g_eventRan);
+    EXPECT_EQ(Simulator::Now(), MicroSeconds(1));
+    // Events already run (the clock at 1 us): not a fresh simulation either.
+    EXPECT_FALSE(ParamsyncHelper::EndTimeMarking());
+    Simulator::Destroy();
+
+    // Fresh and empty: it runs, the clock stays at 0, a Time built before keeps its value
+    // (5 us = 5000 ns at the default nanosecond resolution), and the simulator still runs
+    // what is scheduled afterwards at its time.
+    const Time before = MicroSeconds(5);
+    EXPECT_TRUE(ParamsyncHelper::EndTimeMarking());
+    EXPECT_EQ(Simulator::Now(), Time(0));
+    EXPECT_EQ(before.GetNanoSeconds(), 5000);
+    g_eventRan = false;
+    Simulator::Schedule(before, &MarkEventRan);
+    Simulator::Run();
+    EXPECT_TRUE(g_eventRan);
+    EXPECT_EQ(Simulator::Now(), MicroSeconds(5));
+    Simulator::Destroy();
+}
+
+TEST(ParamsyncHelper, EndTimeMarkingLeavesOtherSimulatorsAlone)
+{
+    // Another engine's Run may do more than ClearMarkedTimes (the distributed one of --mpi
+    // synchronizes the ranks): the real-time engine stands in for it here.
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::RealtimeSimulatorImpl"));
+    EXPECT_FALSE(ParamsyncHelper::EndTimeMarking());
+    Simulator::Destroy();
+    GlobalValue::Bind("SimulatorImplementationType", StringValue("ns3::DefaultSimulatorImpl"));
+    EXPECT_TRUE(ParamsyncHelper::EndTimeMarking());
+    Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Install's or CheckNetwork's refusal of a buffer on a topology ("" when it fits).
+std::string
+RefusalOf(const std::string& spec, uint64_t bufferBytes, bool install)
+{
+    ParamsyncHelper helper;
+    helper.SetSwitchAttribute("BufferSize", UintegerValue(bufferBytes));
+    helper.SetTopology(spec, DataRate("40Gbps"), MicroSeconds(1));
+    std::string why;
+    try
+    {
+        install ? (void)helper.Install() : helper.CheckNetwork();
+    }
+    catch (const std::invalid_argument& e)
+    {
+        why = e.what();
+    }
+    Simulator::Destroy();
+    return why;
+}
+
+} // namespace
+
+TEST(ParamsyncHelper, CheckNetworkBuildsOneSwitchOfEachKind)
+{
+    // fattree:k=4 with 100 Gb/s agg-core links: edge switches (4 ports at 40 Gb/s),
+    // aggregation (2 at 40, 2 at 100) and core (4 at 100): 3 kinds of switch, each built
+    // with a node for its peers: 6 nodes, and no RoceNic (no NICs built).
+    const std::string spec = "fattree:k=4,corerate=100Gbps";
+    ParamsyncHelper helper;
+    helper.SetTopology(spec, DataRate("40Gbps"), MicroSeconds(1));
+    const uint32_t nodesBefore = NodeList::GetNNodes();
+    helper.CheckNetwork();
+    ASSERT_EQ(NodeList::GetNNodes(), nodesBefore + 6);
+    uint32_t switches = 0;
+    for (uint32_t i = nodesBefore; i < NodeList::GetNNodes(); ++i)
+    {
+        EXPECT_EQ(NodeList::GetNode(i)->GetObject<RoceNic>(), nullptr);
+        switches += NodeList::GetNode(i)->GetObject<PfcSwitch>() ? 1 : 0;
+    }
+    EXPECT_EQ(switches, 3u);
+    Simulator::Destroy();
+}
+
+TEST(ParamsyncHelper, CheckNetworkRefusesWhatInstallRefuses)
+{
+    // Each switch's PFC reserve (headroom and queue reserve of its lossless port-priorities)
+    // is its buffer less its shared pool. A 100 Gb/s port needs more headroom than a 40 Gb/s
+    // one (2 x delay x rate and the response time x rate grow with the rate), so the core
+    // switches (4 ports at 100 Gb/s) need the most, the edge switches (4 at 40) the least.
+    const std::string spec = "fattree:k=4,corerate=100Gbps";
+    const uint64_t big = 32000000;
+    uint64_t least = big;
+    uint64_t most = 0;
+    {
+        ParamsyncHelper helper;
+        helper.SetSwitchAttribute("BufferSize", UintegerValue(big));
+        helper.SetTopology(spec, DataRate("40Gbps"), MicroSeconds(1));
+        const PfcNetwork& net = helper.Install();
+        for (const auto& sw : net.switches)
+        {
+            if (sw)
+            {
+                const uint64_t reserve = big - sw->GetMmu().SharedPoolBytes();
+                least = std::min(least, reserve);
+                most = std::max(most, reserve);
+            }
+        }
+        Simulator::Destroy();
+    }
+    ASSERT_LT(least, most);
+    // A buffer of exactly the largest reserve: only the switches that need it all (the
+    // cores, last in node order) are refused; one below the least, every switch; the
+    // largest fits everywhere. CheckNetwork says what Install says, word for word.
+    for (const uint64_t buffer : {most, least - 1, most + 1})
+    {
+        const std::string installed = RefusalOf(spec, buffer, true);
+        EXPECT_EQ(installed.empty(), buffer > most) << buffer;
+        EXPECT_EQ(RefusalOf(spec, buffer, false), installed) << buffer;
+    }
+    // Too small for any switch: 10 kB is below one 40 Gb/s port's 2 x 1 us x 40 Gb/s / 8 alone.
+    EXPECT_NE(RefusalOf("star:n=2", 10000, false), "");
 }
