@@ -110,6 +110,8 @@ def read(path):
             words = line.split()
             if words[0] == "flow":  # flow I SRC->DST end_ns T
                 values["flow " + words[1] + " " + words[2]] = int(words[4])
+            elif words[0].startswith("gst_iteration_"):  # gst_iteration_I NS: as the row's
+                values["gst iteration " + words[0].rsplit("_", 1)[1]] = int(words[1])
             else:
                 values[words[0]] = int(words[1])
     return values
@@ -168,6 +170,13 @@ def main():
             print(f"test-mpi: {name}: {key}: {one[key]} in one process, {two[key]} over 2 ranks "
                   f"(allowed difference {allowed:.0f})", file=sys.stderr)
             return 1
+    # Over ranks rank 0 computes the routed bound and fair figure on every rank's traced
+    # queue pairs: both runs must have them (-1 in both would compare equal and test nothing).
+    missing = [k for k in ("bound_ns", "fair_ns") if k in one and min(one[k], two[k]) < 0]
+    if one.get("gst_ns", -1) >= 0 and missing:
+        print(f"test-mpi: {name}: no {' or '.join(missing)}: {one.get('bound_ns')} / "
+              f"{two.get('bound_ns')}", file=sys.stderr)
+        return 1
     # A sync plan may reorder without pauses (one-nanosecond ties at a relaying BCube host).
     sync = one.get("gst_ns", -1) >= 0
     if (mode == "exact-pauses" or (mode == "reordered" and not sync)) and one["pause_frames"] == 0:
@@ -177,6 +186,8 @@ def main():
     flows = sum(1 for k in one if k.startswith("flow"))
     transfers = sum(1 for k in one if k.startswith("transfer")) // 2
     gst = f", GST {one['gst_ns']} ns" if one.get("gst_ns", -1) >= 0 else ""
+    if one.get("gst_ns", -1) >= 0 and "bound_ns" in one:
+        gst += f" (bound {one['bound_ns']} ns, fair {one['fair_ns']} ns)"
     print(f"test-mpi: {name}: {flows} flows, {transfers} transfers{gst}, last {one['last_ns']} ns, "
           f"{one['pause_frames']} / {two['pause_frames']} pause frames, "
           f"{one['ecn_marks']} / {two['ecn_marks']} ECN marks ({mode})")
