@@ -22,7 +22,8 @@
  *    wait for deps;
  *  - GST = (last transfer delivered) - (last worker done with backprop), the definition
  *    of ARCHITECTURE.md; iteration time = last transfer delivered - T; the next iteration starts
- *    when the last transfer of this one is delivered.
+ *    when the last transfer of this one is delivered (over MPI ranks, where no rank sees
+ *    that delivery alone: as of it, once known; SetIterationBarrier).
  */
 #ifndef PARAMSYNC_SYNC_JOB_H
 #define PARAMSYNC_SYNC_JOB_H
