@@ -537,7 +537,9 @@ DriverOptions::AddRunLimitRows(OptionTable& t)
     t.Add("mpi",
           "1: run partitioned over the ranks of `mpirun -np N` (N >= 2; ns-3's distributed "
           "engine): each rank simulates its share of the nodes, rank 0 prints and writes the "
-          "merged results; the deadlock detector is off; needs a paramsync built with MPI "
+          "merged results; the deadlock detector is off; a sync plan's iteration begins when "
+          "every rank's end is known, as of the last (its posts at most one link delay late "
+          "when --compute is shorter); needs a paramsync built with MPI "
           "(README: Running across MPI ranks)",
           mpiText,
           [this](const std::string& s) { mpi = V::Flag(s, "--mpi"); });
@@ -718,12 +720,6 @@ DriverOptions::CheckMpi(const std::vector<std::string>& algorithms, bool planOrF
         refuse("--algorithm=" + algorithms.front(),
                "a parameter server's workers and servers share state that no rank has whole; "
                "allowed: a sync plan or none with --flows");
-    }
-    if (algorithms.front() != "none" && iterations > 1)
-    {
-        refuse("--iterations=" + std::to_string(iterations),
-               "the next iteration starts when every transfer on every rank ended, which no "
-               "rank sees without a message of its own; allowed: --iterations=1");
     }
     if (algorithms.front() != "none" && !flows.empty())
     {

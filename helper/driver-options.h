@@ -62,9 +62,8 @@ class DriverOptions
      * \brief With --mpi=1: refuses what does not run across MPI ranks (README "Running
      * across MPI ranks"): the fluid backend, more than one run in the process (all,
      * --seeds: ns-3's distributed engine runs once per process), parameter servers, a sync
-     * plan with --iterations > 1 or beside --flows, and the monitors and faults that need
-     * the whole network in one process; turns the deadlock detector off (its default)
-     * unless given.
+     * plan beside --flows, and the monitors and faults that need the whole network in one
+     * process; turns the deadlock detector off (its default) unless given.
      * \param algorithms the systems --algorithm names (JobRegistry, one per row)
      * \param planOrFlows the one system is a sync plan or none (--flows alone)
      * \throws OptionError naming the option and what is allowed

@@ -40,7 +40,8 @@ struct RunContext
     /// where it is delivered). Empty: one process, every host.
     std::vector<bool> localHosts{};
     /// Over MPI ranks: runs a sync job for the local hosts, its posts to other ranks'
-    /// hosts announced there (helper/rank-post-notices.h); null: one process.
+    /// hosts announced there, its next iteration begun when every rank's end is known
+    /// (helper/rank-post-notices.h); null: one process.
     std::function<void(SyncJob&)> overRanks{};
 };
 

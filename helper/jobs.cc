@@ -1,6 +1,8 @@
 #include "jobs.h"
 
+#include "mpi-session.h"
 #include "network-builder.h"
+#include "rank-results.h"
 #include "results-writer.h"
 #include "roce-sync-transport.h"
 #include "routed-bound.h"
@@ -74,7 +76,9 @@ SyncPlanJob::Finished() const
 }
 
 void
-SyncPlanJob::RoutedFigures(const RunContext& run, RunResult& result) const
+SyncPlanJob::RoutedFigures(const RunContext& run,
+                           const RoutedBound::OrderedPaths& ordered,
+                           RunResult& result) const
 {
     // On the paths these QPs took, framed (helper/routed-bound.h): the relaxation with each
     // message's least time alone on its path (bound_gst_s; the backend raises it to the
@@ -87,9 +91,7 @@ SyncPlanJob::RoutedFigures(const RunContext& run, RunResult& result) const
     run.transport.Nic(0)->GetAttribute("Mtu", mtuValue);
     const auto mtu = static_cast<uint32_t>(mtuValue.Get());
     const bool vlan = vlanValue.Get();
-    RoutedBound::OrderedPaths ordered;
-    const PinnedPaths paths = RoutedBound::Paths(
-        run.net, run.topology, run.transport, mtu, vlan, &ordered);
+    const PinnedPaths paths = RoutedBound::Pin(ordered, run.transport, mtu, vlan);
     const TopologyGraph& graph = run.topology.Graph();
     const GstLowerBound::PathTime pathTime =
         [&](HostRank src, HostRank dst, uint32_t qp, uint64_t payload) {
@@ -112,10 +114,28 @@ SyncPlanJob::Collect(const RunContext& run, RunResult& result) const
 {
     result.workers = m_plan.workers;
     result.gradientBytes = m_plan.gradientBytes;
-    // Over ranks a rank has only its own hosts' queue pairs: no routed bound.
-    if (m_job->Finished() && run.localHosts.empty())
+    if (run.localHosts.empty())
     {
-        RoutedFigures(run, result);
+        if (m_job->Finished())
+        {
+            RoutedFigures(run, RoutedBound::Trace(run.net, run.topology, run.transport), result);
+        }
+    }
+    else
+    {
+        // Over ranks a QP is opened on its source's rank alone (its UDP source port, which
+        // ECMP hashes, counts the QPs its NIC opened before), and every rank has every
+        // forwarding table: each rank traces its own QPs and rank 0 joins them. Every rank
+        // gathers here, in job order, before the helper's own gathers.
+        const std::vector<std::string> ranks = MpiSession::GatherOnRankZero(RankResults::PackPaths(
+            m_job->Finished(), RoutedBound::Trace(run.net, run.topology, run.transport)));
+        if (!ranks.empty())
+        {
+            if (const auto joined = RankResults::JoinPaths(ranks))
+            {
+                RoutedFigures(run, *joined, result);
+            }
+        }
     }
     double sum = 0;
     for (const Time& g : m_job->Gst())

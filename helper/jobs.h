@@ -7,6 +7,7 @@
 #define PARAMSYNC_JOBS_H
 
 #include "job.h"
+#include "routed-bound.h"
 
 #include "ns3/async-ps-job.h"
 #include "ns3/lapse-spec.h"
@@ -41,8 +42,11 @@ class SyncPlanJob : public Job
 
   private:
     /// \brief bound_gst_s (the relaxation) and fair_gst_s (the max-min fluid run) on the
-    /// paths the run's queue pairs took, and the time they took (fluid_wall_s).
-    void RoutedFigures(const RunContext& run, RunResult& result) const;
+    /// paths the run's queue pairs took (traced, over ranks by every rank), and the time
+    /// they took (fluid_wall_s).
+    void RoutedFigures(const RunContext& run,
+                       const RoutedBound::OrderedPaths& ordered,
+                       RunResult& result) const;
 
     const SyncPlan& m_plan;                //!< the plan
     std::vector<GradientTensor> m_tensors; //!< its model's tensors

@@ -160,7 +160,9 @@ ParamsyncHelper::Install()
 #ifdef NS3_MPI
     if (m_notices)
     {
-        m_context->overRanks = [this](SyncJob& job) { m_notices->Attach(job, m_localHosts); };
+        m_context->overRanks = [this](SyncJob& job) {
+            m_notices->Attach(job, m_localHosts, m_self);
+        };
     }
 #endif
     m_installed = true;
@@ -240,8 +242,36 @@ void
 ParamsyncHelper::InstallJob(std::unique_ptr<Job> job)
 {
     NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::InstallJob before Install");
+    if (m_ranks > 1)
+    {
+        CheckRunsOverRanks(*job);
+    }
     job->Install(*m_context);
     m_jobs.push_back(std::move(job));
+}
+
+void
+ParamsyncHelper::CheckRunsOverRanks(const Job& job) const
+{
+    const std::string over = " over " + std::to_string(m_ranks) + " MPI ranks";
+    if (dynamic_cast<const AsyncPsSystemJob*>(&job) || dynamic_cast<const LapseSystemJob*>(&job))
+    {
+        throw std::invalid_argument("InstallJob" + over +
+                                    ": a parameter server's workers and servers share state "
+                                    "that no rank has whole; allowed: sync plans and flows");
+    }
+    // A sync message from another rank is told by its QP number (helper/rank-post-notices.h),
+    // which the flows' QPs, opened on every rank, would share.
+    const auto isSync = [](const Job& j) { return dynamic_cast<const SyncPlanJob*>(&j); };
+    const auto isFlows = [](const Job& j) { return dynamic_cast<const FlowsJob*>(&j); };
+    for (const auto& installed : m_jobs)
+    {
+        if ((isSync(job) && isFlows(*installed)) || (isFlows(job) && isSync(*installed)))
+        {
+            throw std::invalid_argument("InstallJob" + over +
+                                        ": a sync plan beside flows; allowed: one or the other");
+        }
+    }
 }
 
 void
@@ -257,6 +287,10 @@ ParamsyncHelper::InstallSyncJob(const std::string& algorithm,
 {
     NS_ABORT_MSG_IF(!m_installed, "ParamsyncHelper::InstallSyncJob before Install");
     NS_ABORT_MSG_IF(m_plan, "ParamsyncHelper::InstallSyncJob called twice");
+    if (iterations == 0)
+    {
+        throw std::invalid_argument("InstallSyncJob: iterations 0; allowed: 1 or more");
+    }
     std::unique_ptr<SyncAlgorithm> algo = MakeSyncAlgorithm(algorithm);
     std::string why;
     if (!algo->AppliesTo(*m_topology, why))
@@ -264,11 +298,14 @@ ParamsyncHelper::InstallSyncJob(const std::string& algorithm,
         throw std::invalid_argument("algorithm " + algo->Spec() + " does not apply to " +
                                     m_topology->Spec() + ": " + why);
     }
-    m_model = std::make_unique<ModelProfile>(ModelProfile::Load(model, ""));
-    m_plan = std::make_unique<SyncPlan>(algo->Compile(*m_topology, *m_model));
+    auto profile = std::make_unique<ModelProfile>(ModelProfile::Load(model, ""));
+    auto plan = std::make_unique<SyncPlan>(algo->Compile(*m_topology, *profile));
     SyncJobConfig config;
     config.iterations = iterations;
-    InstallJob(std::make_unique<SyncPlanJob>(*m_plan, m_model->Tensors(), config));
+    // Kept only once installed (the job refers to the plan): a refused job leaves none.
+    InstallJob(std::make_unique<SyncPlanJob>(*plan, profile->Tensors(), config));
+    m_model = std::move(profile);
+    m_plan = std::move(plan);
 }
 
 void
@@ -286,8 +323,9 @@ ParamsyncHelper::AddFlow(uint32_t srcHost, uint32_t dstHost, uint64_t bytes, Tim
     if (!m_flows)
     {
         auto flows = std::make_unique<FlowsJob>();
-        m_flows = flows.get();
+        FlowsJob* job = flows.get();
         InstallJob(std::move(flows));
+        m_flows = job;
     }
     const auto index = static_cast<uint32_t>(m_flows->Progress().second);
     m_flows->Add({index, srcHost, dstHost, bytes, start.GetSeconds(), -1}, srcHost, dstHost);

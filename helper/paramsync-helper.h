@@ -136,11 +136,13 @@ class ParamsyncHelper
      * gathered on rank 0 (RankResults: counters summed, flows and transfers put together,
      * the invariants on the summed counters); the other ranks' RunResult is their own
      * share. Jobs that run across ranks: replayed flows (AddFlow, FlowsJob: each rank
-     * counts the flows delivered to its hosts) and sync plans of one iteration
-     * (InstallSyncJob, SyncPlanJob: SyncJob::SetLocalHosts, each post to another rank's
-     * host announced there by RankPostNotices; GST the max over the ranks; no routed bound,
-     * whose paths are the whole run's QPs). Not with flows in the same run (their QPs,
-     * opened on every rank, would share numbers with the announced ones). Monitors that run
+     * counts the flows delivered to its hosts) and sync plans (InstallSyncJob, SyncPlanJob:
+     * SyncJob::SetLocalHosts, each post to another rank's host announced there by
+     * RankPostNotices; the next iteration begun when every rank's end is known,
+     * RankIterationBarrier; GST the max over the ranks; the routed bound on every rank's
+     * traced QPs, on rank 0). Not with flows in the same run (their QPs, opened on every
+     * rank, would share numbers with the announced ones) and not PS or Lapse systems:
+     * InstallJob throws std::invalid_argument for those. Monitors that run
      * across ranks: those that act per port (the PFC watchdog); the deadlock detector, the
      * in-flight sampler and the faults need every node in one process.
      * Default: one rank, everything local.
@@ -185,14 +187,18 @@ class ParamsyncHelper
      * \brief A gradient synchronization: algorithm spec (e.g. "ring", "hd", "dbtree"; see
      * SyncAlgorithmNames()) on a model profile ("vgg16", "bytes:10MB", a CSV path) found in
      * ModelProfile::DefaultModelsDir(); starts at time 0.
-     * \throws std::invalid_argument when the algorithm, the model or the pair does not apply
+     * \throws std::invalid_argument when the algorithm, the model or the pair does not apply,
+     * for 0 iterations, and over ranks beside flows (InstallJob)
      */
     void InstallSyncJob(const std::string& algorithm,
                         const std::string& model,
                         uint32_t iterations = 1);
     /// \brief One message of `bytes` from host src to host dst on its own queue pair at `start`.
+    /// \throws std::invalid_argument for hosts out of range, 0 bytes, or over ranks beside a
+    /// sync plan (InstallJob)
     void AddFlow(uint32_t srcHost, uint32_t dstHost, uint64_t bytes, Time start);
     /// \brief Any job (helper/jobs.h), installed now (after Install).
+    /// \throws std::invalid_argument over ranks for a job that does not run across them
     void InstallJob(std::unique_ptr<Job> job);
     /// \brief A fault or monitor: configures the factories if added before Install, and
     /// installs itself when Run starts.
@@ -233,6 +239,9 @@ class ParamsyncHelper
   private:
     /// \brief Whether some job has work left.
     bool Unfinished() const;
+    /// \brief Over ranks: \throws std::invalid_argument for a job that does not run across
+    /// ranks (a PS or Lapse system) or a sync plan beside flows.
+    void CheckRunsOverRanks(const Job& job) const;
     /// \brief The jobs' and monitors' measurements and the invariants, after the run.
     void Collect(RunResult& result, const RunEnd& end, Time endOfWork);
     /// \brief What the end-of-run invariants check, from the recorder and the NICs (summed

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <map>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <type_traits>
 
@@ -390,6 +391,75 @@ RankResults::Merge(const std::vector<RunResult>& ranks,
         m.completed = m.completed && f.endS >= 0;
     }
     return m;
+}
+
+std::string
+RankResults::PackPaths(bool finished, const QueuePairPaths& paths)
+{
+    Writer w;
+    w.Put(static_cast<uint8_t>(finished));
+    w.Put(static_cast<uint64_t>(paths.size()));
+    for (const auto& [key, links] : paths)
+    {
+        w.Put(std::get<0>(key));
+        w.Put(std::get<1>(key));
+        w.Put(std::get<2>(key));
+        w.Put(static_cast<uint64_t>(links.size()));
+        for (uint32_t link : links)
+        {
+            w.Put(link);
+        }
+    }
+    return w.m_bytes;
+}
+
+std::optional<RankResults::QueuePairPaths>
+RankResults::JoinPaths(const std::vector<std::string>& ranks)
+{
+    QueuePairPaths joined;
+    bool finished = true;
+    for (const std::string& bytes : ranks)
+    {
+        Reader in(bytes);
+        uint8_t done = 0;
+        in.Get(done);
+        finished = finished && done != 0;
+        uint64_t n = 0;
+        in.Get(n);
+        for (uint64_t i = 0; i < n; ++i)
+        {
+            uint32_t src = 0;
+            uint32_t dst = 0;
+            uint32_t qp = 0;
+            uint64_t hops = 0;
+            in.Get(src);
+            in.Get(dst);
+            in.Get(qp);
+            in.Get(hops);
+            std::vector<uint32_t> links;
+            for (uint64_t h = 0; h < hops; ++h)
+            {
+                links.push_back(0);
+                in.Get(links.back());
+            }
+            if (!joined.emplace(std::make_tuple(src, dst, qp), std::move(links)).second)
+            {
+                throw std::runtime_error("RankResults::JoinPaths: queue pair " +
+                                         std::to_string(qp) + " of host " + std::to_string(src) +
+                                         " -> host " + std::to_string(dst) +
+                                         " traced on two ranks");
+            }
+        }
+        if (!in.AtEnd())
+        {
+            throw std::runtime_error("RankResults::JoinPaths: bytes left over");
+        }
+    }
+    if (!finished)
+    {
+        return std::nullopt;
+    }
+    return joined;
 }
 
 } // namespace ns3

@@ -26,6 +26,9 @@
  *  - invariant: the distinct lines of every rank, in rank order.
  * Asynchronous systems, the in-flight sampler and updates are not merged (refused over
  * ranks).
+ *
+ * The routed bound's paths (helper/routed-bound.h) travel apart (PackPaths, JoinPaths): a
+ * queue pair is opened, and its path traced, on its source's rank only.
  */
 #ifndef PARAMSYNC_RANK_RESULTS_H
 #define PARAMSYNC_RANK_RESULTS_H
@@ -33,7 +36,10 @@
 #include "run-result.h"
 
 #include <cstdint>
+#include <map>
+#include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace ns3
@@ -57,6 +63,20 @@ class RankResults
     static RunResult Merge(const std::vector<RunResult>& ranks,
                            const std::vector<std::string>& nodeNames,
                            const std::vector<std::vector<uint32_t>>& peers);
+
+    /// \brief Directed links of each queue pair by (source host, destination host, QP
+    /// index), as RoutedBound::OrderedPaths.
+    using QueuePairPaths =
+        std::map<std::tuple<uint32_t, uint32_t, uint32_t>, std::vector<uint32_t>>;
+    /// \brief One rank's traced paths and whether its job finished, as bytes.
+    static std::string PackPaths(bool finished, const QueuePairPaths& paths);
+    /**
+     * \brief Every rank's paths (PackPaths' bytes, rank 0 first) joined; none when some
+     * rank's job did not finish (one process computes no bound then either).
+     * \throws std::runtime_error for bytes PackPaths did not write, or a queue pair traced
+     * on two ranks
+     */
+    static std::optional<QueuePairPaths> JoinPaths(const std::vector<std::string>& ranks);
 };
 
 } // namespace ns3

@@ -99,17 +99,28 @@ RoutedBound::AckTimes(const TopologyGraph& graph)
 }
 
 PinnedPaths
-RoutedBound::Paths(const PfcNetwork& net,
-                   const Topology& topology,
-                   const RoceSyncTransport& transport,
-                   uint32_t mtu,
-                   bool vlan,
-                   OrderedPaths* ordered)
+RoutedBound::Pin(const OrderedPaths& ordered,
+                 const RoceSyncTransport& transport,
+                 uint32_t mtu,
+                 bool vlan)
 {
-    const TopologyGraph& graph = topology.Graph();
     PinnedPaths paths(
         [&transport](HostRank src, HostRank dst) { return transport.QueuePairs(src, dst); },
         [mtu, vlan](uint64_t payload) { return WireBytes(payload, mtu, vlan); });
+    for (const auto& [key, links] : ordered)
+    {
+        paths.Pin(key, links);
+    }
+    return paths;
+}
+
+RoutedBound::OrderedPaths
+RoutedBound::Trace(const PfcNetwork& net,
+                   const Topology& topology,
+                   const RoceSyncTransport& transport)
+{
+    const TopologyGraph& graph = topology.Graph();
+    OrderedPaths ordered;
     transport.ForEachSyncQueuePair(
         [&](uint32_t src, uint32_t dst, uint32_t index, const QueuePair& qp) {
             // The first hop: the NIC port the QP was bound to, on the lane of that equal-cost
@@ -145,13 +156,9 @@ RoutedBound::Paths(const PfcNetwork& net,
                 port = next->port;
                 lane = next->lane;
             }
-            if (ordered)
-            {
-                (*ordered)[{src, dst, index}] = links;
-            }
-            paths.Pin({src, dst, index}, std::move(links));
+            ordered[{src, dst, index}] = std::move(links);
         });
-    return paths;
+    return ordered;
 }
 
 } // namespace ns3

@@ -36,15 +36,19 @@ class RoutedBound
     using OrderedPaths = std::map<PinnedPaths::Key, std::vector<uint32_t>>;
 
     /**
-     * \brief Pinned paths of every sync QP the transport opened, framed for `mtu`.
+     * \brief The directed links of every sync QP the transport opened (over MPI ranks: those
+     * of this rank's hosts; every rank has every forwarding table, so each traces its own).
      * \throws std::runtime_error if a path loops or leaves the network
      */
-    static PinnedPaths Paths(const PfcNetwork& net,
-                             const Topology& topology,
-                             const RoceSyncTransport& transport,
-                             uint32_t mtu,
-                             bool vlan,
-                             OrderedPaths* ordered = nullptr);
+    static OrderedPaths Trace(const PfcNetwork& net,
+                              const Topology& topology,
+                              const RoceSyncTransport& transport);
+    /// \brief Traced paths (Trace, or every rank's joined) pinned for the fluid estimator,
+    /// framed for `mtu`; the transport gives each host pair's QP count.
+    static PinnedPaths Pin(const OrderedPaths& ordered,
+                           const RoceSyncTransport& transport,
+                           uint32_t mtu,
+                           bool vlan);
 
     /**
      * \brief The least time a message of `payload` bytes, cut into `mtu`-byte packets, takes

@@ -18,6 +18,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/paramsync-driver.cc
     helper/paramsync-helper.cc
     helper/pause-spread.cc
+    helper/rank-iteration-barrier.cc
     helper/rank-partition.cc
     helper/rank-results.cc
     helper/mpi-session.cc
@@ -53,6 +54,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/paramsync-driver.h
     helper/paramsync-helper.h
     helper/pause-spread.h
+    helper/rank-iteration-barrier.h
     helper/rank-partition.h
     helper/rank-results.h
     helper/mpi-session.h
@@ -79,6 +81,7 @@ set(PARAMSYNC_HELPER_MPI_HEADERS
     helper/rank-post-notices.h
 )
 set(PARAMSYNC_HELPER_TESTS
+    test/rank-iteration-barrier-test.cc
     test/rank-partition-test.cc
     test/rank-results-test.cc
     test/driver-pieces-test.cc

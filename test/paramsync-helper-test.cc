@@ -116,6 +116,9 @@ TEST(ParamsyncHelper, BadInputNamesIt)
     helper.Install();
     EXPECT_THROW(helper.InstallSyncJob("nosuch", "bytes:1MB"), std::invalid_argument);
     EXPECT_THROW(helper.InstallSyncJob("ring", "nosuch-model"), std::invalid_argument);
+    EXPECT_THROW(helper.InstallSyncJob("ring", "bytes:1MB", 0), std::invalid_argument);
+    // A refused job leaves none behind: the next call installs one, not "called twice".
+    helper.InstallSyncJob("ring", "bytes:1MB", 2);
     EXPECT_THROW(helper.AddFlow(0, 2, 1000, Seconds(0)), std::invalid_argument); // 2 hosts
     EXPECT_THROW(helper.AddFlow(0, 0, 1000, Seconds(0)), std::invalid_argument);
     Simulator::Destroy();

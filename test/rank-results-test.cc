@@ -136,3 +136,27 @@ TEST(RankResultsTest, PauseDepthOfACascadeAcrossRanks)
     ASSERT_EQ(m.pauses.size(), 2u);
     EXPECT_EQ(m.pauses[0].port, "a/0"); // ends first (5 us before 10 us)
 }
+
+TEST(RankResultsTest, PathsOfEveryRankJoinedOnRankZero)
+{
+    // Rank 0 traced host 0's QPs to host 2 (stripes 0 and 1), rank 1 host 2's QP to host 0;
+    // joined, all three with their links in order.
+    const RankResults::QueuePairPaths r0 = {{{0, 2, 0}, {0, 3, 5}}, {{0, 2, 1}, {0, 4, 5}}};
+    const RankResults::QueuePairPaths r1 = {{{2, 0, 0}, {6, 2, 1}}};
+    const auto joined = RankResults::JoinPaths(
+        {RankResults::PackPaths(true, r0), RankResults::PackPaths(true, r1)});
+    ASSERT_TRUE(joined.has_value());
+    ASSERT_EQ(joined->size(), 3u);
+    EXPECT_EQ(joined->at({0, 2, 1}), (std::vector<uint32_t>{0, 4, 5}));
+    EXPECT_EQ(joined->at({2, 0, 0}), (std::vector<uint32_t>{6, 2, 1}));
+    // A rank whose job did not finish: no paths (one process computes no bound then).
+    EXPECT_FALSE(RankResults::JoinPaths(
+                     {RankResults::PackPaths(true, r0), RankResults::PackPaths(false, r1)})
+                     .has_value());
+    // A QP traced on two ranks, or bytes cut short, are refused.
+    EXPECT_THROW(RankResults::JoinPaths(
+                     {RankResults::PackPaths(true, r0), RankResults::PackPaths(true, r0)}),
+                 std::runtime_error);
+    const std::string bytes = RankResults::PackPaths(true, r0);
+    EXPECT_THROW(RankResults::JoinPaths({bytes.substr(0, bytes.size() - 1)}), std::runtime_error);
+}

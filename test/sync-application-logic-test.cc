@@ -1,11 +1,13 @@
 // SyncJob + SyncApplication over a fake transport (no network): dependencies, iterations,
 // compute time, straggler and layer-wise overlap, with every time derived by hand.
 #include "ns3/node-container.h"
+#include "ns3/rank-iteration-barrier.h"
 #include "ns3/simulator.h"
 #include "ns3/sync-application.h"
 #include "ns3/sync-job.h"
 
 #include <gtest/gtest.h>
+#include <memory>
 
 using namespace ns3;
 
@@ -209,11 +211,13 @@ TEST(SyncApplicationLogic, OverRanksEachJobRunsItsHostsAndTheMaxIsTheGst)
     for (uint32_t r = 0; r < 2; ++r)
     {
         std::vector<bool> local = {r == 0, r == 1};
+        SyncJob* self = jobs[r];
         SyncJob* other = jobs[1 - r];
         jobs[r]->SetTransport(&transport);
         jobs[r]->SetLocalHosts(
-            local, [other](uint32_t src, uint32_t dst, uint32_t qp, TransferId id, uint32_t parts) {
-                other->RemotePosted(src, dst, qp, id, parts, Simulator::Now());
+            local,
+            [self, other](uint32_t src, uint32_t dst, uint32_t qp, TransferId id, uint32_t parts) {
+                other->RemotePosted(src, dst, qp, id, parts, self->Iteration(), Simulator::Now());
             });
         jobs[r]->InstallApplications([&](uint32_t host) { return nodes.Get(host); });
         jobs[r]->Start(Seconds(0));
@@ -239,4 +243,155 @@ TEST(SyncApplicationLogic, OverRanksEachJobRunsItsHostsAndTheMaxIsTheGst)
     EXPECT_EQ(rank1.Transfers()[0].end, MicroSeconds(2));
     EXPECT_EQ(rank1.Transfers()[1].start, MicroSeconds(2));
     Simulator::Destroy();
+}
+
+namespace
+{
+
+/// Over ranks with iterations: as TwoRankTransport's test, but a post to the other rank's
+/// host is announced there after a lookahead L = 1 us, and the ranks' RankIterationBarriers
+/// (helper/rank-iteration-barrier.h) exchange their ends with the same delay, as
+/// RankPostNotices does between processes.
+
+const Time kLookahead = MicroSeconds(1);
+
+/// Host 0 sends 1000 B to host 1 and host 1 1000 B to host 0, both at the start of each
+/// iteration (no dependency): each delivered 1000 ns + 1 us after its post.
+SyncPlan
+CrossingPlan()
+{
+    SyncPlan plan;
+    plan.algorithm = "hand";
+    plan.gradientBytes = 1000;
+    plan.workers = 2;
+    plan.hostOf = {0, 1};
+    for (TransferId id : {0u, 1u})
+    {
+        Transfer t{};
+        t.id = id;
+        t.src = id;
+        t.dst = 1 - id;
+        t.bytes = 1000;
+        t.op = TransferOp::Reduce;
+        plan.transfers.push_back(t);
+    }
+    return plan;
+}
+
+/// GST of each iteration (max over the two ranks) and each transfer's post time in
+/// iteration order, posted on the source's rank.
+struct TwoRankRun
+{
+    std::vector<Time> gst;
+    std::vector<Time> starts;
+};
+
+TwoRankRun
+RunOnTwoRanks(const SyncPlan& plan, SyncJobConfig config)
+{
+    NodeContainer nodes;
+    nodes.Create(2);
+    TwoRankTransport transport;
+    std::vector<std::unique_ptr<SyncJob>> jobs;
+    std::vector<std::unique_ptr<RankIterationBarrier>> barriers(2);
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        jobs.push_back(std::make_unique<SyncJob>(plan, std::vector<GradientTensor>{}, config));
+    }
+    transport.m_jobs = {jobs[0].get(), jobs[1].get()};
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        SyncJob& job = *jobs[r];
+        job.SetTransport(&transport);
+        job.SetLocalHosts(
+            {r == 0, r == 1},
+            [&jobs](uint32_t src, uint32_t dst, uint32_t qp, TransferId id, uint32_t parts) {
+                const uint32_t iteration = jobs[src]->Iteration();
+                const Time start = Simulator::Now();
+                Simulator::Schedule(
+                    kLookahead, [&jobs, src, dst, qp, id, parts, iteration, start]() {
+                        jobs[dst]->RemotePosted(src, dst, qp, id, parts, iteration, start);
+                    });
+            });
+        barriers[r] = std::make_unique<RankIterationBarrier>(
+            2,
+            r,
+            [&barriers, r](uint32_t to, uint32_t iteration, Time end) {
+                Simulator::Schedule(kLookahead, [&barriers, to, r, iteration, end]() {
+                    barriers[to]->RemoteEnd(r, iteration, end);
+                });
+            },
+            [&job](uint32_t, Time end) { job.BeginNextIteration(end); });
+        job.SetIterationBarrier([&barriers, r](uint32_t iteration, Time end) {
+            barriers[r]->LocalEnd(iteration, end);
+        });
+        job.InstallApplications([&nodes](uint32_t host) { return nodes.Get(host); });
+        job.Start(Seconds(0));
+    }
+    Simulator::Run();
+    TwoRankRun run;
+    for (uint32_t i = 0; i < config.iterations; ++i)
+    {
+        EXPECT_TRUE(jobs[0]->Finished() && jobs[1]->Finished());
+        run.gst.push_back(std::max(jobs[0]->Gst().at(i), jobs[1]->Gst().at(i)));
+    }
+    for (uint32_t r = 0; r < 2; ++r)
+    {
+        for (const SyncTransferTimes& t : jobs[r]->Transfers())
+        {
+            if (t.id == r) // posted on this rank
+            {
+                run.starts.push_back(t.start);
+            }
+        }
+    }
+    Simulator::Destroy();
+    return run;
+}
+
+} // namespace
+
+TEST(SyncApplicationLogic, OverRanksComputeOfALookaheadRunsIterationsAsOneProcess)
+{
+    // One process, compute C = 1 us: iteration i begins at T_i, both transfers post at
+    // T_i + C and are delivered 2 us later: GST 2 us, T_{i+1} = T_i + 3 us (0, 3, 6 us).
+    // Over the two ranks each rank ends at T_i + 3 us and learns the other's end L = 1 us
+    // later, = T_i + 4 us, exactly when its posts are due: the same times.
+    SyncJobConfig config;
+    config.iterations = 3;
+    config.compute = MicroSeconds(1);
+    const TwoRankRun run = RunOnTwoRanks(CrossingPlan(), config);
+    ASSERT_EQ(run.gst.size(), 3u);
+    for (const Time& g : run.gst)
+    {
+        EXPECT_EQ(g, MicroSeconds(2));
+    }
+    // Rank 0's posts (iterations 0, 1, 2), then rank 1's.
+    const std::vector<Time> want = {MicroSeconds(1), MicroSeconds(4), MicroSeconds(7)};
+    ASSERT_EQ(run.starts.size(), 6u);
+    for (size_t i = 0; i < 6; ++i)
+    {
+        EXPECT_EQ(run.starts[i], want[i % 3]) << "post " << i;
+    }
+}
+
+TEST(SyncApplicationLogic, OverRanksWithoutComputeEachIterationPostsOneLookaheadLate)
+{
+    // Compute 0: one process posts iteration i+1 at T_end(i), the ranks at T_end(i) + L,
+    // when they learn it. Iteration 0 posts at 0, ends at 2 us; iteration 1 posts at 3 us
+    // (as of T = 2 us: its GST is 5 - 2 = 3 us, one L above one process's 2 us) and ends at
+    // 5 us; iteration 2 posts at 6 us, ends at 8 us (GST 3 us).
+    SyncJobConfig config;
+    config.iterations = 3;
+    const TwoRankRun run = RunOnTwoRanks(CrossingPlan(), config);
+    ASSERT_EQ(run.gst.size(), 3u);
+    EXPECT_EQ(run.gst[0], MicroSeconds(2));
+    EXPECT_EQ(run.gst[1], MicroSeconds(3));
+    EXPECT_EQ(run.gst[2], MicroSeconds(3));
+    const std::vector<Time> want = {Seconds(0), MicroSeconds(3), MicroSeconds(6)};
+    ASSERT_EQ(run.starts.size(), 6u);
+    for (size_t i = 0; i < 6; ++i)
+    {
+        EXPECT_EQ(run.starts[i], want[i % 3]) << "post " << i;
+    }
 }

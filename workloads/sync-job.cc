@@ -34,7 +34,6 @@ SyncJob::SetTransport(SyncTransport* transport)
 void
 SyncJob::SetLocalHosts(std::vector<bool> local, RemotePost onRemotePost)
 {
-    NS_ABORT_MSG_IF(m_config.iterations != 1, "SyncJob over ranks: one iteration only");
     m_localHosts = std::move(local);
     m_onRemotePost = std::move(onRemotePost);
     m_expected = 0;
@@ -45,16 +44,41 @@ SyncJob::SetLocalHosts(std::vector<bool> local, RemotePost onRemotePost)
 }
 
 void
-SyncJob::RemotePosted(
-    uint32_t srcHost, uint32_t dstHost, uint32_t qp, TransferId id, uint32_t parts, Time start)
+SyncJob::RemotePosted(uint32_t srcHost,
+                      uint32_t dstHost,
+                      uint32_t qp,
+                      TransferId id,
+                      uint32_t parts,
+                      uint32_t iteration,
+                      Time start)
 {
+    // A notice of the next iteration may arrive before this rank learned that the current
+    // one ended everywhere; every transfer of the current one was delivered by then, so its
+    // counters are free.
     if (qp == 0)
     {
         m_timeIndex[id] = m_times.size();
-        m_times.push_back({m_iteration, id, start, Seconds(-1)});
+        m_times.push_back({iteration, id, start, Seconds(-1)});
         m_partsUndelivered[id] = parts;
     }
     m_remote[std::make_tuple(srcHost, dstHost, qp)].push_back(id);
+}
+
+void
+SyncJob::SetIterationBarrier(IterationEnd onLocalEnd)
+{
+    m_onLocalEnd = std::move(onLocalEnd);
+}
+
+void
+SyncJob::BeginNextIteration(Time start)
+{
+    NS_ABORT_MSG_IF(start > Simulator::Now(), "SyncJob: an iteration begun in the future");
+    NS_ABORT_MSG_IF(m_finishedIterations != m_iteration + 1 ||
+                        m_finishedIterations >= m_config.iterations,
+                    "SyncJob: next iteration begun before this rank ended the current one");
+    ++m_iteration;
+    BeginIteration(start);
 }
 
 void
@@ -75,13 +99,15 @@ SyncJob::Start(Time at)
 {
     NS_ABORT_MSG_IF(m_apps.size() != m_plan.ParticipantCount(),
                     "SyncJob::InstallApplications must come before Start");
-    Simulator::Schedule(at, &SyncJob::BeginIteration, this);
+    NS_ABORT_MSG_IF(!m_localHosts.empty() && m_config.iterations > 1 && !m_onLocalEnd,
+                    "SyncJob over ranks: more than one iteration needs SetIterationBarrier");
+    Simulator::Schedule(at, [this]() { BeginIteration(Simulator::Now()); });
 }
 
 void
-SyncJob::BeginIteration()
+SyncJob::BeginIteration(Time start)
 {
-    m_iterationStart = Simulator::Now();
+    m_iterationStart = start;
     m_doneInIteration = 0;
     for (auto& app : m_apps)
     {
@@ -89,10 +115,15 @@ SyncJob::BeginIteration()
     }
     if (m_expected == 0 && !m_plan.transfers.empty())
     {
-        // Over ranks, no transfer ends at this rank's hosts: its share is done.
+        // Over ranks, no transfer ends at this rank's hosts: its share is done (its end, the
+        // iteration's start, is no later than any other rank's).
         m_gst.push_back(Seconds(0));
         m_iterationTime.push_back(Seconds(0));
         ++m_finishedIterations;
+        if (m_finishedIterations < m_config.iterations)
+        {
+            m_onLocalEnd(m_iteration, m_iterationStart);
+        }
         return;
     }
     if (m_plan.transfers.empty())
@@ -108,7 +139,7 @@ SyncJob::BeginIteration()
             m_iterationTime.push_back(Simulator::Now() - m_iterationStart);
             if (++m_finishedIterations < m_config.iterations)
             {
-                BeginIteration();
+                BeginIteration(Simulator::Now());
             }
         });
     }
@@ -224,10 +255,15 @@ SyncJob::Complete(TransferId id)
     m_times[m_timeIndex[id]].end = Simulator::Now();
     ++m_doneInIteration;
     m_apps[m_plan.transfers[id].dst]->DependencyDone(id);
-    if (m_doneInIteration < m_expected)
+    if (m_doneInIteration == m_expected)
     {
-        return;
+        EndIterationHere();
     }
+}
+
+void
+SyncJob::EndIterationHere()
+{
     Time lastBackprop = m_iterationStart;
     for (ParticipantIndex w = 0; w < m_plan.workers; ++w)
     {
@@ -236,11 +272,18 @@ SyncJob::Complete(TransferId id)
     m_gst.push_back(Simulator::Now() - lastBackprop);
     m_iterationTime.push_back(Simulator::Now() - m_iterationStart);
     ++m_finishedIterations;
-    if (m_finishedIterations < m_config.iterations)
+    if (m_finishedIterations == m_config.iterations)
     {
-        ++m_iteration;
-        BeginIteration();
+        return;
     }
+    if (m_onLocalEnd)
+    {
+        // Over ranks: the next iteration begins when every rank's end is known.
+        m_onLocalEnd(m_iteration, Simulator::Now());
+        return;
+    }
+    ++m_iteration;
+    BeginIteration(Simulator::Now());
 }
 
 } // namespace ns3

@@ -22,7 +22,8 @@
  *    wait for deps;
  *  - GST = (last transfer delivered) - (last worker done with backprop), the definition
  *    of ARCHITECTURE.md; iteration time = last transfer delivered - T; the next iteration starts
- *    when the last transfer of this one is delivered.
+ *    when the last transfer of this one is delivered (over MPI ranks, where no rank sees
+ *    that delivery alone: as of it, once known; SetIterationBarrier).
  */
 #ifndef PARAMSYNC_SYNC_JOB_H
 #define PARAMSYNC_SYNC_JOB_H
@@ -104,21 +105,49 @@ class SyncJob : public MessageSink
      * rank reports every post to a remote destination (onRemotePost, one call per stripe)
      * and the destination's rank calls RemotePosted before the message can arrive. GST is
      * then this rank's (last local delivery - last backprop); the whole run's is the max
-     * over the ranks. One iteration only (the next would start when every rank finished).
+     * over the ranks. More than one iteration also needs SetIterationBarrier: the next
+     * iteration starts at the last delivery on any rank, which no rank sees alone.
      */
     using RemotePost = std::function<void(
         uint32_t srcHost, uint32_t dstHost, uint32_t qp, TransferId id, uint32_t parts)>;
     void SetLocalHosts(std::vector<bool> local, RemotePost onRemotePost);
-    /// \brief Over ranks: stripe qp of transfer id, posted at `start` on another rank, will
-    /// arrive here on queue pair qp from srcHost (parts: the transfer's stripes).
-    void RemotePosted(
-        uint32_t srcHost, uint32_t dstHost, uint32_t qp, TransferId id, uint32_t parts, Time start);
+    /// \brief Over ranks: stripe qp of transfer id of `iteration`, posted at `start` on
+    /// another rank, will arrive here on queue pair qp from srcHost (parts: the transfer's
+    /// stripes).
+    void RemotePosted(uint32_t srcHost,
+                      uint32_t dstHost,
+                      uint32_t qp,
+                      TransferId id,
+                      uint32_t parts,
+                      uint32_t iteration,
+                      Time start);
+    /**
+     * \brief Over ranks: when every transfer of an iteration that ends at a local host was
+     * delivered (or at the iteration's start, when none ends here), the job records this
+     * rank's GST and iteration time and calls onLocalEnd(iteration, its last local delivery)
+     * instead of beginning the next iteration; whoever learns every rank's end calls
+     * BeginNextIteration (helper/rank-iteration-barrier.h). Not called after the last one.
+     */
+    using IterationEnd = std::function<void(uint32_t iteration, Time localEnd)>;
+    void SetIterationBarrier(IterationEnd onLocalEnd);
+    /**
+     * \brief Over ranks: begins the next iteration as if it had started at `start` (<= now,
+     * the last delivery of the previous one on any rank): every time of the timing model is
+     * computed from `start`, and a post whose time is already past is made now.
+     */
+    void BeginNextIteration(Time start);
 
     /// \brief True when every iteration finished.
     bool
     Finished() const
     {
         return m_finishedIterations == m_config.iterations;
+    }
+    /// \brief The iteration running (or, over ranks, ended here and not yet begun again).
+    uint32_t
+    Iteration() const
+    {
+        return m_iteration;
     }
     /// \brief Iterations finished.
     uint32_t
@@ -164,8 +193,10 @@ class SyncJob : public MessageSink
     void Post(TransferId id);
 
   private:
-    /// \brief Begins an iteration now.
-    void BeginIteration();
+    /// \brief Begins the current iteration, its clock starting at `start` (<= now).
+    void BeginIteration(Time start);
+    /// \brief Every transfer of the iteration ending here was delivered: GST, and the next.
+    void EndIterationHere();
     /// \brief Transfer id completed at the receiver.
     void Complete(TransferId id);
 
@@ -189,6 +220,7 @@ class SyncJob : public MessageSink
     std::vector<Time> m_iterationTime;      //!< per iteration
     std::vector<bool> m_localHosts;         //!< SetLocalHosts; empty: every host
     RemotePost m_onRemotePost;              //!< SetLocalHosts
+    IterationEnd m_onLocalEnd;              //!< SetIterationBarrier
     uint32_t m_expected{0};                 //!< transfers ending here per iteration
     /// Over ranks: transfers posted on another rank, by (src host, dst host, stripe QP), in
     /// posting order (the mailbox's counterpart for messages this rank did not post).

@@ -5,6 +5,13 @@
  * last completion, PFC pause frames, drops and ECN marks summed over the ranks.
  *
  *   paramsync-mpi-check --topology=fattree:k=4 --pattern=shift --bytes=1000000 [--mpi=1]
+ *   paramsync-mpi-check --topology=fattree:k=4 --sync=ring --bytes=1000000 --iterations=3
+ *
+ * With --sync, a ParamsyncHelper sync job (InstallSyncJob, a plan of --bytes of gradient;
+ * no compute time) run by ParamsyncHelper::Run, which gathers on rank 0: each iteration's
+ * GST, the routed bound and fair figure, the last delivery and the counters. --misuse=1
+ * adds a flow beside the plan, which ParamsyncHelper refuses over ranks: the refusal's line
+ * on stderr (rank 0's) and exit 2.
  *
  * Patterns: shift (host i sends to host (i + H/2) mod H: a permutation whose every flow
  * crosses between the halves the partition puts on two ranks), incast (hosts 1..H-1 send to
@@ -17,8 +24,10 @@
 #include "ns3/roce-sync-transport.h"
 #include "ns3/topology.h"
 
+#include <cmath>
 #include <cstdio>
 #include <mpi.h>
+#include <stdexcept>
 #include <vector>
 
 using namespace ns3;
@@ -64,6 +73,70 @@ Reduce(std::vector<T>& values, MPI_Datatype type, MPI_Op op, bool mpi)
                MpiInterface::GetCommunicator());
     values = out;
 }
+
+/// Nanoseconds of seconds (-1 stays -1).
+long long
+Ns(double seconds)
+{
+    return seconds < 0 ? -1 : std::llround(seconds * 1e9);
+}
+
+/// The --sync run: InstallSyncJob and ParamsyncHelper::Run; prints rank 0's merged result.
+int
+RunSync(const std::string& topology,
+        const std::string& algorithm,
+        uint64_t bytes,
+        uint32_t iterations,
+        bool misuse,
+        bool mpi)
+{
+    const uint32_t ranks = mpi ? MpiInterface::GetSize() : 1;
+    const uint32_t self = mpi ? MpiInterface::GetSystemId() : 0;
+    RunResult r;
+    {
+        ParamsyncHelper helper;
+        helper.SetTopology(topology, DataRate("100Gbps"), MicroSeconds(1));
+        helper.SetRanks(ranks, self);
+        helper.Install();
+        try
+        {
+            helper.InstallSyncJob(algorithm, "bytes:" + std::to_string(bytes), iterations);
+            if (misuse)
+            {
+                helper.AddFlow(0, 1, bytes, Seconds(0));
+            }
+        }
+        catch (const std::invalid_argument& e)
+        {
+            if (self == 0)
+            {
+                std::fprintf(stderr, "paramsync-mpi-check: %s\n", e.what());
+            }
+            Simulator::Destroy();
+            return 2;
+        }
+        r = helper.Run(Seconds(1));
+        Simulator::Destroy();
+    }
+    if (self == 0)
+    {
+        for (size_t i = 0; i < r.gstPerIterationS.size(); ++i)
+        {
+            std::printf("gst_iteration_%zu %lld\n", i, Ns(r.gstPerIterationS[i]));
+        }
+        std::printf("gst_ns %lld\nbound_ns %lld\nfair_ns %lld\nlast_ns %lld\ndelay_ns 1000\n"
+                    "pause_frames %llu\ndrops %llu\necn_marks %llu\ncompleted %d\n",
+                    Ns(r.gstS),
+                    Ns(r.boundGstS),
+                    Ns(r.fairGstS),
+                    Ns(r.simS),
+                    static_cast<unsigned long long>(r.pfcPauseFrames),
+                    static_cast<unsigned long long>(r.drops),
+                    static_cast<unsigned long long>(r.ecnMarks),
+                    r.completed ? 1 : 0);
+    }
+    return 0;
+}
 } // namespace
 
 int
@@ -73,11 +146,17 @@ main(int argc, char* argv[])
     std::string pattern = "shift";
     uint64_t bytes = 1000000;
     bool mpi = false;
+    std::string sync;
+    uint32_t iterations = 1;
+    bool misuse = false;
     CommandLine cmd(__FILE__);
     cmd.AddValue("topology", "topology spec", topology);
     cmd.AddValue("pattern", "shift or incast", pattern);
     cmd.AddValue("bytes", "bytes per flow", bytes);
     cmd.AddValue("mpi", "partition over the ranks of MPI_COMM_WORLD", mpi);
+    cmd.AddValue("sync", "a sync plan's algorithm instead of the flow pattern", sync);
+    cmd.AddValue("iterations", "the sync plan's iterations", iterations);
+    cmd.AddValue("misuse", "a flow beside the sync plan (refused over ranks)", misuse);
     cmd.Parse(argc, argv);
     if (pattern != "shift" && pattern != "incast")
     {
@@ -92,6 +171,15 @@ main(int argc, char* argv[])
     }
     ObjectFactory scheduler("ns3::QuadHeapScheduler"); // the driver's scheduler
     Simulator::SetScheduler(scheduler);
+    if (!sync.empty())
+    {
+        const int code = RunSync(topology, sync, bytes, iterations, misuse, mpi);
+        if (mpi)
+        {
+            MpiInterface::Disable();
+        }
+        return code;
+    }
     const uint32_t ranks = mpi ? MpiInterface::GetSize() : 1;
     const uint32_t self = mpi ? MpiInterface::GetSystemId() : 0;
 

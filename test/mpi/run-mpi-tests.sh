@@ -1,7 +1,8 @@
 #!/bin/sh
 # `make test-mpi`: the same flows simulated in one process and partitioned over 2 MPI ranks
 # (ns-3's DistributedSimulatorImpl, ParamsyncHelper::SetRanks) must give the same flow
-# completion times, PFC pause frames, drops and ECN marks (compare-runs.py says how close):
+# completion times, PFC pause frames, drops and ECN marks, and a sync plan's GST of each
+# iteration, routed bound and fair figure (compare-runs.py says how close):
 # first with paramsync-mpi-check, then with the driver (`paramsync ... --mpi=1`: its JSON
 # row and --out files, gathered on rank 0), and the driver's refusals under --mpi=1.
 #
@@ -66,6 +67,11 @@ run_case star-incast-pfc reordered --topology=star:n=8 --pattern=incast --bytes=
 # 8 MB: 2,818 / 2,817 pause frames, flow 52 ends 669 ns earlier over 2 ranks, the last
 # completion equal).
 run_case fattree8-shift-congested reordered --topology=fattree:k=8 --pattern=shift --bytes=8000000
+# A sync plan through ParamsyncHelper's API (InstallSyncJob with 3 iterations, no compute
+# time: each iteration's posts up to one link delay late, "late-iterations"), gathered by
+# ParamsyncHelper::Run: each iteration's GST, the routed bound and fair figure.
+run_case helper-ring-iterations late-iterations --topology=fattree:k=4 --sync=ring \
+    --bytes=2000000 --iterations=3
 
 # The driver: `paramsync ... --format=json --out=DIR` in one process and with --mpi=1 over 2
 # ranks; rank 0's row and flows.csv against the one process's (compare-runs.py), and rank 0
@@ -118,6 +124,15 @@ run_driver_case driver-bcube-hips reordered --topology=bcube:n=3,k=1 --algorithm
     --model=bytes:4MB
 run_driver_case driver-bcube-mesh reordered --topology=bcube:n=3,k=1 --algorithm=mesh \
     --model=bytes:1MB --buffer=500KB
+# Several iterations: a rank begins the next one when it learns every rank's end of this one
+# (helper/rank-iteration-barrier.h), at most one lookahead (1 us) after the last, as of it.
+# With --compute >= the lookahead every post is on time: exact, each iteration's GST, every
+# transfer, the routed bound and fair figure (compared in every sync case above too). With
+# no compute a rank's posts may be up to the lookahead late ("late-iterations").
+run_driver_case driver-fattree-ring-iterations exact --topology=fattree:k=4 --algorithm=ring \
+    --model=bytes:2MB --iterations=3 --compute=10us
+run_driver_case driver-fattree-ring-iterations-late late-iterations --topology=fattree:k=4 \
+    --algorithm=ring --model=bytes:2MB --iterations=3 --compute=0s
 
 # Refusals: exit 2 and one line on stderr (rank 0's), nothing on stdout.
 refused() {
@@ -137,12 +152,20 @@ refused() {
     fi
     echo "test-mpi: $name refused ok"
 }
-refused refuse-iterations "allowed: --iterations=1" --topology=fattree:k=4 \
-    --algorithm=ring --model=bytes:1MB --iterations=2
 refused refuse-fluid "only packet-level runs" --topology=fattree:k=4 --algorithm=ring \
     --model=bytes:1MB --backend=fluid
 refused refuse-deadlock-check "needs every node in one process" --topology=fattree:k=4 \
     --algorithm=none --flows="$out/shift16.txt" --deadlock-check=1ms
+# ParamsyncHelper over ranks: a flow beside a sync plan is one line and exit 2 (the API
+# throws std::invalid_argument), not an abort.
+code=0
+# shellcheck disable=SC2086
+mpirun $mpirun_flags -np 2 "$bin" --topology=fattree:k=4 --sync=ring --bytes=1000000 --misuse=1 \
+    --mpi=1 >"$out/misuse.out" 2>"$out/misuse.err" || code=$?
+[ "$code" = 2 ] && [ "$(grep -c 'beside flows' "$out/misuse.err")" = 1 ] ||
+    { echo "test-mpi: helper misuse: wanted exit 2 'beside flows', got $code:" >&2;
+      cat "$out/misuse.err" >&2; exit 1; }
+echo "test-mpi: helper-misuse refused ok"
 # One rank under --mpi=1 is refused after MPI_Init (it would be one process's run).
 code=0
 mpirun $mpirun_flags -np 1 "$driver" --topology=star:n=8 --algorithm=none \

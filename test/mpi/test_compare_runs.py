@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """compare-runs.py (make test-mpi's judge) passes equal runs and fails each difference its
 mode does not allow: exact modes any difference, "reordered" a last completion off by 1 ns,
-a flow off by more than 1% or a count off by more than 5%. Runs in ctest (no MPI needed)."""
+a flow off by more than 1% or a count off by more than 5%, "late-iterations" an iteration's
+GST off by more than one lookahead + 1% or the routed bound off at all. Runs in ctest (no MPI
+needed)."""
 import os, subprocess, sys, tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -10,6 +12,13 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 def output(last=1000000, flow0=990000, pauses=100, ecn=40, drops=0):
     return ("flow 0 1->0 end_ns %d\nflow 1 2->0 end_ns %d\nlast_ns %d\npause_frames %d\n"
             "drops %d\necn_marks %d\n" % (flow0, last, last, pauses, drops, ecn))
+
+
+def sync_output(gst1=700000, last=2100000, bound=600000):
+    """paramsync-mpi-check --sync's lines: 3 iterations, lookahead 1 us."""
+    return ("gst_iteration_0 700000\ngst_iteration_1 %d\ngst_iteration_2 700000\n"
+            "gst_ns 700000\nbound_ns %d\nfair_ns 650000\nlast_ns %d\ndelay_ns 1000\n"
+            "pause_frames 0\ndrops 0\necn_marks 0\ncompleted 1\n" % (gst1, bound, last))
 
 
 def driver_row(sim_s="0.0011", pauses=100, status="ok"):
@@ -66,7 +75,33 @@ def main():
         ("reordered", output(ecn=42), 0),            # 2 of 42 = 4.8%: allowed
         ("reordered", output(flow0=-1), 1),          # never completed
     ]
+    sync = sync_output()
+    sync_checks = [
+        ("exact", sync_output(), 0),
+        ("exact", sync_output(gst1=700001), 1),              # an iteration 1 ns off
+        ("exact", sync_output(bound=600001), 1),             # the bound 1 ns off
+        # One lookahead (1 us) + 1% of the GST (7 us) either way: allowed; more: refused.
+        ("late-iterations", sync_output(gst1=708000), 0),
+        ("late-iterations", sync_output(gst1=692000), 0),
+        ("late-iterations", sync_output(gst1=708001), 1),
+        ("late-iterations", sync_output(last=2124000), 0),   # 3 iterations x 8 us: allowed
+        ("late-iterations", sync_output(last=2124001), 1),
+        ("late-iterations", sync_output(bound=600001), 1),   # the bound stays exact
+        ("reordered", sync_output(gst1=707000), 0),          # 1% of the GST
+        ("reordered", sync_output(gst1=707001), 1),
+    ]
     failed = 0
+    for mode, two, want in sync_checks:
+        got = verdict(mode, sync, two)
+        if (got == 0) != (want == 0):
+            print("compare-runs.py %s (sync): exit %d, wanted %s for:\n%s" % (
+                mode, got, "pass" if want == 0 else "fail", two))
+            failed += 1
+    # No bound in either run (-1 both) compares equal but tests nothing: refused.
+    if verdict("exact", sync_output(bound=-1), sync_output(bound=-1)) == 0:
+        print("compare-runs.py: a sync run without a routed bound passed")
+        failed += 1
+    counted = sync_checks + [("exact", "no bound", 1)]
     for mode, two, want in checks:
         got = verdict(mode, base, two)
         if (got == 0) != (want == 0):
@@ -87,7 +122,7 @@ def main():
             print("compare-runs.py %s (driver row): exit %d, wanted %s for:\n%s%s" % (
                 mode, got, "pass" if want == 0 else "fail", row, flows))
             failed += 1
-    checks += driver_checks
+    checks += driver_checks + counted
     print("%d of %d checks as expected" % (len(checks) - failed, len(checks)))
     return 1 if failed else 0
 
