@@ -39,18 +39,6 @@ class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent
 
 namespace
 {
-/// \brief The reference Simulator::Schedule takes: ns-3 adds its own (GetPointer), so the
-/// new event's first reference is adopted here, not added to (Ptr(p, false)); the event is
-/// freed when the simulator drops it after running or cancelling it.
-Ptr<EventImpl>
-Adopt(EventImpl* event)
-{
-    return Ptr<EventImpl>(event, false);
-}
-} // namespace
-
-namespace
-{
 /// Priority index used for PFC frames in the transmit path.
 constexpr uint8_t kControl = kPfcPriorities;
 } // namespace
@@ -90,7 +78,7 @@ PfcNetDevice::LineBusy()
         {
             m_completionPending = true;
             m_completion = Simulator::Schedule(m_txEnd - Simulator::Now(),
-                                               Adopt(new TransmitEndEvent(this)));
+                                               TransmitEndEvent::Make(this));
         }
         return true;
     }
@@ -289,7 +277,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     if (HasEligibleFrame())
     {
         m_completionPending = true;
-        m_completion = Simulator::Schedule(txTime, Adopt(new TransmitEndEvent(this)));
+        m_completion = Simulator::Schedule(txTime, TransmitEndEvent::Make(this));
     }
     m_channel->TransmitFrame(std::move(frame), bytes, this, txTime, info);
 }

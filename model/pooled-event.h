@@ -17,9 +17,11 @@
 #define PARAMSYNC_POOLED_EVENT_H
 
 #include "ns3/event-impl.h"
+#include "ns3/ptr.h"
 
 #include <cstddef>
 #include <new>
+#include <utility>
 
 namespace ns3
 {
@@ -32,6 +34,17 @@ template<typename T>
 class PooledEvent : public EventImpl
 {
   public:
+    /**
+     * \brief A new T as the Ptr that Simulator::Schedule takes. Schedule adds a reference of
+     * its own (GetPointer), so the first one is adopted here (Ptr(p, false)): a raw `new`
+     * converted to Ptr<EventImpl> would hold one more and the event would never be freed.
+     */
+    template<typename... Args>
+    static Ptr<EventImpl>
+    Make(Args&&... args)
+    {
+        return Ptr<EventImpl>(new T(std::forward<Args>(args)...), false);
+    }
     /// \brief A block of the free list, or a new one.
     static void*
     operator new(std::size_t size)

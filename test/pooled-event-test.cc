@@ -11,7 +11,7 @@ namespace ns3
 namespace
 {
 
-/// Appends its number to a log when it runs.
+/// Appends its number to a log when it runs; counts the instances alive.
 class Numbered final : public PooledEvent<Numbered>
 {
   public:
@@ -19,7 +19,11 @@ class Numbered final : public PooledEvent<Numbered>
         : m_log(log),
           m_n(n)
     {
+        ++s_alive;
     }
+    ~Numbered() override { --s_alive; }
+
+    static int s_alive; //!< instances constructed and not destroyed
 
   private:
     void
@@ -32,16 +36,25 @@ class Numbered final : public PooledEvent<Numbered>
     int m_n;
 };
 
-TEST(PooledEvent, RunsAsAnyEventInTimeOrder)
+int Numbered::s_alive = 0;
+
+TEST(PooledEvent, RunsAsAnyEventInTimeOrderAndIsFreedAfter)
 {
     std::vector<int> log;
-    Simulator::Schedule(NanoSeconds(20), new Numbered(log, 2));
-    Simulator::Schedule(NanoSeconds(10), new Numbered(log, 1));
-    const EventId cancelled = Simulator::Schedule(NanoSeconds(15), new Numbered(log, 9));
-    Simulator::Cancel(cancelled);
+    Simulator::Schedule(NanoSeconds(20), Numbered::Make(log, 2));
+    Simulator::Schedule(NanoSeconds(10), Numbered::Make(log, 1));
+    {
+        // An EventId holds a reference too: this one is gone before the count below.
+        const EventId cancelled = Simulator::Schedule(NanoSeconds(15), Numbered::Make(log, 9));
+        Simulator::Cancel(cancelled);
+    }
+    EXPECT_EQ(Numbered::s_alive, 3);
     Simulator::Run();
     EXPECT_EQ(log, (std::vector<int>{1, 2})); // the cancelled one never ran
+    // Every event is destroyed once run or dropped: a reference too many (a raw `new`
+    // passed to Schedule) kept them all alive.
     Simulator::Destroy();
+    EXPECT_EQ(Numbered::s_alive, 0);
 }
 
 TEST(PooledEvent, AFreedEventsMemoryIsTheNextOnesUnlessUnderAddressSanitizer)
