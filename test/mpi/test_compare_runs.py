@@ -59,6 +59,15 @@ def verdict(mode, one, two):
                                mode] + paths, capture_output=True).returncode
 
 
+def unexpected(what, mode, got, want, shown):
+    """1 (and a line saying so) when compare-runs.py's exit `got` is not the wanted verdict."""
+    if (got == 0) == (want == 0):
+        return 0
+    print("compare-runs.py %s%s: exit %d, wanted %s for:\n%s" % (
+        mode, what, got, "pass" if want == 0 else "fail", shown))
+    return 1
+
+
 def main():
     base = output()
     checks = [
@@ -92,22 +101,14 @@ def main():
     ]
     failed = 0
     for mode, two, want in sync_checks:
-        got = verdict(mode, sync, two)
-        if (got == 0) != (want == 0):
-            print("compare-runs.py %s (sync): exit %d, wanted %s for:\n%s" % (
-                mode, got, "pass" if want == 0 else "fail", two))
-            failed += 1
+        failed += unexpected(" (sync)", mode, verdict(mode, sync, two), want, two)
     # No bound in either run (-1 both) compares equal but tests nothing: refused.
     if verdict("exact", sync_output(bound=-1), sync_output(bound=-1)) == 0:
         print("compare-runs.py: a sync run without a routed bound passed")
         failed += 1
     counted = sync_checks + [("exact", "no bound", 1)]
     for mode, two, want in checks:
-        got = verdict(mode, base, two)
-        if (got == 0) != (want == 0):
-            print("compare-runs.py %s: exit %d, wanted %s for:\n%s" % (
-                mode, got, "pass" if want == 0 else "fail", two))
-            failed += 1
+        failed += unexpected("", mode, verdict(mode, base, two), want, two)
     driver_checks = [
         ("exact", driver_row(), driver_flows(), 0),
         ("exact", driver_row(), driver_flows("0.000990001"), 1),  # a flow 1 ns later
@@ -117,11 +118,8 @@ def main():
         ("reordered", driver_row(pauses=104), driver_flows("0.000995"), 0),  # 4%, 0.5%
     ]
     for mode, row, flows, want in driver_checks:
-        got = driver_verdict(mode, row, flows)
-        if (got == 0) != (want == 0):
-            print("compare-runs.py %s (driver row): exit %d, wanted %s for:\n%s%s" % (
-                mode, got, "pass" if want == 0 else "fail", row, flows))
-            failed += 1
+        failed += unexpected(" (driver row)", mode, driver_verdict(mode, row, flows), want,
+                             row + flows)
     checks += driver_checks + counted
     print("%d of %d checks as expected" % (len(checks) - failed, len(checks)))
     return 1 if failed else 0
