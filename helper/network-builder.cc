@@ -65,18 +65,20 @@ PfcNetwork::PeerNodes() const
 }
 
 void
-PfcNetwork::SetHostReceive(uint32_t rank, PfcNetDevice::FrameReceiveCallback up) const
+PfcNetwork::SetHostReceive(uint32_t rank,
+                           PfcNetDevice::FrameReceiveCallback up,
+                           bool takesHeaderOnly) const
 {
     Ptr<PfcSwitch> relay = HostSwitch(rank);
     if (relay)
     {
-        relay->SetLocalDelivery(rank, up);
+        relay->SetLocalDelivery(rank, up, takesHeaderOnly);
     }
     else
     {
         for (const auto& dev : HostPorts(rank))
         {
-            dev->SetFrameReceiveCallback(up);
+            dev->SetFrameReceiveCallback(up, takesHeaderOnly);
         }
     }
 }

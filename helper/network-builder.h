@@ -71,8 +71,12 @@ struct PfcNetwork
     /**
      * \brief Where frames addressed to a host go: through its relay switch's local
      * delivery on a multi-port host, directly from its device on a single-port host.
+     * takesHeaderOnly: `up` reads the header alone (RoceNic::Receive), so header-only frames
+     * reach it without a Packet (PfcNetDevice::SetFrameReceiveCallback).
      */
-    void SetHostReceive(uint32_t rank, PfcNetDevice::FrameReceiveCallback up) const;
+    void SetHostReceive(uint32_t rank,
+                        PfcNetDevice::FrameReceiveCallback up,
+                        bool takesHeaderOnly = false) const;
 };
 
 /**

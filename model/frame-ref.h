@@ -1,5 +1,6 @@
 /*
- * FrameRef: one reference to a frame (Packet) that moves without touching the Packet.
+ * FrameRef: one reference to a frame that moves without touching the frame's Packet, or a
+ * frame that has no Packet at all (its header travels beside it and is all there is of it).
  *
  * ns-3.37's Ptr has no move constructor: every hand-over of a frame (into the arrival event,
  * through a callback, into a switch queue and out again) increments and decrements the count
@@ -8,18 +9,34 @@
  * a fat-tree run after the event core). A FrameRef holds the same reference as a raw pointer
  * and hands it on by move: a frame whose header travels beside it (RoceFrameInfo) crosses a
  * switch without its Packet being read.
+ *
+ * Header-only frames (HeaderOnly()): a RoCE frame is fully described by its RoceFrameInfo,
+ * which every holder keeps beside the FrameRef (device queues, the arrival event, switch
+ * FIFOs), so RoceNic need not build its bytes at all (attribute RoceNic::BuildFrameBytes).
+ * Whoever reads a frame's bytes — pcap, a trace with a sink, a sink that parses frames, an
+ * MPI crossing — asks Share(header) or Release(header) and gets a Packet that
+ * BuildRoceFrame(header) makes: byte for byte the frame a sender would have built and the
+ * switches rewritten (CE marks and priority rewrites change the header beside the frame).
+ * Only the Packet's identity differs: a new Packet (and uid) at each read. Without a Packet a
+ * frame costs its header and size in the queues: about 300 B of Packet, buffer and metadata
+ * less per frame in flight, and no allocation, serialization or CRC per frame sent.
  */
 #ifndef PARAMSYNC_FRAME_REF_H
 #define PARAMSYNC_FRAME_REF_H
 
+#include "roce-frame.h"
+
+#include "ns3/assert.h"
 #include "ns3/packet.h"
 #include "ns3/ptr.h"
+
+#include <cstdint>
 
 namespace ns3
 {
 
 /**
- * \brief A move-only owner of one reference to a Packet.
+ * \brief A move-only owner of one reference to a Packet, or of a header-only frame.
  */
 class FrameRef
 {
@@ -28,18 +45,26 @@ class FrameRef
     FrameRef() = default;
     /// \brief A new reference to frame (touches its count).
     explicit FrameRef(const Ptr<Packet>& frame)
-        : m_frame(PeekPointer(frame))
+        : m_bits(reinterpret_cast<std::uintptr_t>(PeekPointer(frame)))
     {
-        if (m_frame)
+        if (frame)
         {
-            m_frame->Ref();
+            frame->Ref();
         }
+    }
+    /// \brief A frame whose bytes were not built: its RoceFrameInfo, kept beside it, is it.
+    static FrameRef
+    HeaderOnly()
+    {
+        FrameRef f;
+        f.m_bits = kHeaderOnly;
+        return f;
     }
     /// \brief Take o's reference; o is empty after.
     FrameRef(FrameRef&& o) noexcept
-        : m_frame(o.m_frame)
+        : m_bits(o.m_bits)
     {
-        o.m_frame = nullptr;
+        o.m_bits = 0;
     }
     /// \brief Drop ours, take o's; o is empty after.
     FrameRef&
@@ -48,8 +73,8 @@ class FrameRef
         if (this != &o)
         {
             Reset();
-            m_frame = o.m_frame;
-            o.m_frame = nullptr;
+            m_bits = o.m_bits;
+            o.m_bits = 0;
         }
         return *this;
     }
@@ -57,36 +82,73 @@ class FrameRef
     FrameRef& operator=(const FrameRef&) = delete;
     ~FrameRef() { Reset(); }
 
-    /// \brief Whether there is a frame.
-    explicit operator bool() const { return m_frame != nullptr; }
-    /// \brief Another reference as a Ptr (touches the count: traces, rewrites, rare paths).
-    Ptr<Packet>
-    Share() const
+    /// \brief Whether there is a frame (with or without a Packet).
+    explicit operator bool() const { return m_bits != 0; }
+    /// \brief Whether the frame has no Packet (its header beside it is the frame).
+    bool
+    IsHeaderOnly() const
     {
-        return Ptr<Packet>(m_frame);
+        return m_bits == kHeaderOnly;
     }
-    /// \brief Our reference as a Ptr, without touching the count; empty after.
+    /**
+     * \brief Another reference as a Ptr (touches the count: traces, rewrites, rare paths);
+     * for a header-only frame a Packet built from `header`, which must then be given.
+     */
     Ptr<Packet>
-    Release()
+    Share(const RoceFrameInfo* header) const
     {
-        Packet* frame = m_frame;
-        m_frame = nullptr;
+        if (IsHeaderOnly())
+        {
+            NS_ASSERT_MSG(header, "FrameRef: a header-only frame read without its header");
+            return BuildRoceFrame(*header);
+        }
+        return Ptr<Packet>(Frame());
+    }
+    /**
+     * \brief Our reference as a Ptr, without touching the count; empty after. A header-only
+     * frame becomes a Packet built from `header` when `build`, else a null Ptr (for a sink
+     * that reads the header alone: PfcNetDevice::GetRxInfo).
+     */
+    Ptr<Packet>
+    Release(const RoceFrameInfo* header, bool build = true)
+    {
+        if (IsHeaderOnly())
+        {
+            m_bits = 0;
+            if (!build)
+            {
+                return nullptr;
+            }
+            NS_ASSERT_MSG(header, "FrameRef: a header-only frame read without its header");
+            return BuildRoceFrame(*header);
+        }
+        Packet* frame = Frame();
+        m_bits = 0;
         return Ptr<Packet>(frame, false);
     }
 
   private:
+    /// The value of a header-only frame: never a Packet's address (those are aligned).
+    static constexpr std::uintptr_t kHeaderOnly = 1;
+
+    /// \brief The Packet, if there is one.
+    Packet*
+    Frame() const
+    {
+        return m_bits > kHeaderOnly ? reinterpret_cast<Packet*>(m_bits) : nullptr;
+    }
     /// \brief Drop our reference, if any.
     void
     Reset()
     {
-        if (m_frame)
+        if (Packet* frame = Frame())
         {
-            m_frame->Unref();
-            m_frame = nullptr;
+            frame->Unref();
         }
+        m_bits = 0;
     }
 
-    Packet* m_frame{nullptr}; //!< the frame, one reference held
+    std::uintptr_t m_bits{0}; //!< 0: none; kHeaderOnly; else the Packet, one reference held
 };
 
 } // namespace ns3

@@ -86,7 +86,10 @@ PfcChannel::TransmitFrame(
     {
         // A failed link: the sender serializes the frame into nothing.
         ++m_linkDrops;
-        m_linkDropTrace(frame.Share());
+        if (!m_linkDropTrace.IsEmpty())
+        {
+            m_linkDropTrace(frame.Share(info));
+        }
         return true;
     }
     const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
@@ -122,7 +125,7 @@ PfcChannel::TransmitFrame(
     else
     {
         Simulator::ScheduleWithContext(
-            context, txTime + m_delay, &PfcNetDevice::Receive, dst, frame.Release());
+            context, txTime + m_delay, &PfcNetDevice::Receive, dst, frame.Release(nullptr));
     }
     return true;
 }

@@ -27,7 +27,7 @@ void
 PfcMpiCrossing::Cross(
     FrameRef frame, uint32_t bytes, PfcNetDevice* dst, Time after, const RoceFrameInfo* info)
 {
-    Ptr<Packet> p = frame.Release();
+    Ptr<Packet> p = frame.Release(info); // a header-only frame is built here
     if (info)
     {
         PfcFrameInfoTag tag;

@@ -29,17 +29,8 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
         ReceivePfc(frame);
         return;
     }
-    Deliver(frame, n < 18 ? 0 : FramePriorityFromHead(head), nullptr);
-}
-
-void
-PfcNetDevice::ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info)
-{
-    if (m_pcap)
-    {
-        m_pcap->Write(Simulator::Now(), frame);
-    }
-    Deliver(frame, info.priority, &info);
+    const uint32_t bytes = frame->GetSize();
+    Deliver(FrameRef(frame), bytes, n < 18 ? 0 : FramePriorityFromHead(head), nullptr);
 }
 
 void
@@ -52,33 +43,37 @@ PfcNetDevice::ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t b
         m_relay->RelayReceive(m_relayPort, *this, std::move(frame), info.priority, &info, bytes);
         return;
     }
-    ReceiveRoce(frame.Release(), info);
+    if (m_pcap)
+    {
+        m_pcap->Write(Simulator::Now(), frame.Share(&info));
+    }
+    Deliver(std::move(frame), bytes, info.priority, &info);
 }
 
 void
-PfcNetDevice::Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info)
+PfcNetDevice::Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info)
 {
     ++m_rxFrames;
     if (!m_rxTrace.IsEmpty())
     {
-        m_rxTrace(frame, priority);
+        m_rxTrace(frame.Share(info), priority);
     }
     if (m_relayReceives)
     {
-        m_relay->RelayReceive(
-            m_relayPort, *this, FrameRef(frame), priority, info, frame->GetSize());
+        m_relay->RelayReceive(m_relayPort, *this, std::move(frame), priority, info, bytes);
     }
     else if (!m_frameRx.IsNull())
     {
-        DeliverTo(m_frameRx, frame, priority, info);
+        // A sink that reads the header (GetRxInfo) takes a header-only frame as it is.
+        DeliverTo(m_frameRx, frame.Release(info, !m_frameRxTakesHeaders), priority, info);
     }
     else if (!m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame, 0, m_address);
+        m_rxCallback(this, frame.Release(info), 0, m_address);
     }
-    else
+    else if (!m_dropTrace.IsEmpty())
     {
-        m_dropTrace(frame, priority);
+        m_dropTrace(frame.Share(info), priority);
     }
 }
 

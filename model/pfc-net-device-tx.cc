@@ -217,7 +217,13 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes)
 {
     m_pulledInfoSet = false;
     auto local = [&]() {
-        // The NIC builds the frame now: reading its size touches nothing cold.
+        if (m_source)
+        {
+            FrameRef f = m_source->SourcePull(m_sourcePort, p, m_pulledInfo, bytes);
+            m_pulledInfoSet = static_cast<bool>(f);
+            return f;
+        }
+        // The puller builds the frame now: reading its size touches nothing cold.
         Ptr<Packet> f = m_puller(this, p);
         bytes = f ? f->GetSize() : 0;
         return FrameRef(f);
@@ -227,7 +233,7 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes)
         m_pulledInfoSet = static_cast<bool>(f);
         return f;
     };
-    bool hasLocal = ((m_txBacklog >> p) & 1) && !m_puller.IsNull();
+    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || !m_puller.IsNull());
     bool hasRelay = ((m_relayBacklog >> p) & 1) && m_relay;
     if (hasLocal != hasRelay)
     {
@@ -262,12 +268,12 @@ PfcNetDevice::TransmitStart(FrameRef frame,
         ++m_txFrames[priority];
         if (!m_dequeueTrace.IsEmpty())
         {
-            m_dequeueTrace(frame.Share(), priority);
+            m_dequeueTrace(frame.Share(info), priority);
         }
     }
     if (m_pcap)
     {
-        m_pcap->Write(Simulator::Now(), frame.Share());
+        m_pcap->Write(Simulator::Now(), frame.Share(info));
     }
     Time txTime = SerializationTime(bytes + kFramingBytes);
     m_txEnd = Simulator::Now() + txTime;
@@ -292,7 +298,7 @@ uint8_t
 PfcNetDevice::EligiblePriorities() const
 {
     uint8_t ready = m_queueMask;
-    if (!m_puller.IsNull())
+    if (m_source || !m_puller.IsNull())
     {
         ready |= m_txBacklog;
     }

@@ -160,6 +160,7 @@ PfcNetDevice::DoDispose()
     }
     m_queueMask = 0;
     m_puller = TxPuller();
+    m_source = nullptr;
     m_relay = nullptr;
     m_relayReceives = false;
     m_frameRx = FrameReceiveCallback();
@@ -178,29 +179,39 @@ PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 void
 PfcNetDevice::Enqueue(Ptr<Packet> frame, uint8_t priority)
 {
-    NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
     const uint32_t bytes = frame->GetSize();
-    m_queues[priority].push_back({FrameRef(frame), bytes, RoceFrameInfo(), false});
-    m_queuedBytes[priority] += bytes;
-    m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
-    if (!m_enqueueTrace.IsEmpty())
-    {
-        m_enqueueTrace(frame, priority); // per frame: skip the argument copies with no sink
-    }
-    TryTransmit();
+    EnqueueFrame(FrameRef(frame), bytes, priority, nullptr);
 }
 
 void
 PfcNetDevice::EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo& info)
 {
-    NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
     const uint32_t bytes = frame->GetSize();
-    m_queues[priority].push_back({FrameRef(frame), bytes, info, true});
+    EnqueueFrame(FrameRef(frame), bytes, priority, &info);
+}
+
+void
+PfcNetDevice::EnqueueRoce(uint8_t priority, const RoceFrameInfo& info)
+{
+    const uint32_t bytes = RoceFrameBytes(info.payloadBytes, info.vlan, RoceHasAeth(info.opcode));
+    EnqueueFrame(FrameRef::HeaderOnly(), bytes, priority, &info);
+}
+
+void
+PfcNetDevice::EnqueueFrame(FrameRef frame,
+                           uint32_t bytes,
+                           uint8_t priority,
+                           const RoceFrameInfo* info)
+{
+    NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
+    m_queues[priority].push_back(
+        {std::move(frame), bytes, info ? *info : RoceFrameInfo(), info != nullptr});
     m_queuedBytes[priority] += bytes;
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
     if (!m_enqueueTrace.IsEmpty())
     {
-        m_enqueueTrace(frame, priority); // per frame: skip the argument copies with no sink
+        // Per frame: no argument copies (nor a Packet for a header-only frame) with no sink.
+        m_enqueueTrace(m_queues[priority].back().frame.Share(info), priority);
     }
     TryTransmit();
 }
@@ -226,6 +237,15 @@ void
 PfcNetDevice::SetTxPuller(TxPuller puller)
 {
     m_puller = puller;
+    m_source = nullptr;
+}
+
+void
+PfcNetDevice::SetFrameSource(PfcFrameSource* source, uint32_t port)
+{
+    m_source = source;
+    m_sourcePort = port;
+    m_puller = TxPuller();
 }
 
 void
@@ -243,9 +263,10 @@ PfcNetDevice::Wake()
 }
 
 void
-PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb)
+PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb, bool takesHeaderOnly)
 {
     m_frameRx = cb;
+    m_frameRxTakesHeaders = takesHeaderOnly;
     m_relayReceives = false;
 }
 

@@ -115,6 +115,25 @@ class PfcFrameRelay
 };
 
 /**
+ * \brief A host's side of a port (RoceNic; SetFrameSource): RoCE frames made when the
+ * transmitter asks, each with its header and size; header-only (FrameRef::HeaderOnly) or with
+ * its Packet. A direct call: no Callback layer and no Packet in the interface.
+ */
+class PfcFrameSource
+{
+  public:
+    virtual ~PfcFrameSource() = default;
+    /**
+     * \brief The next frame of a priority to send on our port `port`, or an empty FrameRef
+     * (nothing now: the source calls Wake() when it has one); fills its header and size.
+     */
+    virtual FrameRef SourcePull(uint32_t port,
+                                uint8_t priority,
+                                RoceFrameInfo& info,
+                                uint32_t& bytes) = 0;
+};
+
+/**
  * \brief Full-duplex point-to-point Ethernet port with per-priority queues and PFC.
  */
 class PfcNetDevice : public NetDevice
@@ -152,6 +171,9 @@ class PfcNetDevice : public NetDevice
     void Enqueue(Ptr<Packet> frame, uint8_t priority);
     /// \brief Queue a RoCE frame whose header is known (info as ReadRoceFrame would give it).
     void EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo& info);
+    /// \brief Queue a header-only RoCE frame (FrameRef::HeaderOnly): info is the frame, its
+    /// bytes are built only if something reads them (info as ReadRoceFrame would give it).
+    void EnqueueRoce(uint8_t priority, const RoceFrameInfo& info);
     /**
      * \brief Called by a TxPuller just before it returns a RoCE frame: its parsed header (as
      * ReadRoceFrame would give it), carried to the peer with the frame.
@@ -182,8 +204,12 @@ class PfcNetDevice : public NetDevice
     }
     /// \brief Frames waiting in our queues (data and PFC; not counting a TxPuller's).
     uint64_t QueuedFrames() const;
-    /// \brief Install the on-demand frame source (the NIC).
+    /// \brief Install the on-demand frame source as a callback (frames with their Packet,
+    /// their header handed along with SetPulledFrameInfo or parsed downstream).
     void SetTxPuller(TxPuller puller);
+    /// \brief Install the on-demand frame source (the NIC), our port being its `port`;
+    /// replaces a TxPuller. nullptr removes it.
+    void SetFrameSource(PfcFrameSource* source, uint32_t port);
     /**
      * \brief Install the switch side of this port (PfcSwitch::AddPort does it): the relay
      * frame source, and the sink of every received data frame until SetFrameReceiveCallback
@@ -213,8 +239,14 @@ class PfcNetDevice : public NetDevice
     }
     /// \brief Try to transmit now if idle.
     void Wake();
-    /// \brief Where received data frames go (instead of the frame relay, if any).
-    void SetFrameReceiveCallback(FrameReceiveCallback cb);
+    /**
+     * \brief Where received data frames go (instead of the frame relay, if any). A sink
+     * that reads a RoCE frame's header with GetRxInfo alone (RoceNic::Receive) says so with
+     * takesHeaderOnly: a frame whose bytes were never built (FrameRef::HeaderOnly) then
+     * reaches it as a null Packet; any other sink gets every frame as a Packet, built from
+     * its header where it had none.
+     */
+    void SetFrameReceiveCallback(FrameReceiveCallback cb, bool takesHeaderOnly = false);
     /**
      * \brief Hand a frame this device received to cb, with its header readable through
      * GetRxInfo during the call (a frame relay's local delivery to its host's NIC).
@@ -283,9 +315,8 @@ class PfcNetDevice : public NetDevice
 
     /// \brief Called by the channel when a frame has fully arrived.
     void Receive(Ptr<Packet> frame);
-    /// \brief Called by the channel when a RoCE frame with a known header has fully arrived.
-    void ReceiveRoce(const Ptr<Packet>& frame, const RoceFrameInfo& info);
-    /// \brief As ReceiveRoce, with our reference to the frame and its size (PfcChannel).
+    /// \brief Called by the channel when a RoCE frame with a known header has fully arrived:
+    /// our reference to it (header-only or not) and its size.
     void ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes);
 
     // NetDevice
@@ -357,8 +388,11 @@ class PfcNetDevice : public NetDevice
     /// \brief Start serializing a frame of `bytes` and the given priority (kPfcPriorities for
     /// PFC); info: its parsed header or nullptr.
     void TransmitStart(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
-    /// \brief Hand a received data frame to the owner (info: its header, or nullptr).
-    void Deliver(const Ptr<Packet>& frame, uint8_t priority, const RoceFrameInfo* info);
+    /// \brief Queue a frame of `bytes` (info: its header, or nullptr) and try to send.
+    void EnqueueFrame(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
+    /// \brief Hand a received data frame of `bytes` to the owner (info: its header, or
+    /// nullptr for a frame with a Packet whose header nobody handed along).
+    void Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization (scheduled only when a frame may wait for the port).
     void TransmitComplete();
     class TransmitEndEvent; // pfc-net-device-tx.cc: the TransmitComplete event, pooled
@@ -412,11 +446,14 @@ class PfcNetDevice : public NetDevice
     EventId m_completion;                   //!< the pending TransmitComplete, if any
     const RoceFrameInfo* m_rxInfo{nullptr}; //!< header of the frame being delivered
     Ptr<PcapFileWrapper> m_pcap;            //!< optional capture
-    TxPuller m_puller;                      //!< on-demand frame source (NIC)
+    TxPuller m_puller;                      //!< on-demand frame source as a callback
+    PfcFrameSource* m_source{nullptr};      //!< on-demand frame source (NIC)
+    uint32_t m_sourcePort{0};               //!< our port index at m_source
     PfcFrameRelay* m_relay{nullptr};        //!< switch side of the port (PfcSwitch)
     uint32_t m_relayPort{0};                //!< our port index at m_relay
     bool m_relayReceives{false};            //!< received data frames go to m_relay
     FrameReceiveCallback m_frameRx;         //!< data frame sink
+    bool m_frameRxTakesHeaders{false};      //!< m_frameRx takes header-only frames
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
     TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)

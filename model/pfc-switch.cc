@@ -243,11 +243,14 @@ PfcSwitch::SetForwardingTable(Ptr<ForwardingTable> table)
 }
 
 void
-PfcSwitch::SetLocalDelivery(uint32_t hostRank, PfcNetDevice::FrameReceiveCallback up)
+PfcSwitch::SetLocalDelivery(uint32_t hostRank,
+                            PfcNetDevice::FrameReceiveCallback up,
+                            bool takesHeaderOnly)
 {
     m_hasLocal = true;
     m_localHost = hostRank;
     m_up = up;
+    m_upTakesHeaders = takesHeaderOnly;
 }
 
 void
@@ -359,7 +362,10 @@ PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
         m_mmu->Release(item.inPort, item.inPriority, item.bytes);
         ingress.emplace_back(item.inPort, item.inPriority);
         ++m_watchdogDrops;
-        m_watchdogDropTrace(item.frame.Share(), port, priority);
+        if (!m_watchdogDropTrace.IsEmpty())
+        {
+            m_watchdogDropTrace(item.frame.Share(&item.info), port, priority);
+        }
     }
     st.device->SetRelayBacklog(priority, false);
     for (const auto& [inPort, inPriority] : ingress)
@@ -461,16 +467,16 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     {
         info = *known;
     }
-    else if (!ReadRoceFrame(frame.Share(), info))
+    else if (!ReadRoceFrame(frame.Share(nullptr), info))
     {
         // Only RoCEv2 is switched; anything else is counted as a drop of its class.
-        m_dropTrace(frame.Share(), inPort, priority);
+        m_dropTrace(frame.Share(nullptr), inPort, priority);
         return;
     }
     if (m_hasLocal && info.dstHost == m_localHost)
     {
         // The host's own frames, their header beside them (the NIC reads it with GetRxInfo).
-        dev.DeliverTo(m_up, frame.Release(), priority, &info);
+        dev.DeliverTo(m_up, frame.Release(&info, !m_upTakesHeaders), priority, &info);
         return;
     }
     NS_ABORT_MSG_IF(!m_table, "PfcSwitch: no ForwardingTable");
@@ -484,7 +490,10 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         // Failed links cut the destination off (a partition until a repair): the frame is
         // lost as on a dead cable, and its queue pair resends once a route is back.
         ++m_noRouteDrops;
-        m_noRouteDropTrace(frame.Share(), inPort);
+        if (!m_noRouteDropTrace.IsEmpty())
+        {
+            m_noRouteDropTrace(frame.Share(&info), inPort);
+        }
         return;
     }
     uint8_t outPriority = isLane ? m_table->LanePriority(route->lane) : priority;
@@ -492,18 +501,27 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     {
         // A stormed egress: its frames are dropped before they take buffer.
         ++m_watchdogDrops;
-        m_watchdogDropTrace(frame.Share(), route->port, outPriority);
+        if (!m_watchdogDropTrace.IsEmpty())
+        {
+            m_watchdogDropTrace(frame.Share(&info), route->port, outPriority);
+        }
         return;
     }
     if (m_mmu->Admit(inPort, priority, bytes) == SharedBufferMmu::DROP)
     {
-        m_dropTrace(frame.Share(), inPort, priority);
+        if (!m_dropTrace.IsEmpty())
+        {
+            m_dropTrace(frame.Share(&info), inPort, priority);
+        }
         return;
     }
     CheckPause(inPort, priority);
     if (outPriority != priority)
     {
-        SetRoceFramePriority(frame.Share(), outPriority);
+        if (!frame.IsHeaderOnly())
+        {
+            SetRoceFramePriority(frame.Share(nullptr), outPriority);
+        }
         info.priority = outPriority;
     }
     PortState& out = m_ports[route->port];
@@ -550,10 +568,16 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
         }
         if (mark)
         {
-            MarkRoceFrameCe(item.frame.Share());
+            if (!item.frame.IsHeaderOnly())
+            {
+                MarkRoceFrameCe(item.frame.Share(nullptr));
+            }
             item.info.ecnCe = true;
             ++m_ecnMarks;
-            m_markTrace(item.frame.Share(), port, priority);
+            if (!m_markTrace.IsEmpty())
+            {
+                m_markTrace(item.frame.Share(&item.info), port, priority);
+            }
         }
     }
     ++m_forwarded;

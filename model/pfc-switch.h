@@ -76,8 +76,11 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     void AddPort(Ptr<PfcNetDevice> device);
     /// \brief The forwarding table.
     void SetForwardingTable(Ptr<ForwardingTable> table);
-    /// \brief Frames for `hostRank` go to `up` instead of being forwarded (relaying hosts).
-    void SetLocalDelivery(uint32_t hostRank, PfcNetDevice::FrameReceiveCallback up);
+    /// \brief Frames for `hostRank` go to `up` instead of being forwarded (relaying hosts);
+    /// takesHeaderOnly as PfcNetDevice::SetFrameReceiveCallback's.
+    void SetLocalDelivery(uint32_t hostRank,
+                          PfcNetDevice::FrameReceiveCallback up,
+                          bool takesHeaderOnly = false);
     /**
      * \brief Build the MMU from the attributes and the ports' rates and delays. Called
      * automatically at the first frame; call it after wiring to get configuration errors
@@ -213,6 +216,7 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
 
     std::vector<std::array<EventId, kPfcPriorities>> m_refresh; //!< pause refresh timers per port
     PfcNetDevice::FrameReceiveCallback m_up;                    //!< local delivery
+    bool m_upTakesHeaders{false};                               //!< m_up takes header-only frames
 
     // Attributes
     uint64_t m_bufferBytes;        //!< BufferSize

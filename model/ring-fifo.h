@@ -52,6 +52,13 @@ class RingFifo
         return m_slots[m_head];
     }
 
+    /// \brief The newest item (not empty).
+    T&
+    back()
+    {
+        return m_slots[(m_head + m_count - 1) & (m_capacity - 1)];
+    }
+
     /// \brief Appends an item, growing the ring when it is full.
     void
     push_back(T&& item)

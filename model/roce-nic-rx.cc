@@ -41,9 +41,9 @@ RoceNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t /* priority *
     const RoceFrameInfo* known = dev->GetRxInfo();
     if (known)
     {
-        info = *known;
+        info = *known; // a header-only frame (null Packet) always comes with its header
     }
-    else if (!ReadRoceFrame(frame, info))
+    else if (!frame || !ReadRoceFrame(frame, info))
     {
         return;
     }
@@ -194,7 +194,14 @@ RoceNic::SendControl(uint32_t peer, RxState& rx, uint8_t opcode, uint8_t syndrom
         rx.becnPending = false;
     }
     info.vlan = m_vlan;
-    m_ports[port].dev->EnqueueRoce(BuildRoceFrame(info), priority, RoceFrameInfoAsParsed(info));
+    if (m_buildFrameBytes)
+    {
+        m_ports[port].dev->EnqueueRoce(BuildRoceFrame(info), priority, RoceFrameInfoAsParsed(info));
+    }
+    else
+    {
+        m_ports[port].dev->EnqueueRoce(priority, RoceFrameInfoAsParsed(info));
+    }
 }
 
 void

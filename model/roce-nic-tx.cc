@@ -65,13 +65,13 @@ RoceNic::SeekCursor(QueuePair* qp)
     qp->m_txMsg = i;
 }
 
-Ptr<Packet>
-RoceNic::Pull(uint32_t portIndex, const Ptr<PfcNetDevice>& /* dev */, uint8_t p)
+FrameRef
+RoceNic::SourcePull(uint32_t portIndex, uint8_t p, RoceFrameInfo& info, uint32_t& bytes)
 {
     Port& port = m_ports[portIndex];
     if (((port.dataMask >> p) & 1) == 0 || port.active.empty())
     {
-        return nullptr;
+        return FrameRef();
     }
     const Time now = Simulator::Now();
     bool waiting = false;
@@ -113,20 +113,17 @@ RoceNic::Pull(uint32_t portIndex, const Ptr<PfcNetDevice>& /* dev */, uint8_t p)
             continue;
         }
         port.rr = i + 1;
-        RoceFrameInfo info;
-        Ptr<Packet> frame = MakeDataFrame(qp, info);
-        port.dev->SetPulledFrameInfo(info);
-        return frame;
+        return MakeDataFrame(qp, info, bytes);
     }
     if (waiting)
     {
         ScheduleWake(port, earliest);
     }
-    return nullptr;
+    return FrameRef();
 }
 
-Ptr<Packet>
-RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info)
+FrameRef
+RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes)
 {
     const QueuePair::Message& m = qp->m_messages[qp->m_txMsg];
     const uint64_t psn = qp->m_nextPsn;
@@ -146,8 +143,10 @@ RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info)
     info.opcode = first ? (last ? RoceOpcode::kSendOnly : RoceOpcode::kSendFirst)
                         : (last ? RoceOpcode::kSendLast : RoceOpcode::kSendMiddle);
     info.vlan = m_vlan;
-    Ptr<Packet> frame = BuildRoceFrame(info);
+    // The frame is its header unless its bytes are asked for (FrameRef, BuildFrameBytes).
+    FrameRef frame = m_buildFrameBytes ? FrameRef(BuildRoceFrame(info)) : FrameRef::HeaderOnly();
     info = RoceFrameInfoAsParsed(info);
+    bytes = RoceFrameBytes(info.payloadBytes, info.vlan, RoceHasAeth(info.opcode));
 
     ++qp->m_packetsSent;
     ++m_dataSent;
@@ -169,7 +168,7 @@ RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info)
 
     // Pacing: the next packet may leave one wire time at the QP's rate after this one. At
     // line rate the port itself is the pacer (no rounding of the gap to whole nanoseconds).
-    const uint32_t wireBytes = frame->GetSize() + kFramingBytes;
+    const uint32_t wireBytes = bytes + kFramingBytes;
     const uint64_t rate = qp->m_cc->GetRateBps();
     if (rate < qp->m_cc->GetLineRateBps())
     {

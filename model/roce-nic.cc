@@ -102,6 +102,16 @@ RoceNic::GetTypeId()
                           BooleanValue(true),
                           MakeBooleanAccessor(&RoceNic::m_vlan),
                           MakeBooleanChecker())
+            .AddAttribute("BuildFrameBytes",
+                          "Build each frame's bytes (an ns-3 Packet) as it is sent, so that "
+                          "one Packet travels end to end (its uid and tags with it). false: "
+                          "a frame is its header and size until something reads its bytes "
+                          "(pcap, a Packet trace with a sink, an MPI crossing), which gets "
+                          "them built from the header, byte for byte the same "
+                          "(model/frame-ref.h); results do not depend on it.",
+                          BooleanValue(false),
+                          MakeBooleanAccessor(&RoceNic::m_buildFrameBytes),
+                          MakeBooleanChecker())
             .AddAttribute("HostRank",
                           "Rank of this host (its address); must be set before use.",
                           UintegerValue(kRankUnset),
@@ -170,10 +180,7 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev)
     Port port;
     port.dev = dev;
     m_ports.push_back(port);
-    // A lambda rather than MakeCallback(&RoceNic::Pull, this, index): one std::function layer
-    // (and argument copy) less per call.
-    dev->SetTxPuller(PfcNetDevice::TxPuller(
-        [this, index](Ptr<PfcNetDevice> d, uint8_t p) { return Pull(index, d, p); }));
+    dev->SetFrameSource(this, index);
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
     {
         dev->SetTxBacklog(p, false); // until a QP of p becomes active

@@ -4,12 +4,14 @@
  * pairs, and feeds its PfcNetDevice ports on demand.
  *
  * Sender. PostSend(qp, bytes, cb) only appends {bytes, PSN range} to the QP: packets are
- * built one by one when a port's transmitter asks (TxPuller), so memory grows with packets
- * in flight, never with message size. Per port, the QPs with something to send form a
- * round-robin list; a QP is eligible when its pacing time (one data frame's wire bytes at
- * its CongestionControl rate after the previous one) has come. When nothing is eligible
- * now, the port gets ONE Wake() event at the earliest eligible time. Go-back-N: a NACK(psn)
- * resends from psn; a retransmission timeout resends from the oldest unacknowledged packet.
+ * made one by one when a port's transmitter asks (PfcFrameSource), so memory grows with
+ * packets in flight, never with message size. A packet is its header (header-only FrameRef:
+ * its bytes are built only where something reads them) unless BuildFrameBytes. Per port, the QPs
+ * with something to send form a round-robin list; a QP is eligible when its pacing time (one data
+ * frame's wire bytes at its CongestionControl rate after the previous one) has come. When nothing
+ * is eligible now, the port gets ONE Wake() event at the earliest eligible time. Go-back-N: a
+ * NACK(psn) resends from psn; a retransmission timeout resends from the oldest unacknowledged
+ * packet.
  *
  * Responder. Per (source host, QP number): the expected PSN (a hash-map entry made at the
  * QP's first packet; consecutive packets of one QP skip the lookup). An in-order packet
@@ -65,7 +67,7 @@ struct RoceFrameInfo;
 /**
  * \brief A RoCEv2 NIC with reliable-connection queue pairs over one or more PFC ports.
  */
-class RoceNic : public Object
+class RoceNic : public Object, public PfcFrameSource
 {
   public:
     /// \brief Receiver side: a message's last byte arrived in order.
@@ -217,11 +219,11 @@ class RoceNic : public Object
         EventId wake;                                       //!< pending pacing wake-up
     };
 
-    /// \brief The device asks for a frame of priority p on port index `port`.
-    Ptr<Packet> Pull(uint32_t port, const Ptr<PfcNetDevice>& dev, uint8_t p);
-    /// \brief Build the data frame of the QP's next PSN (info: its header, as parsed) and
-    /// advance the send state.
-    Ptr<Packet> MakeDataFrame(QueuePair* qp, RoceFrameInfo& info);
+    /// \brief The device of port index `port` asks for a frame of priority p (PfcFrameSource).
+    FrameRef SourcePull(uint32_t port, uint8_t p, RoceFrameInfo& info, uint32_t& bytes) override;
+    /// \brief The data frame of the QP's next PSN (info: its header, as parsed; bytes: its
+    /// size), header-only unless BuildFrameBytes; advances the send state.
+    FrameRef MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes);
     /// \brief Put a QP in its port's round-robin list (if it has data) and wake the port.
     void Activate(QueuePair* qp);
     /// \brief Wake a port at time t (keeps an earlier pending wake-up).
@@ -276,6 +278,7 @@ class RoceNic : public Object
     bool m_vlan;            //!< 802.1Q tag on our frames
     bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
     bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
+    bool m_buildFrameBytes; //!< BuildFrameBytes: a Packet per frame sent
     std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes; //!< for new QPs
     uint32_t m_hostRank;                                                     //!< our rank
 

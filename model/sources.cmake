@@ -73,4 +73,5 @@ set(PARAMSYNC_MODEL_TESTS
   test/event-scheduler-test.cc
   test/pooled-event-test.cc
   test/pfc-frame-info-tag-test.cc
+  test/header-only-frame-test.cc
 )
