@@ -79,15 +79,16 @@ class PfcChannel : public Channel
     }
 
   private:
+    // What every frame reads, in one cache line (a cold line per hop otherwise).
+    alignas(64) Ptr<PfcNetDevice> m_ends[2];           //!< the two devices
     Time m_delay;                                      //!< propagation delay
+    uint32_t m_context[2]{kNoContext, kNoContext};     //!< node id of each end, once known
+    std::size_t m_nDevices{0};                         //!< attached devices
+    std::size_t m_remoteEnd{2};                        //!< the end in another process (2: none)
+    Ptr<PfcChannelCrossing> m_crossing;                //!< set when one end is remote
     bool m_up{true};                                   //!< link state (SetUp)
     uint64_t m_linkDrops{0};                           //!< frames lost while down
     TracedCallback<Ptr<const Packet>> m_linkDropTrace; //!< LinkDrop
-    Ptr<PfcNetDevice> m_ends[2];                       //!< the two devices
-    Ptr<PfcChannelCrossing> m_crossing;                //!< set when one end is remote
-    std::size_t m_remoteEnd{2};                        //!< that end (2: none)
-    std::size_t m_nDevices{0};                         //!< attached devices
-    uint32_t m_context[2]{kNoContext, kNoContext};     //!< node id of each end, once known
     /// \brief Context not looked up yet.
     static constexpr uint32_t kNoContext = 0xffffffff;
 };

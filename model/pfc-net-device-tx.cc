@@ -149,13 +149,15 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     ready = static_cast<uint8_t>(ready & ~(1u << p));
     FrameRef f;
     uint32_t bytes = 0;
+    RoceFrameInfo info; // on the stack, which is in the cache: the device's lines are not
+    bool known = false;
     if ((m_queueMask >> p) & 1)
     {
         TxFrame& head = m_queues[p].front();
         f = std::move(head.frame);
         bytes = head.bytes;
-        m_pulledInfo = head.info;
-        m_pulledInfoSet = head.known;
+        info = head.info;
+        known = head.known;
         m_queues[p].pop_front();
         m_queuedBytes[p] -= bytes;
         if (m_queues[p].empty())
@@ -165,7 +167,7 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     }
     else
     {
-        f = PullFrom(p, bytes);
+        f = PullFrom(p, bytes, info, known);
     }
     if (!f)
     {
@@ -176,7 +178,7 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     {
         m_drrCredit[p] -= bytes;
     }
-    TransmitStart(std::move(f), bytes, p, m_pulledInfoSet ? &m_pulledInfo : nullptr);
+    TransmitStart(std::move(f), bytes, p, known ? &info : nullptr);
     return true;
 }
 
@@ -213,24 +215,30 @@ PfcNetDevice::DrrPick(uint8_t ready)
 }
 
 FrameRef
-PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes)
+PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& known)
 {
-    m_pulledInfoSet = false;
+    known = false;
     auto local = [&]() {
         if (m_source)
         {
-            FrameRef f = m_source->SourcePull(m_sourcePort, p, m_pulledInfo, bytes);
-            m_pulledInfoSet = static_cast<bool>(f);
+            FrameRef f = m_source->SourcePull(m_sourcePort, p, info, bytes);
+            known = static_cast<bool>(f);
             return f;
         }
         // The puller builds the frame now: reading its size touches nothing cold.
+        m_pulledInfoSet = false;
         Ptr<Packet> f = m_puller(this, p);
         bytes = f ? f->GetSize() : 0;
+        if (f && m_pulledInfoSet)
+        {
+            info = m_pulledInfo;
+            known = true;
+        }
         return FrameRef(f);
     };
     auto relay = [&]() {
-        FrameRef f = m_relay->RelayPull(m_relayPort, p, m_pulledInfo, bytes);
-        m_pulledInfoSet = static_cast<bool>(f);
+        FrameRef f = m_relay->RelayPull(m_relayPort, p, info, bytes);
+        known = static_cast<bool>(f);
         return f;
     };
     bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || !m_puller.IsNull());

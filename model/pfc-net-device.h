@@ -1,7 +1,8 @@
 /*
  * The device's interface, in short:
- *  - SetTxPuller is the NIC's slot; PfcSwitch uses SetFrameRelay, so a relaying host's NIC
- *    and switch share a port in any wiring order (frames alternate within a priority).
+ *  - SetFrameSource is the NIC's slot (SetTxPuller: the same as a callback returning
+ *    Packets); PfcSwitch uses SetFrameRelay, so a relaying host's NIC and switch share a
+ *    port in any wiring order (frames alternate within a priority).
  *  - The control priority (ControlPriority, default kDefaultControlPriority = 7: ACK, NAK,
  *    CNP; RoceNic sends them on ControlFramePriority(), so the NIC follows it) is served
  *    first under every scheduling and is never paused.
@@ -16,10 +17,10 @@
  * Contract with its owners (switch: PfcSwitch, host: RoceNic):
  *  - Enqueue() never drops: admission is the owner's job (the switch MMU).
  *  - Frames can also be made on demand: when the transmitter is idle and the queue of a
- *    non-paused priority is empty, the device asks the TxPuller for a frame of that priority
- *    (in scheduling order). The puller returns nullptr when it has nothing now and calls
- *    Wake() later.
- *  - Two on-demand sources may share a port: the TxPuller (the host's NIC) and the frame
+ *    non-paused priority is empty, the device asks the frame source (or TxPuller) for a
+ *    frame of that priority (in scheduling order). It returns no frame when it has nothing
+ *    now and calls Wake() later.
+ *  - Two on-demand sources may share a port: the frame source (the host's NIC) and the frame
  *    relay (the PfcSwitch of a relaying BCube/Torus server, set by PfcSwitch::AddPort).
  *    Within a priority they alternate frame by frame when both have one, so relayed and own
  *    traffic share the port fairly whatever the order of wiring.
@@ -32,11 +33,13 @@
  *  - Every received non-PFC frame goes to the FrameReceiveCallback with its priority (PCP of
  *    the 802.1Q tag, else IPv4 DSCP >> 3). Received PFC frames pause/resume our egress.
  *  - Parse once (ARCHITECTURE.md, Performance): whoever makes or forwards a RoCE frame may hand its
- * parsed header (RoceFrameInfo) along: EnqueueRoce(frame, p, info), or SetPulledFrameInfo from a
- * TxPuller. The header then travels with the frame in the channel's event, and the receiving owner
- *    reads it with GetRxInfo() instead of parsing the frame's bytes again at every hop (in a
- *    large topology that first read of the bytes is a cache miss per hop). Frames without
- *    it are parsed as before.
+ *    parsed header (RoceFrameInfo) along: EnqueueRoce(frame, p, info), SetPulledFrameInfo
+ *    from a TxPuller, a PfcFrameSource's pull. The header then travels with the frame in the
+ *    channel's event, and the receiving owner reads it with GetRxInfo() instead of parsing
+ *    the frame's bytes again at every hop (in a large topology that first read of the bytes
+ *    is a cache miss per hop). Frames without it are parsed as before. A header-only frame
+ *    (EnqueueRoce(p, info), a frame source's FrameRef::HeaderOnly) has no bytes until
+ *    pcap, a trace with a sink or a sink that parses frames reads them (model/frame-ref.h).
  *  - PFC frames we send leave ahead of all data (after the frame in progress) and are never
  *    paused.
  *  - Serialization time = (frame bytes + 20 B preamble/SFD/IFG) * 8 / DataRate, exact in the
@@ -140,7 +143,7 @@ class PfcNetDevice : public NetDevice
 {
   public:
     /// \brief Transmit scheduling among the 8 priorities.
-    enum TxScheduling
+    enum TxScheduling : uint8_t
     {
         STRICT_PRIORITY,    //!< always the highest non-empty, non-paused priority (7 first)
         ROUND_ROBIN,        //!< cyclic over non-empty, non-paused priorities (one frame each)
@@ -354,7 +357,7 @@ class PfcNetDevice : public NetDevice
 
   private:
     /// Transmitter state (as PointToPointNetDevice).
-    enum TxState
+    enum TxState : uint8_t
     {
         READY, //!< idle
         BUSY   //!< serializing a frame
@@ -382,9 +385,9 @@ class PfcNetDevice : public NetDevice
         bool known;         //!< info is valid
     };
 
-    /// \brief A frame of priority p from the on-demand sources, or none (sets bytes and
-    /// m_pulledInfo*).
-    FrameRef PullFrom(uint8_t p, uint32_t& bytes);
+    /// \brief A frame of priority p from the on-demand sources, or none: sets its size and,
+    /// when known (known = true), its header.
+    FrameRef PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& known);
     /// \brief Start serializing a frame of `bytes` and the given priority (kPfcPriorities for
     /// PFC); info: its parsed header or nullptr.
     void TransmitStart(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
@@ -416,50 +419,59 @@ class PfcNetDevice : public NetDevice
     /// \brief Our MAC address bytes.
     std::array<uint8_t, 6> MacBytes() const;
 
-    // Fields every frame touches come first and together (a few cache lines): in a large
-    // topology each hop otherwise pays a cache miss per scattered field of the two devices.
-    TxState m_txState{READY};                           //!< transmitter state
+    // Fields every frame touches sit together in a few cache lines: in a large topology each
+    // hop otherwise pays a cache miss per scattered field of the two devices it crosses (one
+    // line on receive, four on transmit; the object is 64-byte aligned).
+
+    // Receive: one line.
+    alignas(64) PfcFrameRelay* m_relay{nullptr};          //!< switch side of the port
+    uint32_t m_relayPort{0};                              //!< our port index at m_relay
+    bool m_relayReceives{false};                          //!< received data frames go to m_relay
+    uint64_t m_rxFrames{0};                               //!< data frames received
+    Ptr<PcapFileWrapper> m_pcap;                          //!< optional capture
+    TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace; //!< Rx (data frame)
+    const RoceFrameInfo* m_rxInfo{nullptr};               //!< header of the frame being delivered
+
+    // Transmit: the state, the link and the sources, one line.
+    alignas(64) TxState m_txState{READY};               //!< transmitter state
     TxScheduling m_scheduling{STRICT_PRIORITY};         //!< scheduling policy
     bool m_pfcEnabled{true};                            //!< honour received PFC frames
     uint8_t m_currentPriority{0};                       //!< priority being serialized (8 = PFC)
     uint8_t m_rrNext{0};                                //!< round-robin: priority to look at first
     uint8_t m_controlPriority{kDefaultControlPriority}; //!< served first, never paused (8: none)
     uint8_t m_drrCurrent{0};                            //!< DRR: priority whose turn it is
-    std::array<int64_t, kPfcPriorities> m_drrCredit{};  //!< DRR: bytes it may still send
-    uint32_t m_drrQuantum{0};                           //!< DRR: credit per turn (bytes)
-    uint32_t m_reactionBits{0};                         //!< PfcReactionBitTimes (kAuto: by rate)
-    bool m_inTryTransmit{false}; //!< TryTransmit is running (a puller may Wake us)
-    bool m_wakePending{false};   //!< Wake() arrived during the scan
-    uint8_t m_relayBacklog{0};   //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};   //!< priorities the TxPuller may have
-    uint8_t m_queueMask{0};      //!< priorities with queued frames
-    bool m_controlQueued{false}; //!< m_control is not empty
-    uint8_t m_pausedMask{0};     //!< priorities the peer paused
-    bool m_pulledInfoSet{false}; //!< the puller set m_pulledInfo
+    bool m_inTryTransmit{false};     //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending{false};       //!< Wake() arrived during the scan
+    uint8_t m_relayBacklog{0};       //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};       //!< priorities the frame source may have
+    uint8_t m_queueMask{0};          //!< priorities with queued frames
+    bool m_controlQueued{false};     //!< m_control is not empty
+    uint8_t m_pausedMask{0};         //!< priorities the peer paused
+    bool m_completionPending{false}; //!< a TransmitComplete event is scheduled
     std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
-    bool m_completionPending{false};                 //!< a TransmitComplete event is scheduled
-    uint64_t m_rxFrames{0};                          //!< data frames received
-    uint64_t m_txCarry{0};                  //!< fraction of a time step (x rate) carried over
-    Time m_txEnd;                           //!< end of the frame being (or last) serialized
-    DataRate m_rate;                        //!< line rate
-    Ptr<PfcChannel> m_channel;              //!< the link
-    EventId m_completion;                   //!< the pending TransmitComplete, if any
-    const RoceFrameInfo* m_rxInfo{nullptr}; //!< header of the frame being delivered
-    Ptr<PcapFileWrapper> m_pcap;            //!< optional capture
-    TxPuller m_puller;                      //!< on-demand frame source as a callback
-    PfcFrameSource* m_source{nullptr};      //!< on-demand frame source (NIC)
-    uint32_t m_sourcePort{0};               //!< our port index at m_source
-    PfcFrameRelay* m_relay{nullptr};        //!< switch side of the port (PfcSwitch)
-    uint32_t m_relayPort{0};                //!< our port index at m_relay
-    bool m_relayReceives{false};            //!< received data frames go to m_relay
-    FrameReceiveCallback m_frameRx;         //!< data frame sink
-    bool m_frameRxTakesHeaders{false};      //!< m_frameRx takes header-only frames
-    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
+    Ptr<PfcChannel> m_channel;                       //!< the link
+    Time m_txEnd;                      //!< end of the frame being (or last) serialized
+    DataRate m_rate;                   //!< line rate
+    uint64_t m_txCarry{0};             //!< fraction of a time step (x rate) carried over
+    PfcFrameSource* m_source{nullptr}; //!< on-demand frame source (NIC)
+    // Transmit: the end event, the dequeue trace, one line.
+    alignas(64) EventId m_completion; //!< the pending TransmitComplete, if any
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
-    TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)
-    RoceFrameInfo m_pulledInfo;                                //!< header of the frame just pulled
-    std::array<uint64_t, kPfcPriorities> m_txFrames{};         //!< frames sent per priority
-    std::array<uint64_t, kPfcPriorities> m_queuedBytes{};      //!< bytes per queue
+    uint32_t m_sourcePort{0};                                  //!< our port index at m_source
+    uint32_t m_drrQuantum{0};                                  //!< DRR: credit per turn (bytes)
+    TxPuller m_puller; //!< on-demand frame source as a callback
+    // Transmit: DRR credit and the per-priority frame counts, a line each.
+    alignas(64) std::array<int64_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
+    std::array<uint64_t, kPfcPriorities> m_txFrames{};             //!< frames sent per priority
+
+    // Rarer: queues of frames the owner pushed (hosts' ACK/NAK/CNP; frames without a source).
+    std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue
+    RoceFrameInfo m_pulledInfo;        //!< header a TxPuller set (SetPulledFrameInfo)
+    bool m_pulledInfoSet{false};       //!< the TxPuller set m_pulledInfo
+    uint32_t m_reactionBits{0};        //!< PfcReactionBitTimes (kAuto: by rate)
+    FrameReceiveCallback m_frameRx;    //!< data frame sink
+    bool m_frameRxTakesHeaders{false}; //!< m_frameRx takes header-only frames
+    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
 
     Ptr<Node> m_node;                        //!< owner node
     Mac48Address m_address;                  //!< our MAC

@@ -9,7 +9,11 @@ namespace ns3
 {
 
 SharedBufferMmu::SharedBufferMmu(const Config& config)
-    : m_config(config)
+    : m_queueReserveBytes(config.queueReserveBytes),
+      m_hysteresisBytes(config.hysteresisBytes),
+      m_losslessMask(config.pfcEnabled ? config.losslessMask : 0),
+      m_dynamicThreshold(config.dynamicThreshold),
+      m_config(config)
 {
     if (!(config.headroomScale >= 0))
     {
@@ -119,7 +123,7 @@ SharedBufferMmu::Alpha(uint32_t port) const
 uint64_t
 SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
 {
-    if (!m_config.dynamicThreshold)
+    if (!m_dynamicThreshold)
     {
         return m_config.staticXoffBytes;
     }
@@ -138,7 +142,7 @@ uint64_t
 SharedBufferMmu::Xon(uint32_t port, uint8_t priority) const
 {
     uint64_t xoff = Xoff(port, priority);
-    return xoff > m_config.hysteresisBytes ? xoff - m_config.hysteresisBytes : 0;
+    return xoff > m_hysteresisBytes ? xoff - m_hysteresisBytes : 0;
 }
 
 SharedBufferMmu::Admission
@@ -148,9 +152,9 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
     bool lossless = Lossless(priority);
     // A lossless port-priority fills its private reserve first; only the rest is shared.
     uint64_t toReserve = 0;
-    if (lossless && a.hdrm == 0 && a.reserved < m_config.queueReserveBytes)
+    if (lossless && a.hdrm == 0 && a.reserved < m_queueReserveBytes)
     {
-        toReserve = std::min<uint64_t>(bytes, m_config.queueReserveBytes - a.reserved);
+        toReserve = std::min<uint64_t>(bytes, m_queueReserveBytes - a.reserved);
     }
     const uint64_t toShared = bytes - toReserve;
     // Every class stays in the shared pool up to its threshold: a lossy class that could

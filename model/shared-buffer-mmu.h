@@ -189,15 +189,23 @@ class SharedBufferMmu
     bool
     Lossless(uint8_t p) const
     {
-        return m_config.pfcEnabled && ((m_config.losslessMask >> p) & 1);
+        return (m_losslessMask >> p) & 1;
     }
 
-    Config m_config;                 //!< settings
-    std::vector<Port> m_ports;       //!< per ingress port
-    std::vector<Account> m_accounts; //!< per (ingress port, priority): port * 8 + priority
-    uint64_t m_sharedPool{0};        //!< shared pool size
-    uint64_t m_sharedUsed{0};        //!< shared bytes in use
-    bool m_finalized{false};         //!< Finalize called
+    // What every frame reads, in one cache line (Admit, Release, the pause checks): the
+    // settings it needs are copied here from m_config, which spans two other lines.
+    alignas(
+        64) std::vector<Account> m_accounts; //!< per (ingress port, priority): port * 8 + priority
+    uint64_t m_sharedPool{0};                //!< shared pool size
+    uint64_t m_sharedUsed{0};                //!< shared bytes in use
+    uint64_t m_queueReserveBytes;            //!< Config::queueReserveBytes
+    uint64_t m_hysteresisBytes;              //!< Config::hysteresisBytes
+    uint8_t m_losslessMask;                  //!< Config::losslessMask, 0 without PFC
+    bool m_dynamicThreshold;                 //!< Config::dynamicThreshold
+
+    Config m_config;           //!< settings
+    std::vector<Port> m_ports; //!< per ingress port
+    bool m_finalized{false};   //!< Finalize called
 };
 
 } // namespace ns3
