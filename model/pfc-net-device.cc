@@ -144,11 +144,11 @@ PfcNetDevice::DoDispose()
     {
         ev.Cancel();
     }
-    for (auto& ev : m_pfcPending)
+    while (!m_pfcPending.empty())
     {
-        ev.Cancel();
+        m_pfcPending.front().Cancel();
+        m_pfcPending.pop_front();
     }
-    m_pfcPending.clear();
     m_node = nullptr;
     m_channel = nullptr;
     m_completion.Cancel();

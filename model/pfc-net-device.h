@@ -69,7 +69,6 @@
 #include "ns3/traced-callback.h"
 
 #include <array>
-#include <deque>
 #include <string>
 
 namespace ns3
@@ -482,10 +481,10 @@ class PfcNetDevice : public NetDevice
     RingFifo<Ptr<Packet>> m_control;                        //!< PFC frames to send (ahead of all)
     std::array<RingFifo<TxFrame>, kPfcPriorities> m_queues; //!< data queues
 
-    std::array<bool, kPfcPriorities> m_paused{};         //!< peer paused this priority
-    std::array<Time, kPfcPriorities> m_pauseStart;       //!< when the current pause began
-    std::array<EventId, kPfcPriorities> m_pauseTimer;    //!< expiry of the current pause
-    std::deque<EventId> m_pfcPending;                    //!< received PFC not yet in effect
+    std::array<bool, kPfcPriorities> m_paused{};      //!< peer paused this priority
+    std::array<Time, kPfcPriorities> m_pauseStart;    //!< when the current pause began
+    std::array<EventId, kPfcPriorities> m_pauseTimer; //!< expiry of the current pause
+    RingFifo<EventId> m_pfcPending; //!< received PFC not yet in effect (a deque took 650 B unused)
     std::array<Time, kPfcPriorities> m_pausedTime;       //!< accumulated paused time
     std::array<uint64_t, kPfcPriorities> m_pauseSent{};  //!< pause frames sent
     std::array<uint64_t, kPfcPriorities> m_pauseRecv{};  //!< pause frames received (quanta>0)

@@ -61,15 +61,19 @@ struct RoceFrameInfo
     bool ecnCapable{true};                 //!< ECT(0) set (ECN bits 10)
     bool ecnCe{false};                     //!< CE set (ECN bits 11); overrides ecnCapable
     uint8_t opcode{RoceOpcode::kSendOnly}; //!< BTH opcode
-    uint32_t destQp{0};                    //!< BTH destination QP (24 bit)
-    uint32_t psn{0};                       //!< BTH PSN (24 bit)
     bool ackRequest{false};                //!< BTH A bit
     bool becn{false};                      //!< BTH B bit (BECN): congestion seen, on an ACK
-    uint8_t aethSyndrome{0};               //!< AETH syndrome (ACK/NACK only)
+    uint32_t destQp{0};                    //!< BTH destination QP (24 bit)
+    uint32_t psn{0};                       //!< BTH PSN (24 bit)
     uint32_t aethMsn{0};                   //!< AETH MSN (24 bit, ACK/NACK only)
     uint32_t payloadBytes{0};              //!< RDMA payload (virtual bytes in the Packet)
+    uint8_t aethSyndrome{0};               //!< AETH syndrome (ACK/NACK only)
     bool vlan{true};                       //!< carry an 802.1Q tag (PCP = priority)
 };
+// The header travels beside every frame (device queues, arrival events, switch FIFOs), so
+// its fields are ordered with no padding but the tail's: 34 bytes of fields in 36 (40 when
+// the BTH flags followed the 32-bit fields).
+static_assert(sizeof(RoceFrameInfo) == 36, "RoceFrameInfo: 34 bytes of fields in 36");
 
 /// \brief True when the opcode carries an AETH (ACK/NACK).
 inline bool
