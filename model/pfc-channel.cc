@@ -4,6 +4,7 @@
 #include "pooled-event.h"
 
 #include "ns3/abort.h"
+#include "ns3/assert.h"
 #include "ns3/node.h"
 #include "ns3/simulator.h"
 #include "ns3/trace-source-accessor.h"
@@ -19,16 +20,18 @@ namespace
  * The arrival of a RoCE frame whose header travels with it. MakeEvent would hold the frame
  * as a Ptr and copy it into the call and drop it after: two touches of a Packet that has left
  * the cache on the wire. This event moves its reference into the receiver instead; its
- * memory is reused from a free list (pooled-event.h).
+ * memory is reused from a free list (pooled-event.h). It is one cache line (the event's 16
+ * bytes, the device, the frame and its 32-byte header; the size follows from the header):
+ * it waits a propagation delay, long enough to leave the cache in a large network, and is
+ * read whole when it runs.
  */
-class FrameArrival final : public PooledEvent<FrameArrival>
+class alignas(64) FrameArrival final : public PooledEvent<FrameArrival>
 {
   public:
-    FrameArrival(PfcNetDevice* dst, FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)
+    FrameArrival(PfcNetDevice* dst, FrameRef frame, const RoceFrameInfo& info)
         : m_dst(dst),
           m_frame(std::move(frame)),
-          m_info(info),
-          m_bytes(bytes)
+          m_info(info)
     {
     }
 
@@ -36,14 +39,14 @@ class FrameArrival final : public PooledEvent<FrameArrival>
     void
     Notify() override
     {
-        m_dst->ReceiveFrame(std::move(m_frame), m_info, m_bytes);
+        m_dst->ReceiveFrame(std::move(m_frame), m_info, RoceFrameBytes(m_info));
     }
 
     PfcNetDevice* m_dst;  //!< the receiving device (the channel holds it)
     FrameRef m_frame;     //!< the frame
     RoceFrameInfo m_info; //!< its header
-    uint32_t m_bytes;     //!< its size
 };
+static_assert(sizeof(FrameArrival) == 64, "FrameArrival: one cache line");
 } // namespace
 
 TypeId
@@ -118,9 +121,12 @@ PfcChannel::TransmitFrame(
     // channel holds both ends until the simulation is destroyed with its pending events.
     if (info)
     {
-        // The parsed header rides in the event: the receiver need not read the frame's bytes.
+        // The parsed header rides in the event: the receiver need not read the frame's bytes
+        // (nor its size: a frame with a header is the size the header says, which
+        // PfcNetDevice checks where a Packet and a header are handed in together).
+        NS_ASSERT(bytes == RoceFrameBytes(*info));
         Simulator::ScheduleWithContext(
-            context, txTime + m_delay, new FrameArrival(dst, std::move(frame), *info, bytes));
+            context, txTime + m_delay, new FrameArrival(dst, std::move(frame), *info));
     }
     else
     {

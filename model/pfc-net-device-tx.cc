@@ -7,6 +7,7 @@
 #include "pooled-event.h"
 #include "roce-frame.h"
 
+#include "ns3/abort.h"
 #include "ns3/assert.h"
 #include "ns3/pcap-file-wrapper.h"
 #include "ns3/simulator.h"
@@ -231,6 +232,10 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
         bytes = f ? f->GetSize() : 0;
         if (f && m_pulledInfoSet)
         {
+            NS_ABORT_MSG_IF(bytes != RoceFrameBytes(m_pulledInfo),
+                            "PfcNetDevice: a pulled frame of " << bytes << " B with a header of a "
+                                                               << RoceFrameBytes(m_pulledInfo)
+                                                               << " B frame");
             info = m_pulledInfo;
             known = true;
         }

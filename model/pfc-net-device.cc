@@ -187,6 +187,10 @@ void
 PfcNetDevice::EnqueueRoce(Ptr<Packet> frame, uint8_t priority, const RoceFrameInfo& info)
 {
     const uint32_t bytes = frame->GetSize();
+    // Downstream the header alone gives the size (the arrival event does not carry it).
+    NS_ABORT_MSG_IF(bytes != RoceFrameBytes(info),
+                    "PfcNetDevice::EnqueueRoce: a frame of " << bytes << " B with a header of a "
+                                                             << RoceFrameBytes(info) << " B frame");
     EnqueueFrame(FrameRef(frame), bytes, priority, &info);
 }
 

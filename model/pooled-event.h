@@ -45,14 +45,15 @@ class PooledEvent : public EventImpl
     {
         return Ptr<EventImpl>(new T(std::forward<Args>(args)...), false);
     }
-    /// \brief A block of the free list, or a new one.
+    /// \brief A block of the free list, or a new one (aligned as T: an event class may ask
+    /// for a cache line of its own with alignas(64)).
     static void*
     operator new(std::size_t size)
     {
         FreeBlock*& head = FreeList();
         if (kPlainAllocation || size != sizeof(T) || head == nullptr)
         {
-            return ::operator new(size);
+            return ::operator new (size, std::align_val_t{alignof(T)});
         }
         FreeBlock* block = head;
         head = block->next;
@@ -68,7 +69,7 @@ class PooledEvent : public EventImpl
         }
         if (kPlainAllocation || size != sizeof(T))
         {
-            ::operator delete(p);
+            ::operator delete (p, std::align_val_t{alignof(T)});
             return;
         }
         FreeList() = new (p) FreeBlock{FreeList()};

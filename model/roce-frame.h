@@ -54,26 +54,36 @@ constexpr uint8_t kCnp = 0x81;        //!< RoCEv2 Congestion Notification Packet
  */
 struct RoceFrameInfo
 {
+    /// \brief A SEND Only frame from host 0 to host 0, ECN capable, VLAN tagged.
+    RoceFrameInfo()
+        : ecnCapable(true),
+          ecnCe(false),
+          ackRequest(false),
+          becn(false),
+          vlan(true)
+    {
+    }
+
     uint32_t srcHost{0};                   //!< source host rank (24 bit)
     uint32_t dstHost{0};                   //!< destination host rank (24 bit)
     uint16_t udpSrcPort{0};                //!< per-QP entropy (ECMP hash input); dst port is 4791
     uint8_t priority{0};                   //!< PFC priority 0..7 (802.1Q PCP and DSCP)
-    bool ecnCapable{true};                 //!< ECT(0) set (ECN bits 10)
-    bool ecnCe{false};                     //!< CE set (ECN bits 11); overrides ecnCapable
     uint8_t opcode{RoceOpcode::kSendOnly}; //!< BTH opcode
-    bool ackRequest{false};                //!< BTH A bit
-    bool becn{false};                      //!< BTH B bit (BECN): congestion seen, on an ACK
     uint32_t destQp{0};                    //!< BTH destination QP (24 bit)
     uint32_t psn{0};                       //!< BTH PSN (24 bit)
     uint32_t aethMsn{0};                   //!< AETH MSN (24 bit, ACK/NACK only)
     uint32_t payloadBytes{0};              //!< RDMA payload (virtual bytes in the Packet)
     uint8_t aethSyndrome{0};               //!< AETH syndrome (ACK/NACK only)
-    bool vlan{true};                       //!< carry an 802.1Q tag (PCP = priority)
+    bool ecnCapable : 1;                   //!< ECT(0) set (ECN bits 10)
+    bool ecnCe : 1;                        //!< CE set (ECN bits 11); overrides ecnCapable
+    bool ackRequest : 1;                   //!< BTH A bit
+    bool becn : 1;                         //!< BTH B bit (BECN): congestion seen, on an ACK
+    bool vlan : 1;                         //!< carry an 802.1Q tag (PCP = priority)
 };
-// The header travels beside every frame (device queues, arrival events, switch FIFOs), so
-// its fields are ordered with no padding but the tail's: 34 bytes of fields in 36 (40 when
-// the BTH flags followed the 32-bit fields).
-static_assert(sizeof(RoceFrameInfo) == 36, "RoceFrameInfo: 34 bytes of fields in 36");
+// The header travels beside every frame (device queues, switch FIFOs, and the arrival event,
+// which with it fits one cache line: model/pfc-channel.cc), so it is packed: 32 bytes, the
+// flags in one byte (it was 40 with five bools and padding).
+static_assert(sizeof(RoceFrameInfo) == 32, "RoceFrameInfo: 32 bytes");
 
 /// \brief True when the opcode carries an AETH (ACK/NACK).
 inline bool
@@ -128,6 +138,13 @@ void SetRoceFramePriority(Ptr<Packet> frame, uint8_t priority);
 
 /// \brief Bytes of the frame in the Packet (Ethernet header to FCS).
 uint32_t RoceFrameBytes(uint32_t payloadBytes, bool vlan, bool aeth);
+
+/// \brief Bytes of the frame BuildRoceFrame(info) makes (what its Packet would hold).
+inline uint32_t
+RoceFrameBytes(const RoceFrameInfo& info)
+{
+    return RoceFrameBytes(info.payloadBytes, info.vlan, RoceHasAeth(info.opcode));
+}
 
 /// \brief Bytes on the wire incl. preamble+SFD+IFG (20 B).
 uint32_t RoceWireBytes(uint32_t payloadBytes, bool vlan, bool aeth);

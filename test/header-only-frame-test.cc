@@ -6,6 +6,7 @@
 #include "ns3/config.h"
 #include "ns3/frame-ref.h"
 #include "ns3/network-builder.h"
+#include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/queue-pair.h"
 #include "ns3/rng-seed-manager.h"
@@ -258,4 +259,20 @@ TEST(HeaderOnlyFrameTest, AnIncastIsTheSameRunByteForByteWithoutBuildingFrames)
         ASSERT_EQ(built.received[i].uid, built.dequeued[i].uid) << "frame " << i;
         ASSERT_NE(headers.received[i].uid, headers.dequeued[i].uid) << "frame " << i;
     }
+}
+
+// The arrival event carries a frame's header, not its size: a frame handed in with a Packet
+// and a header must be the size the header says, or the receiving switch would admit one
+// size and release another.
+TEST(HeaderOnlyFrameDeathTest, APacketWithAHeaderOfAnotherSizeIsRefused)
+{
+    RoceFrameInfo info = DataHeader(); // 1000 B of payload
+    RoceFrameInfo other = info;
+    other.payloadBytes = 500;
+    Ptr<PfcNetDevice> dev = CreateObject<PfcNetDevice>();
+    // Ethernet 14 + 802.1Q 4 + IPv4 20 + UDP 8 + BTH 12 + ICRC 4 + FCS 4 = 66 B of headers:
+    // 1066 B built, 566 B by the header.
+    EXPECT_DEATH(dev->EnqueueRoce(BuildRoceFrame(info), 3, other),
+                 "a frame of 1066 B with a header of a 566 B frame");
+    dev->Dispose();
 }
