@@ -147,7 +147,7 @@ ForwardingTable::AppendRouteRange(uint32_t firstDst,
     {
         return;
     }
-    Compact(); // routes added one by one come first
+    Fold(); // routes added one by one come first
     std::vector<Run>& runs = inLane < kMaxLanes ? m_runs[inLane] : m_runs[0];
     if (set.empty() || inLane >= kMaxLanes || (!runs.empty() && firstDst < runs.back().start))
     {
@@ -184,6 +184,18 @@ ForwardingTable::AppendRouteRange(uint32_t firstDst,
 
 void
 ForwardingTable::Compact() const
+{
+    // Compiled here, where the network builder finishes a table, rather than at the first
+    // lookup: the flat arrays are allocated with the rest of the build, not among the
+    // frames and queues of a running simulation.
+    if (!m_compiled)
+    {
+        Compile();
+    }
+}
+
+void
+ForwardingTable::Fold() const
 {
     if (m_staged.empty())
     {
@@ -243,7 +255,7 @@ ForwardingTable::Compact() const
 void
 ForwardingTable::Compile() const
 {
-    Compact();
+    Fold();
     m_flatRouteStore.clear();
     std::vector<uint32_t> setOffset;
     setOffset.reserve(m_sets.size());
@@ -276,7 +288,7 @@ ForwardingTable::Compile() const
 std::size_t
 ForwardingTable::GetRunCount() const
 {
-    Compact();
+    Fold();
     std::size_t n = 0;
     for (const auto& runs : m_runs)
     {
@@ -290,7 +302,7 @@ ForwardingTable::SetOf(uint32_t dstHost, uint8_t inLane) const
 {
     if (!m_staged.empty())
     {
-        Compact();
+        Fold();
     }
     const std::vector<Run>& runs = m_runs[inLane];
     // The run holding dstHost: the last one starting at or before it (a few per node).

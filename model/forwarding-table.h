@@ -131,8 +131,9 @@ class alignas(64) ForwardingTable : public Object
         return m_lanes;
     }
 
-    /// \brief Folds the routes added since the last call into the compact runs (a table is
-    /// compacted when read anyway; calling this bounds the staging memory of a build).
+    /// \brief Folds the routes added since the last call into the compact runs and builds
+    /// the flat form Lookup reads (a table is compacted when read anyway; calling this once
+    /// a table is full bounds the staging memory of a build and places the flat form).
     void Compact() const;
     /// \brief Runs of destinations held over all lanes (how compact the table is).
     std::size_t GetRunCount() const;
@@ -140,7 +141,7 @@ class alignas(64) ForwardingTable : public Object
     std::size_t
     GetSetCount() const
     {
-        Compact();
+        Fold();
         return m_sets.size();
     }
 
@@ -187,7 +188,9 @@ class alignas(64) ForwardingTable : public Object
     };
     /// \brief Turns the compact runs back into staged routes (a route added after a read).
     void Expand();
-    /// \brief Compacts, then builds the flat form Lookup reads from the runs and sets.
+    /// \brief Folds the staged routes into the runs (Compact without building the flat form).
+    void Fold() const;
+    /// \brief Folds, then builds the flat form Lookup reads from the runs and sets.
     void Compile() const;
     /// \brief The index of an equal-cost set in m_sets, added if new.
     uint32_t SetIndex(const std::vector<ForwardingRoute>& set) const;
