@@ -49,6 +49,7 @@ void
 ForwardingTable::Clear()
 {
     // The lane count stays: frames already in flight on a higher lane keep being lanes.
+    m_compiled = false;
     m_staged.clear();
     m_sets.assign(1, {});
     m_setIndex.clear();
@@ -74,6 +75,7 @@ ForwardingTable::AddRoute(uint32_t dstHost, uint8_t inLane, uint32_t port, uint8
         Expand();
     }
     m_staged.push_back({dstHost, inLane, {port, lane}});
+    m_compiled = false;
     uint8_t used = static_cast<uint8_t>((inLane > lane ? inLane : lane) + 1);
     m_lanes = used > m_lanes ? used : m_lanes;
 }
@@ -145,7 +147,7 @@ ForwardingTable::AppendRouteRange(uint32_t firstDst,
     {
         return;
     }
-    Compact(); // routes added one by one come first
+    Fold(); // routes added one by one come first
     std::vector<Run>& runs = inLane < kMaxLanes ? m_runs[inLane] : m_runs[0];
     if (set.empty() || inLane >= kMaxLanes || (!runs.empty() && firstDst < runs.back().start))
     {
@@ -168,6 +170,7 @@ ForwardingTable::AppendRouteRange(uint32_t firstDst,
     const uint32_t id = runs.size() >= 2 && m_sets[runs[runs.size() - 2].set] == set
                             ? runs[runs.size() - 2].set
                             : SetIndex(set);
+    m_compiled = false;
     if (!runs.empty() && runs.back().start == firstDst)
     {
         runs.pop_back(); // the open-ended empty run began at this destination
@@ -182,10 +185,23 @@ ForwardingTable::AppendRouteRange(uint32_t firstDst,
 void
 ForwardingTable::Compact() const
 {
+    // Compiled here, where the network builder finishes a table, rather than at the first
+    // lookup: the flat arrays are allocated with the rest of the build, not among the
+    // frames and queues of a running simulation.
+    if (!m_compiled)
+    {
+        Compile();
+    }
+}
+
+void
+ForwardingTable::Fold() const
+{
     if (m_staged.empty())
     {
         return;
     }
+    m_compiled = false;
     // Routes are staged only after Expand emptied the runs: they are rebuilt from scratch.
     // By lane, then destination; stable, so each set keeps the order its routes were added.
     const auto byLaneThenDst = [](const Staged& a, const Staged& b) {
@@ -236,10 +252,43 @@ ForwardingTable::Compact() const
     m_staged.shrink_to_fit();
 }
 
+void
+ForwardingTable::Compile() const
+{
+    Fold();
+    m_flatRouteStore.clear();
+    std::vector<uint32_t> setOffset;
+    setOffset.reserve(m_sets.size());
+    for (const std::vector<ForwardingRoute>& set : m_sets)
+    {
+        setOffset.push_back(static_cast<uint32_t>(m_flatRouteStore.size()));
+        m_flatRouteStore.insert(m_flatRouteStore.end(), set.begin(), set.end());
+    }
+    m_flatRunStore.clear();
+    for (uint8_t lane = 0; lane < kMaxLanes; ++lane)
+    {
+        m_laneRuns[lane] = static_cast<uint32_t>(m_flatRunStore.size());
+        const std::vector<Run>& runs = m_runs[lane];
+        if (runs.empty() || runs.front().start > 0)
+        {
+            m_flatRunStore.push_back({0, 0, 0}); // no route below the first run
+        }
+        for (const Run& run : runs)
+        {
+            m_flatRunStore.push_back(
+                {run.start, setOffset[run.set], static_cast<uint32_t>(m_sets[run.set].size())});
+        }
+    }
+    m_laneRuns[kMaxLanes] = static_cast<uint32_t>(m_flatRunStore.size());
+    m_flatRuns = m_flatRunStore.data();
+    m_flatRoutes = m_flatRouteStore.data();
+    m_compiled = true;
+}
+
 std::size_t
 ForwardingTable::GetRunCount() const
 {
-    Compact();
+    Fold();
     std::size_t n = 0;
     for (const auto& runs : m_runs)
     {
@@ -253,7 +302,7 @@ ForwardingTable::SetOf(uint32_t dstHost, uint8_t inLane) const
 {
     if (!m_staged.empty())
     {
-        Compact();
+        Fold();
     }
     const std::vector<Run>& runs = m_runs[inLane];
     // The run holding dstHost: the last one starting at or before it (a few per node).
@@ -304,20 +353,50 @@ ForwardingTable::Lookup(uint32_t dstHost,
                         uint32_t srcHost,
                         uint16_t udpSrcPort) const
 {
-    const std::vector<ForwardingRoute>& r = Routes(dstHost, m_sourceRouted ? 0 : inLane);
-    if (m_sourceRouted && !r.empty())
+    if (!m_compiled)
     {
-        return &r[udpSrcPort % r.size()];
+        Compile();
     }
-    if (r.empty())
+    // Source routing ignores the arrival lane (routes are stored for lane 0 only).
+    const uint8_t lane = m_sourceRouted ? 0 : inLane;
+    if (lane >= kMaxLanes)
     {
         return nullptr;
     }
-    if (r.size() == 1)
+    const FlatRun* first = m_flatRuns + m_laneRuns[lane];
+    const FlatRun* end = m_flatRuns + m_laneRuns[lane + 1];
+    // The run holding dstHost: the last one starting at or before it (the first starts at 0).
+    // A fat-tree node has a handful of runs, within a line or two: a forward scan reads them
+    // in order, where a binary search jumps between them; past a few lines it halves.
+    constexpr std::ptrdiff_t kScanRuns = 16;
+    const FlatRun* run = first;
+    if (end - first <= kScanRuns)
     {
-        return &r[0];
+        while (run + 1 < end && run[1].start <= dstHost)
+        {
+            ++run;
+        }
     }
-    return &r[FlowHash(srcHost, dstHost, udpSrcPort) % r.size()];
+    else
+    {
+        run = std::prev(std::upper_bound(
+            first + 1, end, dstHost, [](uint32_t dst, const FlatRun& r) { return dst < r.start; }));
+    }
+    const uint32_t size = run->size;
+    if (size == 0)
+    {
+        return nullptr;
+    }
+    const ForwardingRoute* routes = m_flatRoutes + run->offset;
+    if (m_sourceRouted)
+    {
+        return &routes[udpSrcPort % size];
+    }
+    if (size == 1)
+    {
+        return routes;
+    }
+    return &routes[FlowHash(srcHost, dstHost, udpSrcPort) % size];
 }
 
 } // namespace ns3

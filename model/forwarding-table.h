@@ -62,7 +62,7 @@ struct ForwardingRoute
 };
 
 /// \brief Per-node forwarding: destination -> ECMP set of (port, lane).
-class ForwardingTable : public Object
+class alignas(64) ForwardingTable : public Object
 {
   public:
     /// \brief Register the type.
@@ -131,8 +131,9 @@ class ForwardingTable : public Object
         return m_lanes;
     }
 
-    /// \brief Folds the routes added since the last call into the compact runs (a table is
-    /// compacted when read anyway; calling this bounds the staging memory of a build).
+    /// \brief Folds the routes added since the last call into the compact runs and builds
+    /// the flat form Lookup reads (a table is compacted when read anyway; calling this once
+    /// a table is full bounds the staging memory of a build and places the flat form).
     void Compact() const;
     /// \brief Runs of destinations held over all lanes (how compact the table is).
     std::size_t GetRunCount() const;
@@ -140,12 +141,38 @@ class ForwardingTable : public Object
     std::size_t
     GetSetCount() const
     {
-        Compact();
+        Fold();
         return m_sets.size();
     }
 
   private:
     static constexpr uint8_t kMaxLanes = 8; //!< lanes map to the 8 priorities
+    /// \brief Compiled run: destinations [start, next run's start) route by the `size`
+    /// routes at m_flatRoutes[offset] (size 0: no route).
+    struct FlatRun
+    {
+        uint32_t start;  //!< first destination of the run
+        uint32_t offset; //!< first route of the run's set in m_flatRoutes
+        uint32_t size;   //!< routes in the set
+    };
+
+    // What Lookup reads of the object, first and together in one cache line (the class is
+    // 64-byte aligned; Object's fields fill the lines before). A packet-hop at 1,024 hosts
+    // is bound by memory latency, and the staged form below cost Lookup about five lines
+    // (object, lane's run vector, runs, set vector, set's routes), each a miss when 320
+    // switches' tables outgrow the cache; the compiled form costs three: this line, the
+    // lane's runs and the set's routes (model/pfc-switch.h does the same for the relay).
+    alignas(64) mutable const FlatRun* m_flatRuns{nullptr}; //!< every lane's runs, lane after lane
+    mutable const ForwardingRoute* m_flatRoutes{nullptr};   //!< every set's routes, set after set
+    /// Lane L's runs are m_flatRuns[m_laneRuns[L], m_laneRuns[L + 1]): at least one each,
+    /// the first starting at destination 0.
+    mutable std::array<uint32_t, kMaxLanes + 1> m_laneRuns{};
+    uint32_t m_hashSeed{0};         //!< per-node salt against polarization
+    uint8_t m_basePriority{0};      //!< priority of lane 0
+    uint8_t m_lanes{1};             //!< lanes used
+    bool m_sourceRouted{false};     //!< members by route index, not by hash
+    mutable bool m_compiled{false}; //!< the flat form matches the runs and sets
+
     /// \brief A route added and not yet compacted.
     struct Staged
     {
@@ -161,6 +188,10 @@ class ForwardingTable : public Object
     };
     /// \brief Turns the compact runs back into staged routes (a route added after a read).
     void Expand();
+    /// \brief Folds the staged routes into the runs (Compact without building the flat form).
+    void Fold() const;
+    /// \brief Folds, then builds the flat form Lookup reads from the runs and sets.
+    void Compile() const;
     /// \brief The index of an equal-cost set in m_sets, added if new.
     uint32_t SetIndex(const std::vector<ForwardingRoute>& set) const;
     /// \brief The equal-cost set of (dst, inLane); set 0 (empty) when there is none.
@@ -181,10 +212,11 @@ class ForwardingTable : public Object
     mutable std::map<std::vector<ForwardingRoute>, uint32_t, SetLess> m_setIndex;
     /// Per arrival lane: runs sorted by start, the last one open-ended with set 0.
     mutable std::array<std::vector<Run>, kMaxLanes> m_runs;
-    uint32_t m_hashSeed{0};     //!< per-node salt against polarization
-    uint8_t m_basePriority{0};  //!< priority of lane 0
-    uint8_t m_lanes{1};         //!< lanes used
-    bool m_sourceRouted{false}; //!< members by route index, not by hash
+    /// Storage of m_flatRuns: per lane a copy of m_runs with each set index replaced by
+    /// where the set's routes sit in m_flatRouteStore.
+    mutable std::vector<FlatRun> m_flatRunStore;
+    /// Storage of m_flatRoutes: m_sets one after another.
+    mutable std::vector<ForwardingRoute> m_flatRouteStore;
 };
 
 } // namespace ns3

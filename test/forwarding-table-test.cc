@@ -1,4 +1,5 @@
 // ForwardingTable: ECMP by 5-tuple hash, lanes.
+#include "ns3/boolean.h"
 #include "ns3/forwarding-table.h"
 #include "ns3/uinteger.h"
 
@@ -138,6 +139,124 @@ TEST(ForwardingTableTest, AppendingInDestinationOrderMakesTheSameRunsAsAddingOne
     EXPECT_EQ(t->GetLaneCount(), 3);
     EXPECT_EQ(t->Lookup(7, 1, 0, 0)->port, 2u);
     EXPECT_EQ(t->Lookup(6, 1, 0, 0), nullptr);
+}
+
+/// The member the staged form gives a flow: Lookup's rule applied to Routes() (nullptr when
+/// the set is empty; a source-routed table reads lane 0 and picks by the UDP source port).
+const ForwardingRoute*
+StagedLookup(const ForwardingTable& t, uint32_t dst, uint8_t inLane, uint32_t src, uint16_t sport)
+{
+    const std::vector<ForwardingRoute>& set = t.Routes(dst, t.IsSourceRouted() ? 0 : inLane);
+    if (set.empty())
+    {
+        return nullptr;
+    }
+    const uint32_t member = t.IsSourceRouted() ? sport : t.FlowHash(src, dst, sport);
+    return &set[member % set.size()];
+}
+
+TEST(ForwardingTableTest, CompiledLookupsMatchTheStagedSets)
+{
+    // Lane 0: destinations 10..69 in pairs sharing a set of 1 to 3 routes, every fifth pair
+    // without one: 30 pairs, each its own run (neighbouring pairs differ), more than the
+    // 16 runs Lookup scans forward, so it searches them by halves. Lane 1: two runs, scanned.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    for (uint32_t dst = 10; dst < 70; ++dst)
+    {
+        const uint32_t pair = (dst - 10) / 2;
+        if (pair % 5 == 4)
+        {
+            continue;
+        }
+        for (uint32_t m = 0; m <= pair % 3; ++m)
+        {
+            t->AddRoute(dst, 0, pair % 4 + 10 * m, static_cast<uint8_t>(m));
+        }
+    }
+    t->AddRoute(20, 1, 7, 2);
+    t->AddRoute(21, 1, 7, 2);
+    t->Compact();
+    EXPECT_EQ(t->GetLaneCount(), 3); // lanes 0..2 used
+    for (uint32_t dst = 0; dst < 80; ++dst)
+    {
+        for (uint8_t lane = 0; lane < 3; ++lane)
+        {
+            for (uint16_t sport = 0; sport < 20; ++sport)
+            {
+                const ForwardingRoute* got = t->Lookup(dst, lane, 5, sport);
+                const ForwardingRoute* want = StagedLookup(*t, dst, lane, 5, sport);
+                ASSERT_EQ(got == nullptr, want == nullptr) << dst << " lane " << int(lane);
+                if (want)
+                {
+                    EXPECT_EQ(*got, *want) << dst << " lane " << int(lane) << " sport " << sport;
+                }
+            }
+        }
+    }
+    // By hand: 10 is pair 0 (port 0, one route); 15 is pair 2, three routes (2, 12, 22 on
+    // lanes 0, 1, 2); 18 is pair 4, none; 63 is pair 26 (ports 26 % 4 = 2 + 10 m, 26 % 3 + 1 = 3
+    // routes); 9 is below every run, 70 above; lane 1 routes 20 and 21 only; lane 8 is no lane.
+    EXPECT_EQ(t->Lookup(10, 0, 5, 3)->port, 0u);
+    const uint32_t member = t->FlowHash(5, 15, 3) % 3;
+    EXPECT_EQ(t->Lookup(15, 0, 5, 3)->port, 2 + 10 * member);
+    EXPECT_EQ(t->Lookup(15, 0, 5, 3)->lane, member);
+    EXPECT_EQ(t->Lookup(18, 0, 5, 3), nullptr);
+    EXPECT_EQ(t->Lookup(63, 0, 5, 3)->port % 10, 2u);
+    EXPECT_EQ(t->Lookup(9, 0, 5, 3), nullptr);
+    EXPECT_EQ(t->Lookup(70, 0, 5, 3), nullptr);
+    EXPECT_EQ(t->Lookup(21, 1, 5, 3)->port, 7u);
+    EXPECT_EQ(t->Lookup(21, 1, 5, 3)->lane, 2);
+    EXPECT_EQ(t->Lookup(22, 1, 5, 3), nullptr);
+    EXPECT_EQ(t->Lookup(20, 8, 5, 3), nullptr);
+}
+
+TEST(ForwardingTableTest, SourceRoutedLookupPicksTheRouteIndexOnLaneZero)
+{
+    // Destination 3 has routes 0, 1, 2 = (port 1, lane 0), (port 2, lane 1), (port 5, lane 0);
+    // destination 2 has one; destination 4 none.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->SetAttribute("SourceRouted", BooleanValue(true));
+    t->AddRoute(3, 1, 0);
+    t->AddRoute(3, 2, 1);
+    t->AddRoute(3, 5, 0);
+    t->AddRoute(2, 6, 0);
+    t->Compact();
+    // UDP source port 7: 7 mod 3 = route 1, whatever the arrival lane; 9 mod 3 = route 0.
+    for (uint8_t inLane = 0; inLane < 3; ++inLane)
+    {
+        EXPECT_EQ(*t->Lookup(3, inLane, 0, 7), (ForwardingRoute{2, 1}));
+        EXPECT_EQ(*t->Lookup(3, inLane, 0, 9), (ForwardingRoute{1, 0}));
+        EXPECT_EQ(t->Lookup(2, inLane, 0, 7)->port, 6u);
+        EXPECT_EQ(t->Lookup(4, inLane, 0, 7), nullptr);
+    }
+}
+
+TEST(ForwardingTableTest, RoutesAddedAfterALookupAreSeenByTheNext)
+{
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(10, 1, 0);
+    EXPECT_EQ(t->Lookup(10, 0, 0, 0)->port, 1u);
+    EXPECT_EQ(t->Lookup(11, 0, 0, 0), nullptr);
+    // One by one (the compact runs are expanded back into staged routes).
+    t->AddRoute(11, 2, 0);
+    EXPECT_EQ(t->Lookup(11, 0, 0, 0)->port, 2u);
+    t->AddRoute(10, 3, 0);
+    // 10's set is now {1, 3}: 100 flows pick both members (all on one with probability
+    // 2^-99 for a fair hash).
+    std::map<uint32_t, int> ports;
+    for (uint16_t sport = 0; sport < 100; ++sport)
+    {
+        ++ports[t->Lookup(10, 0, 0, sport)->port];
+    }
+    EXPECT_EQ(ports.size(), 2u);
+    EXPECT_EQ(ports.count(3), 1u);
+    // Appended above every destination (the runs are extended in place, nothing staged).
+    EXPECT_EQ(t->Lookup(25, 0, 0, 0), nullptr);
+    t->AppendRouteRange(20, 30, 0, {{4, 0}});
+    EXPECT_EQ(t->Lookup(25, 0, 0, 0)->port, 4u);
+    EXPECT_EQ(t->Lookup(30, 0, 0, 0), nullptr);
+    t->Clear();
+    EXPECT_EQ(t->Lookup(25, 0, 0, 0), nullptr);
 }
 
 } // namespace
