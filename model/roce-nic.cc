@@ -368,12 +368,6 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
                                     " exceeds 7 (allowed: priority + lanes <= 8)");
     }
 
-    ObjectFactory factory;
-    factory.SetTypeId(ccTid);
-    for (const auto& [name, value] : m_ccAttributes)
-    {
-        factory.Set(name, *value);
-    }
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->m_number = kFirstQpNumber + static_cast<uint32_t>(m_qps.size());
     qp->m_srcHost = m_hostRank;
@@ -381,11 +375,87 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
     qp->m_udpSrcPort = udpSrcPort;
     qp->m_port = route.port;
     qp->m_priority = static_cast<uint8_t>(priority);
-    qp->m_cc = factory.Create<CongestionControl>();
+    qp->m_cc = NewCongestionControl(ccTid);
     qp->m_cc->Start(m_ports[route.port].dev->GetDataRate());
     m_ports[route.port].dataMask |= static_cast<uint8_t>(1u << priority);
     m_qps.push_back(qp);
     return qp;
+}
+
+namespace
+{
+
+/**
+ * One configured congestion control per (TypeId, attribute values) in the process: the
+ * NICs of a network set the same preset each, so an 8,192-host fat-tree builds one DCQCN
+ * instance through ns-3's attribute construction instead of one per QP. The key is the
+ * type's name and each attribute's name and value as its checker serializes them, in the
+ * order they were set (a later value of a name overrides an earlier one, as before). The
+ * entry also keeps the type's attribute defaults it was built with (Config::SetDefault
+ * replaces a default's value object, so a changed default makes a new prototype).
+ */
+Ptr<CongestionControl>
+SharedPrototype(TypeId ccTid,
+                const std::string& key,
+                const std::function<Ptr<CongestionControl>()>& build)
+{
+    struct Entry
+    {
+        Ptr<CongestionControl> prototype;
+        std::vector<Ptr<const AttributeValue>> defaults;
+    };
+    static std::unordered_map<std::string, Entry> prototypes;
+    std::vector<Ptr<const AttributeValue>> defaults;
+    for (TypeId t = ccTid;; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            defaults.push_back(t.GetAttribute(i).initialValue);
+        }
+        if (t == t.GetParent())
+        {
+            break;
+        }
+    }
+    Entry& entry = prototypes[key];
+    if (!entry.prototype || entry.defaults != defaults)
+    {
+        entry.prototype = build();
+        entry.defaults = std::move(defaults);
+    }
+    NS_ASSERT(entry.prototype->GetInstanceTypeId() == ccTid);
+    return entry.prototype;
+}
+
+} // namespace
+
+Ptr<CongestionControl>
+RoceNic::NewCongestionControl(TypeId ccTid)
+{
+    const auto build = [this, ccTid]() {
+        ObjectFactory factory;
+        factory.SetTypeId(ccTid);
+        for (const CcAttribute& a : m_ccAttributes)
+        {
+            factory.Set(a.name, *a.value);
+        }
+        return factory.Create<CongestionControl>();
+    };
+    if (m_ccKey.empty() || m_ccKeyTid != ccTid)
+    {
+        m_ccKey = ccTid.GetName();
+        for (const CcAttribute& a : m_ccAttributes)
+        {
+            m_ccKey += '\n';
+            m_ccKey += a.name;
+            m_ccKey += '=';
+            m_ccKey += a.value->SerializeToString(a.checker);
+        }
+        m_ccKeyTid = ccTid;
+    }
+    Ptr<CongestionControl> cc = SharedPrototype(ccTid, m_ccKey, build)->Copy();
+    // A type without Copy is built from its TypeId each time.
+    return cc ? cc : build();
 }
 
 Ptr<QueuePair>
@@ -438,7 +508,8 @@ RoceNic::SetCongestionControlAttribute(const std::string& name, const AttributeV
         throw std::invalid_argument("RoceNic: value for congestion control attribute '" + name +
                                     "' does not fit it");
     }
-    m_ccAttributes.emplace_back(name, checked);
+    m_ccAttributes.push_back(CcAttribute{name, checked, info.checker});
+    m_ccKey.clear();
 }
 
 void

@@ -259,6 +259,16 @@ class RoceNic : public Object, public PfcFrameSource
                                  TypeId ccTid,
                                  uint16_t udpSrcPort,
                                  const ForwardingRoute& route);
+    /// \brief A new, unstarted congestion control of type `ccTid` with m_ccAttributes.
+    Ptr<CongestionControl> NewCongestionControl(TypeId ccTid);
+
+    /// \brief A congestion-control attribute set for new QPs, with the checker it passed.
+    struct CcAttribute
+    {
+        std::string name;                    //!< attribute name
+        Ptr<AttributeValue> value;           //!< checked value
+        Ptr<const AttributeChecker> checker; //!< its checker (serializes the value)
+    };
 
     std::vector<Port> m_ports;                  //!< ports, by AddPort order
     std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number - kFirstQpNumber
@@ -279,8 +289,10 @@ class RoceNic : public Object, public PfcFrameSource
     bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
     bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
     bool m_buildFrameBytes; //!< BuildFrameBytes: a Packet per frame sent
-    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes; //!< for new QPs
-    uint32_t m_hostRank;                                                     //!< our rank
+    std::vector<CcAttribute> m_ccAttributes; //!< for new QPs
+    std::string m_ccKey; //!< CC type and m_ccAttributes as text (empty: to be made)
+    TypeId m_ccKeyTid;   //!< the CC type m_ccKey was made for
+    uint32_t m_hostRank; //!< our rank
 
     uint64_t m_dataSent{0};    //!< counter
     uint64_t m_retransmits{0}; //!< counter
