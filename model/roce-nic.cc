@@ -382,49 +382,34 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
     return qp;
 }
 
+/**
+ * One configured congestion control per (TypeId, attribute values) in the process: the
+ * NICs of a network set the same preset each, so an 8,192-host fat-tree builds one DCQCN
+ * instance through ns-3's attribute construction instead of one per QP. It also keeps the
+ * type's attribute defaults it was built with: Config::SetDefault replaces a default's value
+ * object, so a changed default makes a new prototype.
+ */
+struct RoceNic::CcPrototype
+{
+    Ptr<CongestionControl> prototype;                //!< never started; copied per new QP
+    std::vector<Ptr<const AttributeValue>> defaults; //!< the type's defaults it was made with
+};
+
 namespace
 {
 
 /**
- * One configured congestion control per (TypeId, attribute values) in the process: the
- * NICs of a network set the same preset each, so an 8,192-host fat-tree builds one DCQCN
- * instance through ns-3's attribute construction instead of one per QP. The key is the
- * type's name and each attribute's name and value as its checker serializes them, in the
- * order they were set (a later value of a name overrides an earlier one, as before). The
- * entry also keeps the type's attribute defaults it was built with (Config::SetDefault
- * replaces a default's value object, so a changed default makes a new prototype).
+ * The shared prototypes by key: the type's name and each attribute's name and value as its
+ * checker serializes them, in the order they were set (a later value of a name overrides an
+ * earlier one, as before). Nodes of an unordered_map stay where they are, so NICs keep
+ * pointers to them.
  */
-Ptr<CongestionControl>
-SharedPrototype(TypeId ccTid,
-                const std::string& key,
-                const std::function<Ptr<CongestionControl>()>& build)
+template<typename Prototype>
+Prototype&
+SharedPrototype(const std::string& key)
 {
-    struct Entry
-    {
-        Ptr<CongestionControl> prototype;
-        std::vector<Ptr<const AttributeValue>> defaults;
-    };
-    static std::unordered_map<std::string, Entry> prototypes;
-    std::vector<Ptr<const AttributeValue>> defaults;
-    for (TypeId t = ccTid;; t = t.GetParent())
-    {
-        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
-        {
-            defaults.push_back(t.GetAttribute(i).initialValue);
-        }
-        if (t == t.GetParent())
-        {
-            break;
-        }
-    }
-    Entry& entry = prototypes[key];
-    if (!entry.prototype || entry.defaults != defaults)
-    {
-        entry.prototype = build();
-        entry.defaults = std::move(defaults);
-    }
-    NS_ASSERT(entry.prototype->GetInstanceTypeId() == ccTid);
-    return entry.prototype;
+    static std::unordered_map<std::string, Prototype> prototypes;
+    return prototypes[key];
 }
 
 } // namespace
@@ -441,19 +426,38 @@ RoceNic::NewCongestionControl(TypeId ccTid)
         }
         return factory.Create<CongestionControl>();
     };
-    if (m_ccKey.empty() || m_ccKeyTid != ccTid)
+    if (!m_ccPrototype || m_ccPrototypeTid != ccTid)
     {
-        m_ccKey = ccTid.GetName();
+        std::string key = ccTid.GetName();
         for (const CcAttribute& a : m_ccAttributes)
         {
-            m_ccKey += '\n';
-            m_ccKey += a.name;
-            m_ccKey += '=';
-            m_ccKey += a.value->SerializeToString(a.checker);
+            key += '\n';
+            key += a.name;
+            key += '=';
+            key += a.value->SerializeToString(a.checker);
         }
-        m_ccKeyTid = ccTid;
+        m_ccPrototype = &SharedPrototype<CcPrototype>(key);
+        m_ccPrototypeTid = ccTid;
     }
-    Ptr<CongestionControl> cc = SharedPrototype(ccTid, m_ccKey, build)->Copy();
+    std::vector<Ptr<const AttributeValue>> defaults;
+    for (TypeId t = ccTid;; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            defaults.push_back(t.GetAttribute(i).initialValue);
+        }
+        if (t == t.GetParent())
+        {
+            break;
+        }
+    }
+    CcPrototype& shared = *m_ccPrototype;
+    if (!shared.prototype || shared.defaults != defaults)
+    {
+        shared.prototype = build();
+        shared.defaults = std::move(defaults);
+    }
+    Ptr<CongestionControl> cc = shared.prototype->Copy();
     // A type without Copy is built from its TypeId each time.
     return cc ? cc : build();
 }
@@ -509,7 +513,7 @@ RoceNic::SetCongestionControlAttribute(const std::string& name, const AttributeV
                                     "' does not fit it");
     }
     m_ccAttributes.push_back(CcAttribute{name, checked, info.checker});
-    m_ccKey.clear();
+    m_ccPrototype = nullptr;
 }
 
 void

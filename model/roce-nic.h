@@ -262,6 +262,8 @@ class RoceNic : public Object, public PfcFrameSource
     /// \brief A new, unstarted congestion control of type `ccTid` with m_ccAttributes.
     Ptr<CongestionControl> NewCongestionControl(TypeId ccTid);
 
+    struct CcPrototype;
+
     /// \brief A congestion-control attribute set for new QPs, with the checker it passed.
     struct CcAttribute
     {
@@ -290,9 +292,9 @@ class RoceNic : public Object, public PfcFrameSource
     bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
     bool m_buildFrameBytes; //!< BuildFrameBytes: a Packet per frame sent
     std::vector<CcAttribute> m_ccAttributes; //!< for new QPs
-    std::string m_ccKey; //!< CC type and m_ccAttributes as text (empty: to be made)
-    TypeId m_ccKeyTid;   //!< the CC type m_ccKey was made for
-    uint32_t m_hostRank; //!< our rank
+    CcPrototype* m_ccPrototype{nullptr};     //!< shared one for m_ccAttributes (null: look up)
+    TypeId m_ccPrototypeTid;                 //!< the CC type m_ccPrototype is for
+    uint32_t m_hostRank;                     //!< our rank
 
     uint64_t m_dataSent{0};    //!< counter
     uint64_t m_retransmits{0}; //!< counter
