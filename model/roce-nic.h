@@ -160,6 +160,12 @@ class RoceNic : public Object, public PfcFrameSource
      * current type has no such attribute or the value does not fit it.
      */
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief The same, keeping \p value itself when it already fits: NICs handed one parsed
+     * value (CongestionControlPreset::ApplyTo) share it, and so share one configured
+     * CongestionControl that their QPs' are copied from.
+     */
+    void SetCongestionControlAttribute(const std::string& name, Ptr<const AttributeValue> value);
 
     /// \brief Receiver side notification of every arrived message (replaces the previous).
     void SetMessageReceivedCallback(MessageReceivedCallback cb);
@@ -263,13 +269,17 @@ class RoceNic : public Object, public PfcFrameSource
     Ptr<CongestionControl> NewCongestionControl(TypeId ccTid);
 
     struct CcPrototype;
+    /// \brief Checker of attribute `name` of the current CongestionControl type. \throws
+    /// invalid_argument
+    Ptr<const AttributeChecker> CcAttributeChecker(const std::string& name) const;
 
     /// \brief A congestion-control attribute set for new QPs, with the checker it passed.
     struct CcAttribute
     {
         std::string name;                    //!< attribute name
-        Ptr<AttributeValue> value;           //!< checked value
+        Ptr<const AttributeValue> value;     //!< checked value
         Ptr<const AttributeChecker> checker; //!< its checker (serializes the value)
+        bool shared;                         //!< value handed in by Ptr, kept as is
     };
 
     std::vector<Port> m_ports;                  //!< ports, by AddPort order

@@ -5,6 +5,7 @@
 #include "ns3/config.h"
 #include "ns3/congestion-control-preset.h"
 #include "ns3/congestion-control.h"
+#include "ns3/double.h"
 #include "ns3/network-builder.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/queue-pair.h"
@@ -518,6 +519,16 @@ TEST_F(RoceNicTest, EachQueuePairOwnsACongestionControlWithTheSettingsOfItsTime)
     Config::SetDefault("ns3::DcqcnCongestionControl::MinRate", DataRateValue(DataRate("3Gbps")));
     f->nics[2]->CreateQueuePair(1)->GetCongestionControl()->GetAttribute("MinRate", minRate);
     EXPECT_EQ(minRate.Get().GetBitRate(), 3000000000u);
+    // A value handed over by Ptr is checked like one by reference: text that parses is
+    // taken (RpTimer 7 us), a value outside the attribute's range (G is in [0, 1]) is refused.
+    f->nics[2]->SetCongestionControlAttribute(
+        "RpTimer", Ptr<const AttributeValue>(Create<StringValue>("7us")));
+    TimeValue rpTimer;
+    f->nics[2]->CreateQueuePair(0)->GetCongestionControl()->GetAttribute("RpTimer", rpTimer);
+    EXPECT_EQ(rpTimer.Get(), MicroSeconds(7));
+    EXPECT_THROW(f->nics[2]->SetCongestionControlAttribute(
+                     "G", Ptr<const AttributeValue>(Create<DoubleValue>(2.0))),
+                 std::invalid_argument);
 }
 
 TEST_F(RoceNicTest, DcqcnPacingSlowsAQueuePair)
