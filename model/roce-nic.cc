@@ -401,10 +401,10 @@ namespace
 {
 
 /**
- * The shared prototypes by key: the type's name and each attribute's name and value as its
- * checker serializes them, in the order they were set (a later value of a name overrides an
- * earlier one, as before). Nodes of an unordered_map stay where they are, so NICs keep
- * pointers to them.
+ * The shared prototypes by key: the type's name and each attribute's name and value (the
+ * value's identity when it was handed over by Ptr, else its text), in the order they were
+ * set (a later value of a name overrides an earlier one, as before). Nodes of an unordered_map stay
+ * where they are, so NICs keep pointers to them.
  */
 template<typename Prototype>
 Prototype&
@@ -512,22 +512,21 @@ RoceNic::CcAttributeChecker(const std::string& name) const
     // description on the way: for the 12 settings of a DCQCN preset on each of 1,024 NICs
     // that was ~9 % of a fat-tree k=16 set-up (callgrind). A TypeId's attributes never
     // change once registered, so the checkers are kept.
+    // Only found ones are kept: a TypeId registers at its first GetTypeId call, so one
+    // missing now may exist later.
     static std::map<std::pair<std::string, std::string>, Ptr<const AttributeChecker>> checkers;
-    auto [it, inserted] = checkers.try_emplace({m_ccName, name});
-    if (inserted)
+    auto it = checkers.find({m_ccName, name});
+    if (it == checkers.end())
     {
         TypeId ccTid;
         TypeId::AttributeInformation info;
-        if (TypeId::LookupByNameFailSafe(m_ccName, &ccTid) &&
-            ccTid.LookupAttributeByName(name, &info))
+        if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) ||
+            !ccTid.LookupAttributeByName(name, &info))
         {
-            it->second = info.checker;
+            throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
+                                        "' has no attribute '" + name + "'");
         }
-    }
-    if (!it->second)
-    {
-        throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
-                                    "' has no attribute '" + name + "'");
+        it = checkers.emplace(std::make_pair(m_ccName, name), info.checker).first;
     }
     return it->second;
 }
