@@ -203,7 +203,7 @@ CongestionControlPreset::ApplyTo(Ptr<RoceNic> nic,
         }
         else
         {
-            nic->SetCongestionControlAttribute(s.name, *values[i]);
+            nic->SetCongestionControlAttribute(s.name, values[i]);
         }
     }
 }

@@ -70,6 +70,20 @@ RoceCcNone::GetTypeId()
     return tid;
 }
 
+Ptr<CongestionControl>
+CongestionControl::Copy() const
+{
+    return nullptr;
+}
+
+Ptr<CongestionControl>
+RoceCcNone::Copy() const
+{
+    // A subclass registered under its own TypeId would be sliced by this copy.
+    return GetInstanceTypeId() == GetTypeId() ? CopyObject<RoceCcNone>(Ptr<const RoceCcNone>(this))
+                                              : nullptr;
+}
+
 void
 RoceCcNone::OnCnpReceived()
 {
@@ -158,6 +172,16 @@ DcqcnCongestionControl::GetTypeId()
                           MakeBooleanAccessor(&DcqcnCongestionControl::m_cutAtCheck),
                           MakeBooleanChecker());
     return tid;
+}
+
+Ptr<CongestionControl>
+DcqcnCongestionControl::Copy() const
+{
+    // Only an unstarted instance: a started one has rate state and a pending timer event.
+    NS_ASSERT_MSG(m_lineBps == 0, "DcqcnCongestionControl::Copy of a started instance");
+    return GetInstanceTypeId() == GetTypeId()
+               ? CopyObject<DcqcnCongestionControl>(Ptr<const DcqcnCongestionControl>(this))
+               : nullptr;
 }
 
 void

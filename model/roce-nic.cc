@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <stdexcept>
 #include <utility>
 
@@ -368,12 +369,6 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
                                     " exceeds 7 (allowed: priority + lanes <= 8)");
     }
 
-    ObjectFactory factory;
-    factory.SetTypeId(ccTid);
-    for (const auto& [name, value] : m_ccAttributes)
-    {
-        factory.Set(name, *value);
-    }
     Ptr<QueuePair> qp = CreateObject<QueuePair>();
     qp->m_number = kFirstQpNumber + static_cast<uint32_t>(m_qps.size());
     qp->m_srcHost = m_hostRank;
@@ -381,11 +376,100 @@ RoceNic::MakeQueuePair(uint32_t dstHost,
     qp->m_udpSrcPort = udpSrcPort;
     qp->m_port = route.port;
     qp->m_priority = static_cast<uint8_t>(priority);
-    qp->m_cc = factory.Create<CongestionControl>();
+    qp->m_cc = NewCongestionControl(ccTid);
     qp->m_cc->Start(m_ports[route.port].dev->GetDataRate());
     m_ports[route.port].dataMask |= static_cast<uint8_t>(1u << priority);
     m_qps.push_back(qp);
     return qp;
+}
+
+/**
+ * One configured congestion control per (TypeId, attribute values) in the process: the
+ * NICs of a network set the same preset each, so an 8,192-host fat-tree builds one DCQCN
+ * instance through ns-3's attribute construction instead of one per QP. It also keeps the
+ * type's attribute defaults it was built with: Config::SetDefault replaces a default's value
+ * object, so a changed default makes a new prototype.
+ */
+struct RoceNic::CcPrototype
+{
+    Ptr<CongestionControl> prototype;                //!< never started; copied per new QP
+    std::vector<Ptr<const AttributeValue>> defaults; //!< the type's defaults it was made with
+    std::vector<Ptr<const AttributeValue>> values;   //!< the settings it was made with
+};
+
+namespace
+{
+
+/**
+ * The shared prototypes by key: the type's name and each attribute's name and value (the
+ * value's identity when it was handed over by Ptr, else its text), in the order they were
+ * set (a later value of a name overrides an earlier one, as before). Nodes of an unordered_map stay
+ * where they are, so NICs keep pointers to them.
+ */
+template<typename Prototype>
+Prototype&
+SharedPrototype(const std::string& key)
+{
+    static std::unordered_map<std::string, Prototype> prototypes;
+    return prototypes[key];
+}
+
+} // namespace
+
+Ptr<CongestionControl>
+RoceNic::NewCongestionControl(TypeId ccTid)
+{
+    const auto build = [this, ccTid]() {
+        ObjectFactory factory;
+        factory.SetTypeId(ccTid);
+        for (const CcAttribute& a : m_ccAttributes)
+        {
+            factory.Set(a.name, *a.value);
+        }
+        return factory.Create<CongestionControl>();
+    };
+    if (!m_ccPrototype || m_ccPrototypeTid != ccTid)
+    {
+        std::string key = ccTid.GetName();
+        for (const CcAttribute& a : m_ccAttributes)
+        {
+            key += '\n';
+            key += a.name;
+            // A value shared by Ptr is its own identity (the prototype keeps it alive, so
+            // its address is not reused); another is its text, as its checker writes it.
+            key += a.shared
+                       ? '@' + std::to_string(reinterpret_cast<uintptr_t>(PeekPointer(a.value)))
+                       : '=' + a.value->SerializeToString(a.checker);
+        }
+        m_ccPrototype = &SharedPrototype<CcPrototype>(key);
+        m_ccPrototypeTid = ccTid;
+    }
+    std::vector<Ptr<const AttributeValue>> defaults;
+    for (TypeId t = ccTid;; t = t.GetParent())
+    {
+        for (uint32_t i = 0; i < t.GetAttributeN(); ++i)
+        {
+            defaults.push_back(t.GetAttribute(i).initialValue);
+        }
+        if (t == t.GetParent())
+        {
+            break;
+        }
+    }
+    CcPrototype& shared = *m_ccPrototype;
+    if (!shared.prototype || shared.defaults != defaults)
+    {
+        shared.values.clear();
+        for (const CcAttribute& a : m_ccAttributes)
+        {
+            shared.values.push_back(a.value);
+        }
+        shared.prototype = build();
+        shared.defaults = std::move(defaults);
+    }
+    Ptr<CongestionControl> cc = shared.prototype->Copy();
+    // A type without Copy is built from its TypeId each time.
+    return cc ? cc : build();
 }
 
 Ptr<QueuePair>
@@ -421,24 +505,62 @@ RoceNic::PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onCom
     Activate(PeekPointer(qp));
 }
 
+Ptr<const AttributeChecker>
+RoceNic::CcAttributeChecker(const std::string& name) const
+{
+    // TypeId::LookupAttributeByName compares names one by one and copies each attribute's
+    // description on the way: for the 12 settings of a DCQCN preset on each of 1,024 NICs
+    // that was ~9 % of a fat-tree k=16 set-up (callgrind). A TypeId's attributes never
+    // change once registered, so the checkers are kept.
+    // Only found ones are kept: a TypeId registers at its first GetTypeId call, so one
+    // missing now may exist later.
+    static std::map<std::pair<std::string, std::string>, Ptr<const AttributeChecker>> checkers;
+    auto it = checkers.find({m_ccName, name});
+    if (it == checkers.end())
+    {
+        TypeId ccTid;
+        TypeId::AttributeInformation info;
+        if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) ||
+            !ccTid.LookupAttributeByName(name, &info))
+        {
+            throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
+                                        "' has no attribute '" + name + "'");
+        }
+        it = checkers.emplace(std::make_pair(m_ccName, name), info.checker).first;
+    }
+    return it->second;
+}
+
 void
 RoceNic::SetCongestionControlAttribute(const std::string& name, const AttributeValue& value)
 {
-    TypeId ccTid;
-    TypeId::AttributeInformation info;
-    if (!TypeId::LookupByNameFailSafe(m_ccName, &ccTid) ||
-        !ccTid.LookupAttributeByName(name, &info))
-    {
-        throw std::invalid_argument("RoceNic: congestion control '" + m_ccName +
-                                    "' has no attribute '" + name + "'");
-    }
-    Ptr<AttributeValue> checked = info.checker->CreateValidValue(value);
+    Ptr<const AttributeChecker> checker = CcAttributeChecker(name);
+    Ptr<const AttributeValue> checked = checker->CreateValidValue(value);
     if (!checked)
     {
         throw std::invalid_argument("RoceNic: value for congestion control attribute '" + name +
                                     "' does not fit it");
     }
-    m_ccAttributes.emplace_back(name, checked);
+    m_ccAttributes.push_back(CcAttribute{name, checked, checker, false});
+    m_ccPrototype = nullptr;
+}
+
+void
+RoceNic::SetCongestionControlAttribute(const std::string& name, Ptr<const AttributeValue> value)
+{
+    Ptr<const AttributeChecker> checker = CcAttributeChecker(name);
+    if (!value)
+    {
+        throw std::invalid_argument("RoceNic: no value for congestion control attribute '" + name +
+                                    "'");
+    }
+    if (!checker->Check(*value))
+    {
+        SetCongestionControlAttribute(name, *value); // parsed, or refused by name
+        return;
+    }
+    m_ccAttributes.push_back(CcAttribute{name, value, checker, true});
+    m_ccPrototype = nullptr;
 }
 
 void

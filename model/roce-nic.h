@@ -160,6 +160,12 @@ class RoceNic : public Object, public PfcFrameSource
      * current type has no such attribute or the value does not fit it.
      */
     void SetCongestionControlAttribute(const std::string& name, const AttributeValue& value);
+    /**
+     * \brief The same, keeping \p value itself when it already fits: NICs handed one parsed
+     * value (CongestionControlPreset::ApplyTo) share it, and so share one configured
+     * CongestionControl that their QPs' are copied from.
+     */
+    void SetCongestionControlAttribute(const std::string& name, Ptr<const AttributeValue> value);
 
     /// \brief Receiver side notification of every arrived message (replaces the previous).
     void SetMessageReceivedCallback(MessageReceivedCallback cb);
@@ -259,6 +265,22 @@ class RoceNic : public Object, public PfcFrameSource
                                  TypeId ccTid,
                                  uint16_t udpSrcPort,
                                  const ForwardingRoute& route);
+    /// \brief A new, unstarted congestion control of type `ccTid` with m_ccAttributes.
+    Ptr<CongestionControl> NewCongestionControl(TypeId ccTid);
+
+    struct CcPrototype;
+    /// \brief Checker of attribute `name` of the current CongestionControl type. \throws
+    /// invalid_argument
+    Ptr<const AttributeChecker> CcAttributeChecker(const std::string& name) const;
+
+    /// \brief A congestion-control attribute set for new QPs, with the checker it passed.
+    struct CcAttribute
+    {
+        std::string name;                    //!< attribute name
+        Ptr<const AttributeValue> value;     //!< checked value
+        Ptr<const AttributeChecker> checker; //!< its checker (serializes the value)
+        bool shared;                         //!< value handed in by Ptr, kept as is
+    };
 
     std::vector<Port> m_ports;                  //!< ports, by AddPort order
     std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number - kFirstQpNumber
@@ -279,8 +301,10 @@ class RoceNic : public Object, public PfcFrameSource
     bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
     bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
     bool m_buildFrameBytes; //!< BuildFrameBytes: a Packet per frame sent
-    std::vector<std::pair<std::string, Ptr<AttributeValue>>> m_ccAttributes; //!< for new QPs
-    uint32_t m_hostRank;                                                     //!< our rank
+    std::vector<CcAttribute> m_ccAttributes; //!< for new QPs
+    CcPrototype* m_ccPrototype{nullptr};     //!< shared one for m_ccAttributes (null: look up)
+    TypeId m_ccPrototypeTid;                 //!< the CC type m_ccPrototype is for
+    uint32_t m_hostRank;                     //!< our rank
 
     uint64_t m_dataSent{0};    //!< counter
     uint64_t m_retransmits{0}; //!< counter

@@ -5,6 +5,7 @@
 #include "ns3/config.h"
 #include "ns3/congestion-control-preset.h"
 #include "ns3/congestion-control.h"
+#include "ns3/double.h"
 #include "ns3/network-builder.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/queue-pair.h"
@@ -477,6 +478,56 @@ TEST_F(RoceNicTest, PresetsSetTheNicAndEveryQpsCongestionControl)
               "ns3::RoceCcNone");
     // A CongestionControl attribute the type does not have is refused by name.
     EXPECT_THROW(f->nics[2]->SetCongestionControlAttribute("RpTimer", TimeValue(Seconds(1))),
+                 std::invalid_argument);
+}
+
+// New QPs' congestion controls are copies of one configured instance per (type, settings):
+// each QP still owns its own, set as the NIC and the defaults were when the QP was made.
+TEST_F(RoceNicTest, EachQueuePairOwnsACongestionControlWithTheSettingsOfItsTime)
+{
+    auto f = BuildFabric("star:n=3");
+    const DataRate line = f->net.HostPorts(0)[0]->GetDataRate(); // 40 Gb/s here
+    const CongestionControlPreset* dcqcn = CongestionControlPreset::Find("dcqcn");
+    dcqcn->ApplyTo(f->nics[0], line);
+    dcqcn->ApplyTo(f->nics[1], line);
+    Ptr<CongestionControl> a = f->nics[0]->CreateQueuePair(1)->GetCongestionControl();
+    Ptr<CongestionControl> b = f->nics[0]->CreateQueuePair(2)->GetCongestionControl();
+    Ptr<CongestionControl> c = f->nics[1]->CreateQueuePair(0)->GetCongestionControl();
+    ASSERT_NE(a, b);
+    ASSERT_NE(a, c);
+    // All start at line rate; a CNP to `a` alone cuts it to 40 x (1 - alpha/2) = 20 Gb/s
+    // (alpha starts at 1, the cut is at the CNP in this preset) and leaves the others alone.
+    EXPECT_EQ(a->GetRateBps(), 40000000000u);
+    a->OnCnpReceived();
+    EXPECT_EQ(a->GetRateBps(), 20000000000u);
+    EXPECT_EQ(b->GetRateBps(), 40000000000u);
+    EXPECT_EQ(c->GetRateBps(), 40000000000u);
+    // A setting changed after QPs exist reaches the next QP only: F = 5 (preset), then 7.
+    f->nics[0]->SetCongestionControlAttribute("FastRecoveryStages", UintegerValue(7));
+    Ptr<CongestionControl> d = f->nics[0]->CreateQueuePair(1)->GetCongestionControl();
+    UintegerValue stages;
+    d->GetAttribute("FastRecoveryStages", stages);
+    EXPECT_EQ(stages.Get(), 7u);
+    a->GetAttribute("FastRecoveryStages", stages);
+    EXPECT_EQ(stages.Get(), 5u);
+    // A NIC without a preset takes the type's defaults as they are when the QP is made:
+    // MinRate 100 Mb/s (the attribute's default), then 3 Gb/s once the default is changed.
+    f->nics[2]->SetAttribute("CongestionControl", StringValue("ns3::DcqcnCongestionControl"));
+    DataRateValue minRate;
+    f->nics[2]->CreateQueuePair(0)->GetCongestionControl()->GetAttribute("MinRate", minRate);
+    EXPECT_EQ(minRate.Get().GetBitRate(), 100000000u);
+    Config::SetDefault("ns3::DcqcnCongestionControl::MinRate", DataRateValue(DataRate("3Gbps")));
+    f->nics[2]->CreateQueuePair(1)->GetCongestionControl()->GetAttribute("MinRate", minRate);
+    EXPECT_EQ(minRate.Get().GetBitRate(), 3000000000u);
+    // A value handed over by Ptr is checked like one by reference: text that parses is
+    // taken (RpTimer 7 us), a value outside the attribute's range (G is in [0, 1]) is refused.
+    f->nics[2]->SetCongestionControlAttribute(
+        "RpTimer", Ptr<const AttributeValue>(Create<StringValue>("7us")));
+    TimeValue rpTimer;
+    f->nics[2]->CreateQueuePair(0)->GetCongestionControl()->GetAttribute("RpTimer", rpTimer);
+    EXPECT_EQ(rpTimer.Get(), MicroSeconds(7));
+    EXPECT_THROW(f->nics[2]->SetCongestionControlAttribute(
+                     "G", Ptr<const AttributeValue>(Create<DoubleValue>(2.0))),
                  std::invalid_argument);
 }
 
