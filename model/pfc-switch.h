@@ -69,9 +69,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
 
     /**
      * \brief Add a port (index = order of AddPort); the switch becomes its frame relay
-     * (source of relayed frames and sink of received ones). On a relaying host the NIC keeps the
-     * device's TxPuller (own traffic): the device alternates between the two (see PfcNetDevice), in
-     * any wiring order.
+     * (source of relayed frames and sink of received ones). On a relaying host the NIC stays
+     * the device's frame source (own traffic): the device alternates between the two (see
+     * PfcNetDevice), in any wiring order.
      */
     void AddPort(Ptr<PfcNetDevice> device);
     /// \brief The forwarding table.

@@ -94,7 +94,7 @@ class RoceNic : public Object, public PfcFrameSource
     RoceNic();
     ~RoceNic() override;
 
-    /// \brief Add a port (index = order of AddPort); installs the device's TxPuller.
+    /// \brief Add a port (index = order of AddPort); becomes the device's frame source.
     void AddPort(Ptr<PfcNetDevice> dev);
     /// \brief Number of ports.
     uint32_t GetNPorts() const;
