@@ -2,6 +2,8 @@
 // header; whoever reads its bytes gets BuildRoceFrame(header). These tests hold that to the
 // frames a sender builds and the switches rewrite: byte for byte at every observed point, and
 // the same run (times, marks, pauses) whether the NICs build their frames' bytes or not.
+#include "model-checks.h"
+
 #include "ns3/boolean.h"
 #include "ns3/config.h"
 #include "ns3/frame-ref.h"
@@ -28,14 +30,6 @@ using namespace ns3;
 namespace
 {
 
-std::vector<uint8_t>
-Bytes(const Ptr<const Packet>& p)
-{
-    std::vector<uint8_t> b(p->GetSize());
-    p->CopyData(b.data(), b.size());
-    return b;
-}
-
 RoceFrameInfo
 DataHeader()
 {
@@ -60,7 +54,7 @@ TEST(HeaderOnlyFrameTest, AHeaderOnlyFrameIsAFrameWithoutAPacket)
     EXPECT_TRUE(static_cast<bool>(f));
     EXPECT_TRUE(f.IsHeaderOnly());
     // Read: a Packet built from the header, the frame itself unchanged.
-    EXPECT_EQ(Bytes(f.Share(&info)), Bytes(BuildRoceFrame(info)));
+    EXPECT_EQ(TestFrameBytes(f.Share(&info)), TestFrameBytes(BuildRoceFrame(info)));
     EXPECT_TRUE(f.IsHeaderOnly());
     // Moves as any FrameRef.
     FrameRef g = std::move(f);
@@ -108,14 +102,14 @@ TEST(HeaderOnlyFrameTest, RewritingAFrameEqualsBuildingItFromTheRewrittenHeader)
         marked.ecnCe = true;
         Ptr<Packet> p = BuildRoceFrame(info);
         ASSERT_TRUE(MarkRoceFrameCe(p));
-        EXPECT_EQ(Bytes(p), Bytes(BuildRoceFrame(marked))) << "vlan " << vlan;
+        EXPECT_EQ(TestFrameBytes(p), TestFrameBytes(BuildRoceFrame(marked))) << "vlan " << vlan;
 
         RoceFrameInfo moved = marked;
         moved.priority = 5;
         SetRoceFramePriority(p, 5);
-        EXPECT_EQ(Bytes(p), Bytes(BuildRoceFrame(moved))) << "vlan " << vlan;
+        EXPECT_EQ(TestFrameBytes(p), TestFrameBytes(BuildRoceFrame(moved))) << "vlan " << vlan;
         // And it is a different frame: the rewrite is not a no-op.
-        EXPECT_NE(Bytes(p), Bytes(BuildRoceFrame(info)));
+        EXPECT_NE(TestFrameBytes(p), TestFrameBytes(BuildRoceFrame(info)));
     }
 }
 
@@ -145,7 +139,7 @@ struct IncastRun
 void
 Record(std::vector<Seen>* to, Ptr<const Packet> p, uint8_t)
 {
-    to->push_back({Simulator::Now().GetNanoSeconds(), Bytes(p), p->GetUid()});
+    to->push_back({Simulator::Now().GetNanoSeconds(), TestFrameBytes(p), p->GetUid()});
 }
 
 IncastRun
