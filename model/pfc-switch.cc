@@ -210,15 +210,16 @@ PfcSwitch::DoDispose()
     m_refresh.clear();
     for (auto& port : m_ports)
     {
+        port.Device()->SetFrameRelay(nullptr, 0);
         for (auto& q : port.egress)
         {
             q.fifo.clear();
+            q.device = nullptr;
         }
-        port.device->SetFrameRelay(nullptr, 0);
-        port.device = nullptr;
     }
     m_watchdog.reset();
     m_ports.clear();
+    m_pausedUpstream.clear();
     m_table = nullptr;
     m_up = PfcNetDevice::FrameReceiveCallback();
     m_uniform = nullptr;
@@ -231,7 +232,11 @@ PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
     NS_ABORT_MSG_IF(m_mmu, "PfcSwitch::AddPort after the switch started");
     uint32_t index = static_cast<uint32_t>(m_ports.size());
     m_ports.emplace_back();
-    m_ports.back().device = device;
+    for (auto& q : m_ports.back().egress)
+    {
+        q.device = device;
+    }
+    m_pausedUpstream.push_back(0);
     m_refresh.emplace_back();
     device->SetFrameRelay(this, index);
 }
@@ -278,19 +283,25 @@ PfcSwitch::Initialize()
     auto mmu = std::make_unique<SharedBufferMmu>(c);
     for (auto& port : m_ports)
     {
-        double rate = static_cast<double>(port.device->GetDataRate().GetBitRate());
-        Ptr<PfcChannel> ch = port.device->GetPfcChannel();
+        const Ptr<PfcNetDevice>& device = port.Device();
+        double rate = static_cast<double>(device->GetDataRate().GetBitRate());
+        Ptr<PfcChannel> ch = device->GetPfcChannel();
         // The peer reacts to our pauses: its reaction delay is part of this port's headroom.
         Ptr<PfcNetDevice> peer;
         if (ch)
         {
-            peer = ch->GetPfcDevice(0) == port.device ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
+            peer = ch->GetPfcDevice(0) == device ? ch->GetPfcDevice(1) : ch->GetPfcDevice(0);
         }
         const double reactionS = peer ? peer->GetPfcReactionDelay().GetSeconds() : 0.0;
         mmu->AddPort(rate, ch ? ch->GetDelay().GetSeconds() : 0.0, reactionS);
         double gbps = rate / 1e9;
-        port.kminBytes = m_kminAttr ? m_kminAttr : static_cast<uint64_t>(4000 * gbps);
-        port.kmaxBytes = m_kmaxAttr ? m_kmaxAttr : static_cast<uint64_t>(16000 * gbps);
+        const uint64_t kmin = m_kminAttr ? m_kminAttr : static_cast<uint64_t>(4000 * gbps);
+        const uint64_t kmax = m_kmaxAttr ? m_kmaxAttr : static_cast<uint64_t>(16000 * gbps);
+        for (auto& q : port.egress)
+        {
+            q.kminBytes = kmin;
+            q.kmaxBytes = kmax;
+        }
     }
     mmu->Finalize(); // throws std::invalid_argument when the headroom does not fit
     m_mmu = std::move(mmu);
@@ -323,7 +334,9 @@ void
 PfcSwitch::StartWatchdog()
 {
     PfcWatchdog::Hooks hooks;
-    hooks.paused = [this](uint32_t port, uint8_t q) { return m_ports[port].device->IsPaused(q); };
+    hooks.paused = [this](uint32_t port, uint8_t q) {
+        return m_ports[port].egress[q].device->IsPaused(q);
+    };
     hooks.backlogged = [this](uint32_t port, uint8_t q) {
         return !m_ports[port].egress[q].fifo.empty();
     };
@@ -338,7 +351,7 @@ PfcSwitch::StartWatchdog()
                                                std::move(hooks));
     for (auto& port : m_ports)
     {
-        port.device->TraceConnectWithoutContext(
+        port.Device()->TraceConnectWithoutContext(
             "PauseReceived", Callback<void, uint8_t, uint16_t>([this](uint8_t, uint16_t quanta) {
                 if (quanta > 0)
                 {
@@ -351,14 +364,14 @@ PfcSwitch::StartWatchdog()
 void
 PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
 {
-    PortState& st = m_ports[port];
-    auto& q = st.egress[priority].fifo;
+    EgressQueue& eq = m_ports[port].egress[priority];
+    auto& q = eq.fifo;
     std::vector<std::pair<uint32_t, uint8_t>> ingress;
     while (!q.empty())
     {
         Queued item = std::move(q.front());
         q.pop_front();
-        st.egress[priority].bytes -= item.bytes;
+        eq.bytes -= item.bytes;
         m_mmu->Release(item.inPort, item.inPriority, item.bytes);
         ingress.emplace_back(item.inPort, item.inPriority);
         ++m_watchdogDrops;
@@ -367,7 +380,7 @@ PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
             m_watchdogDropTrace(item.frame.Share(&item.info), port, priority);
         }
     }
-    st.device->SetRelayBacklog(priority, false);
+    eq.device->SetRelayBacklog(priority, false);
     for (const auto& [inPort, inPriority] : ingress)
     {
         CheckPause(inPort, inPriority); // the freed buffer may end pauses upstream
@@ -389,7 +402,7 @@ PfcSwitch::GetNPorts() const
 Ptr<PfcNetDevice>
 PfcSwitch::GetPort(uint32_t i) const
 {
-    return m_ports.at(i).device;
+    return m_ports.at(i).Device();
 }
 
 const SharedBufferMmu&
@@ -434,13 +447,13 @@ PfcSwitch::GetTotalDrops() const
 uint64_t
 PfcSwitch::EcnKmin(uint32_t port) const
 {
-    return m_ports.at(port).kminBytes;
+    return m_ports.at(port).egress[0].kminBytes;
 }
 
 uint64_t
 PfcSwitch::EcnKmax(uint32_t port) const
 {
-    return m_ports.at(port).kmaxBytes;
+    return m_ports.at(port).egress[0].kmaxBytes;
 }
 
 int64_t
@@ -524,22 +537,20 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         }
         info.priority = outPriority;
     }
-    PortState& out = m_ports[route->port];
-    EgressQueue& q = out.egress[outPriority];
+    EgressQueue& q = m_ports[route->port].egress[outPriority];
     if (q.fifo.empty())
     {
-        out.device->SetRelayBacklog(outPriority, true);
+        q.device->SetRelayBacklog(outPriority, true);
     }
     q.fifo.push_back({std::move(frame), info, bytes, inPort, priority});
     q.bytes += bytes;
-    out.device->Wake();
+    q.device->Wake();
 }
 
 FrameRef
 PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint32_t& bytes)
 {
-    PortState& st = m_ports[port];
-    EgressQueue& eq = st.egress[priority];
+    EgressQueue& eq = m_ports[port].egress[priority];
     auto& q = eq.fifo;
     if (q.empty())
     {
@@ -549,7 +560,7 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
     q.pop_front();
     if (q.empty())
     {
-        st.device->SetRelayBacklog(priority, false);
+        eq.device->SetRelayBacklog(priority, false);
     }
     bytes = item.bytes;
     // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does).
@@ -557,13 +568,13 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
     eq.bytes -= bytes;
     m_mmu->Release(item.inPort, item.inPriority, bytes);
     CheckPause(item.inPort, item.inPriority);
-    if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > st.kminBytes)
+    if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > eq.kminBytes)
     {
-        bool mark = queue > st.kmaxBytes;
+        bool mark = queue > eq.kmaxBytes;
         if (!mark)
         {
-            double p = m_pmax * static_cast<double>(queue - st.kminBytes) /
-                       static_cast<double>(st.kmaxBytes - st.kminBytes);
+            double p = m_pmax * static_cast<double>(queue - eq.kminBytes) /
+                       static_cast<double>(eq.kmaxBytes - eq.kminBytes);
             mark = m_uniform->GetValue() < p;
         }
         if (mark)
@@ -589,27 +600,26 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
 void
 PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
 {
-    PortState& st = m_ports[port];
-    if (!st.pausedUpstream[priority])
+    if (!PausedUpstream(port, priority))
     {
         if (m_mmu->ShouldPause(port, priority))
         {
-            st.pausedUpstream[priority] = true;
-            st.device->SendPause(priority, m_pauseQuanta);
+            PfcNetDevice& device = *m_ports[port].egress[priority].device;
+            SetPausedUpstream(port, priority, true);
+            device.SendPause(priority, m_pauseQuanta);
             m_pauseTrace(port, priority, m_pauseQuanta);
-            m_refresh[port][priority] = Simulator::Schedule(
-                st.device->PauseDuration(m_pauseQuanta) / 2,
-                &PfcSwitch::RefreshPause,
-                this,
-                port,
-                priority);
+            m_refresh[port][priority] = Simulator::Schedule(device.PauseDuration(m_pauseQuanta) / 2,
+                                                            &PfcSwitch::RefreshPause,
+                                                            this,
+                                                            port,
+                                                            priority);
         }
     }
     else if (m_mmu->ShouldResume(port, priority))
     {
-        st.pausedUpstream[priority] = false;
+        SetPausedUpstream(port, priority, false);
         m_refresh[port][priority].Cancel();
-        st.device->SendPause(priority, 0);
+        m_ports[port].egress[priority].device->SendPause(priority, 0);
         m_pauseTrace(port, priority, 0);
     }
 }
@@ -617,27 +627,32 @@ PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
 void
 PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
 {
-    PortState& st = m_ports[port];
-    if (!st.pausedUpstream[priority])
+    if (!PausedUpstream(port, priority))
     {
         return;
     }
+    PfcNetDevice& device = *m_ports[port].egress[priority].device;
     if (m_mmu->ShouldResume(port, priority))
     {
         // XON may have come without a frame of ours leaving (XOFF is dynamic: other ports
         // freed the pool): resume instead of pausing again.
-        st.pausedUpstream[priority] = false;
-        st.device->SendPause(priority, 0);
+        SetPausedUpstream(port, priority, false);
+        device.SendPause(priority, 0);
         m_pauseTrace(port, priority, 0);
         return;
     }
-    st.device->SendPause(priority, m_pauseQuanta);
+    device.SendPause(priority, m_pauseQuanta);
     m_pauseTrace(port, priority, m_pauseQuanta);
-    m_refresh[port][priority] = Simulator::Schedule(st.device->PauseDuration(m_pauseQuanta) / 2,
-                                                    &PfcSwitch::RefreshPause,
-                                                    this,
-                                                    port,
-                                                    priority);
+    m_refresh[port][priority] = Simulator::Schedule(
+        device.PauseDuration(m_pauseQuanta) / 2, &PfcSwitch::RefreshPause, this, port, priority);
+}
+
+void
+PfcSwitch::SetPausedUpstream(uint32_t port, uint8_t priority, bool paused)
+{
+    const auto bit = static_cast<uint8_t>(1u << priority);
+    m_pausedUpstream[port] = static_cast<uint8_t>(paused ? m_pausedUpstream[port] | bit
+                                                         : m_pausedUpstream[port] & ~bit);
 }
 
 } // namespace ns3

@@ -153,16 +153,28 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
         uint32_t inPort;    //!< ingress port (MMU release)
         uint8_t inPriority; //!< ingress priority (MMU release)
     };
-    /// One egress priority of a port: what the relay path reads and writes per frame, side
-    /// by side (40 B: one cache line, or two when it straddles one).
-    struct EgressQueue
+    /// One egress priority of a port: everything the relay path reads and writes per frame
+    /// at that egress, in one aligned cache line (64 B, asserted below). Per hop RelayReceive
+    /// reads the out port's device (backlog, Wake) and this queue, and RelayPull the device
+    /// again (backlog), this queue and Kmin/Kmax: with the device and the thresholds in a
+    /// port line of their own, a hop read two lines of the port, or three when the 40 B queue
+    /// straddled two, a cache miss each in a network larger than the cache (bench/README.md,
+    /// cache misses per packet-hop). The device and thresholds are port-wide: each
+    /// priority's line holds the same copies, set at AddPort and Initialize (8 x 24 B per
+    /// port).
+    struct alignas(64) EgressQueue
     {
-        RingFifo<Queued> fifo; //!< frames waiting (no memory while unused)
-        uint64_t bytes{0};     //!< bytes in it
-        uint64_t sent{0};      //!< frames it sent (PFC watchdog)
+        RingFifo<Queued> fifo;    //!< frames waiting (no memory while unused)
+        uint64_t bytes{0};        //!< bytes in it
+        uint64_t sent{0};         //!< frames it sent (PFC watchdog)
+        Ptr<PfcNetDevice> device; //!< the port's device
+        uint64_t kminBytes{0};    //!< the port's ECN Kmin
+        uint64_t kmaxBytes{0};    //!< the port's ECN Kmax
     };
-    /// Per-port state the relay path touches (352 B; the pause timers are kept apart in
-    /// m_refresh: a hop of a large topology pays a cache miss per line it reads here).
+    static_assert(sizeof(EgressQueue) == 64, "an egress queue fills one cache line");
+    /// Per-port state the relay path touches: one line per egress priority (512 B). What
+    /// the ingress side reads per hop, "we paused this port's upstream", is kept apart in
+    /// m_pausedUpstream, and the pause timers in m_refresh.
     struct PortState
     {
         PortState() = default;
@@ -170,11 +182,14 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
         /// frames, which a vector could not copy instead.
         PortState(PortState&&) noexcept = default;
 
-        Ptr<PfcNetDevice> device;              //!< the device
-        uint64_t kminBytes{0};                 //!< ECN Kmin
-        uint64_t kmaxBytes{0};                 //!< ECN Kmax
-        bool pausedUpstream[kPfcPriorities]{}; //!< we paused the peer
-        EgressQueue egress[kPfcPriorities];    //!< egress FIFOs and their counts
+        /// \brief The port's device (each priority's line holds a copy).
+        const Ptr<PfcNetDevice>&
+        Device() const
+        {
+            return egress[0].device;
+        }
+
+        EgressQueue egress[kPfcPriorities]; //!< egress FIFOs, their counts, port copies
     };
 
     // PfcFrameRelay: a data frame arrived on port index `inPort`; the egress device asks for
@@ -199,11 +214,20 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     void FlushEgress(uint32_t port, uint8_t priority);
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
+    /// \brief Whether we paused the upstream of ingress (port, priority).
+    bool
+    PausedUpstream(uint32_t port, uint8_t priority) const
+    {
+        return (m_pausedUpstream[port] >> priority) & 1u;
+    }
+    /// \brief Record that we paused (true) or resumed (false) the upstream of (port, priority).
+    void SetPausedUpstream(uint32_t port, uint8_t priority, bool paused);
 
     // What every relayed frame reads, first and together: with the class aligned to a cache
     // line, the base objects and m_ports fill line 0 and the rest line 1, so a hop touches
     // two lines of the switch object (it touched four or five when these were spread among
-    // the attributes and traces, each a cache miss in a network larger than the cache).
+    // the attributes and traces, each a cache miss in a network larger than the cache). The
+    // ECN draw and its counters, read only for frames above Kmin, are kept out of them.
     std::vector<PortState> m_ports;          //!< ports
     Ptr<ForwardingTable> m_table;            //!< forwarding
     std::unique_ptr<SharedBufferMmu> m_mmu;  //!< buffer accounting
@@ -211,11 +235,17 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     bool m_hasLocal{false};                  //!< a host relays through us
     bool m_ecnEnabled;                       //!< EcnEnabled
     uint32_t m_localHost{0};                 //!< that host's rank
-    double m_pmax;                           //!< EcnPmax
-    Ptr<UniformRandomVariable> m_uniform;    //!< ECN marking draws
-    uint64_t m_ecnMarks{0};                  //!< CE marks
     uint64_t m_forwarded{0};                 //!< frames dequeued
+    /// Per ingress port, bit p set = we paused the upstream of priority p. CheckPause reads
+    /// it twice per hop (admission, release at the next port's dequeue): one byte per port,
+    /// so a switch's bits share a line that stays in cache while the switch carries traffic,
+    /// where a flag array in each port's state was a line of its own per port (0.81 L2 misses
+    /// per hop at 1,024 hosts, bench/README.md).
+    std::vector<uint8_t> m_pausedUpstream;
 
+    double m_pmax;                                              //!< EcnPmax
+    Ptr<UniformRandomVariable> m_uniform;                       //!< ECN marking draws
+    uint64_t m_ecnMarks{0};                                     //!< CE marks
     std::vector<std::array<EventId, kPfcPriorities>> m_refresh; //!< pause refresh timers per port
     PfcNetDevice::FrameReceiveCallback m_up;                    //!< local delivery
     bool m_upTakesHeaders{false};                               //!< m_up takes header-only frames
