@@ -159,7 +159,7 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     /// again (backlog), this queue and Kmin/Kmax: with the device and the thresholds in a
     /// port line of their own, a hop read two lines of the port, or three when the 40 B queue
     /// straddled two, a cache miss each in a network larger than the cache (bench/README.md,
-    /// cache misses per packet-hop). The device and thresholds are port-wide: each
+    /// one line per switch egress). The device and thresholds are port-wide: each
     /// priority's line holds the same copies, set at AddPort and Initialize (8 x 24 B per
     /// port).
     struct alignas(64) EgressQueue
@@ -239,8 +239,8 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     /// Per ingress port, bit p set = we paused the upstream of priority p. CheckPause reads
     /// it twice per hop (admission, release at the next port's dequeue): one byte per port,
     /// so a switch's bits share a line that stays in cache while the switch carries traffic,
-    /// where a flag array in each port's state was a line of its own per port (0.81 L2 misses
-    /// per hop at 1,024 hosts, bench/README.md).
+    /// where a flag array in each port's state cost a line of the port (its L2 misses per hop
+    /// at 1,024 hosts 0.81 -> 0.12, bench/README.md, one line per switch egress).
     std::vector<uint8_t> m_pausedUpstream;
 
     double m_pmax;                                              //!< EcnPmax
