@@ -242,12 +242,12 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
         return FrameRef(f);
     };
     auto relay = [&]() {
-        FrameRef f = m_relay->RelayPull(m_relayPort, p, info, bytes);
+        FrameRef f = m_txRelay->RelayPull(m_txRelayPort, p, info, bytes);
         known = static_cast<bool>(f);
         return f;
     };
-    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || !m_puller.IsNull());
-    bool hasRelay = ((m_relayBacklog >> p) & 1) && m_relay;
+    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || m_hasPuller);
+    bool hasRelay = ((m_relayBacklog >> p) & 1) && m_hasRelay;
     if (hasLocal != hasRelay)
     {
         return hasLocal ? local() : relay();
@@ -257,11 +257,11 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
         return FrameRef();
     }
     // Both: ask the one whose turn it is first; the other gets the next turn if it answers.
-    bool relayFirst = m_relayFirst[p];
+    bool relayFirst = (m_relayFirst >> p) & 1;
     FrameRef f = relayFirst ? relay() : local();
     if (f)
     {
-        m_relayFirst[p] = !relayFirst;
+        m_relayFirst = static_cast<uint8_t>(m_relayFirst ^ (1u << p));
         return f;
     }
     return relayFirst ? local() : relay();
@@ -278,13 +278,13 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     m_currentPriority = priority;
     if (priority < kPfcPriorities)
     {
-        ++m_txFrames[priority];
+        CountTxFrame(priority);
         if (!m_dequeueTrace.IsEmpty())
         {
             m_dequeueTrace(frame.Share(info), priority);
         }
     }
-    if (m_pcap)
+    if (m_txPcap)
     {
         m_pcap->Write(Simulator::Now(), frame.Share(info));
     }
@@ -311,11 +311,11 @@ uint8_t
 PfcNetDevice::EligiblePriorities() const
 {
     uint8_t ready = m_queueMask;
-    if (m_source || !m_puller.IsNull())
+    if (m_source || m_hasPuller)
     {
         ready |= m_txBacklog;
     }
-    if (m_relay)
+    if (m_hasRelay)
     {
         ready |= m_relayBacklog;
     }

@@ -160,12 +160,16 @@ PfcNetDevice::DoDispose()
     }
     m_queueMask = 0;
     m_puller = TxPuller();
+    m_hasPuller = false;
     m_source = nullptr;
     m_relay = nullptr;
+    m_txRelay = nullptr;
+    m_hasRelay = false;
     m_relayReceives = false;
     m_frameRx = FrameReceiveCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_pcap = nullptr;
+    m_txPcap = false;
     NetDevice::DoDispose();
 }
 
@@ -241,6 +245,7 @@ void
 PfcNetDevice::SetTxPuller(TxPuller puller)
 {
     m_puller = puller;
+    m_hasPuller = !puller.IsNull();
     m_source = nullptr;
 }
 
@@ -250,6 +255,7 @@ PfcNetDevice::SetFrameSource(PfcFrameSource* source, uint32_t port)
     m_source = source;
     m_sourcePort = port;
     m_puller = TxPuller();
+    m_hasPuller = false;
 }
 
 void
@@ -258,6 +264,9 @@ PfcNetDevice::SetFrameRelay(PfcFrameRelay* relay, uint32_t port)
     m_relay = relay;
     m_relayPort = port;
     m_relayReceives = relay != nullptr;
+    m_txRelay = relay;
+    m_txRelayPort = port;
+    m_hasRelay = relay != nullptr;
 }
 
 void
@@ -398,13 +407,14 @@ PfcNetDevice::GetPausedTime(uint8_t priority) const
 uint64_t
 PfcNetDevice::GetTxFrames(uint8_t priority) const
 {
-    return m_txFrames[priority];
+    return m_txFrames[priority] + (priority == m_txRunPriority ? m_txRun : 0);
 }
 
 void
 PfcNetDevice::EnablePcap(const std::string& filename)
 {
     m_pcap = CreateObject<PcapFileWrapper>();
+    m_txPcap = true;
     // Nanosecond timestamps: at 100 Gb/s a 64 B frame lasts 6.7 ns, microseconds merge them.
     m_pcap->SetAttribute("NanosecMode", BooleanValue(true));
     m_pcap->Open(filename, std::ios::out);
