@@ -250,6 +250,12 @@ TEST_F(PfcNetDeviceTest, StrictPriorityAndRoundRobin)
             EXPECT_EQ(order, (std::vector<int>{2, 5, 2, 5}));
         }
         EXPECT_EQ(l->aTx[3].first, 3 * 1086);
+        // Frames sent per priority: two of each, whether the priorities alternate (round
+        // robin: 2, 5, 2, 5) or repeat (strict: 2, 5, 5, 2); none of any other priority.
+        EXPECT_EQ(l->a->GetTxFrames(2), 2u) << s;
+        EXPECT_EQ(l->a->GetTxFrames(5), 2u) << s;
+        EXPECT_EQ(l->a->GetTxFrames(0), 0u) << s;
+        EXPECT_EQ(l->a->GetTxFrames(3), 0u) << s;
         Simulator::Destroy();
     }
 }
