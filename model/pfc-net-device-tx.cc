@@ -127,7 +127,7 @@ PfcNetDevice::SendNextDataFrame()
             sent = SendFromPriority(p, ready);
             if (!sent)
             {
-                m_drrCredit[p] = std::min<int64_t>(m_drrCredit[p], 0); // empty: no credit
+                m_drrCredit[p] = std::min(m_drrCredit[p], 0); // empty: no credit
             }
         }
     }
@@ -177,7 +177,7 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     m_rrNext = static_cast<uint8_t>((p + 1) % kPfcPriorities);
     if (m_scheduling == DEFICIT_ROUND_ROBIN && p != m_controlPriority)
     {
-        m_drrCredit[p] -= bytes;
+        m_drrCredit[p] -= static_cast<int32_t>(bytes);
     }
     TransmitStart(std::move(f), bytes, p, known ? &info : nullptr);
     return true;
@@ -198,7 +198,7 @@ PfcNetDevice::DrrPick(uint8_t ready)
         }
         if (!isReady)
         {
-            m_drrCredit[p] = std::min<int64_t>(m_drrCredit[p], 0); // idle: keeps only its debt
+            m_drrCredit[p] = std::min(m_drrCredit[p], 0); // idle: keeps only its debt
         }
         // The next ready priority after p (p itself when it is the only one) takes its turn.
         uint8_t next = p;
@@ -211,7 +211,7 @@ PfcNetDevice::DrrPick(uint8_t ready)
             }
         }
         m_drrCurrent = next;
-        m_drrCredit[next] += m_drrQuantum;
+        m_drrCredit[next] += static_cast<int32_t>(m_drrQuantum); // at most kMaxDrrQuantum
     }
 }
 
@@ -297,6 +297,25 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     {
         m_completionPending = true;
         m_completion = Simulator::Schedule(txTime, TransmitEndEvent::Make(this));
+    }
+    if (info != nullptr)
+    {
+        if (!m_pathKnown)
+        {
+            const PfcChannel::DirectPath path = m_channel->GetDirectPath(this);
+            m_peer = path.peer;
+            m_peerDelay = path.delay;
+            m_peerContext = path.context;
+            m_pathKnown = true;
+        }
+        if (m_peer != nullptr)
+        {
+            // The channel's TransmitFrame on an up, local link, without reading the channel.
+            NS_ASSERT(bytes == RoceFrameBytes(*info));
+            PfcChannel::ScheduleArrival(
+                m_peer, m_peerContext, txTime + m_peerDelay, std::move(frame), *info);
+            return;
+        }
     }
     m_channel->TransmitFrame(std::move(frame), bytes, this, txTime, info);
 }

@@ -58,15 +58,16 @@ PfcNetDevice::GetTypeId()
                                 "StrictPriority",
                                 ROUND_ROBIN,
                                 "RoundRobin"))
-            .AddAttribute("DrrQuantum",
-                          "DeficitRoundRobin credit per turn (bytes; equal for every data "
-                          "priority; at least one frame keeps DRR's work per frame O(1), "
-                          "Shreedhar & Varghese, SIGCOMM'95). Default 65536 B, by measurement "
-                          "(README \"Network model\"): with 9216 B mesh on BCube(3,1) took "
-                          "1.17x its ideal, with 64 KiB 1.05x, and no measured row got worse.",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&PfcNetDevice::m_drrQuantum),
-                          MakeUintegerChecker<uint32_t>(64))
+            .AddAttribute(
+                "DrrQuantum",
+                "DeficitRoundRobin credit per turn (bytes; equal for every data "
+                "priority; at least one frame keeps DRR's work per frame O(1), "
+                "Shreedhar & Varghese, SIGCOMM'95; at most 1 GiB). Default 65536 B, by measurement "
+                "(README \"Network model\"): with 9216 B mesh on BCube(3,1) took "
+                "1.17x its ideal, with 64 KiB 1.05x, and no measured row got worse.",
+                UintegerValue(65536),
+                MakeUintegerAccessor(&PfcNetDevice::m_drrQuantum),
+                MakeUintegerChecker<uint32_t>(64, kMaxDrrQuantum))
             .AddAttribute("ControlPriority",
                           "Priority served ahead of every data priority and never paused "
                           "(received pauses for it are counted and ignored): the class of "
@@ -151,6 +152,7 @@ PfcNetDevice::DoDispose()
     }
     m_node = nullptr;
     m_channel = nullptr;
+    ForgetDirectPath();
     m_completion.Cancel();
     m_control.clear();
     m_controlQueued = false;
@@ -177,6 +179,7 @@ void
 PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 {
     m_channel = channel;
+    ForgetDirectPath();
     channel->Attach(this);
 }
 

@@ -83,6 +83,8 @@ constexpr uint8_t kPfcPriorities = 8;
 /// default and the priority RoceNic sends them on when a port has no control class. RoceNic
 /// sends its control frames on its port's ControlFramePriority(), so the two cannot differ.
 constexpr uint8_t kDefaultControlPriority = 7;
+/// \brief The largest DrrQuantum (1 GiB): a credit (at most one quantum) fits 32 bits.
+constexpr uint32_t kMaxDrrQuantum = uint32_t{1} << 30;
 
 class PfcNetDevice;
 
@@ -218,6 +220,14 @@ class PfcNetDevice : public NetDevice
      * names another. nullptr removes it.
      */
     void SetFrameRelay(PfcFrameRelay* relay, uint32_t port);
+    /// \brief The channel's link state, ends or delay changed: ask it for the direct path
+    /// to the peer again (PfcChannel::GetDirectPath) before the next frame.
+    void
+    ForgetDirectPath()
+    {
+        m_pathKnown = false;
+        m_peer = nullptr;
+    }
     /**
      * \brief The relay source has (true) or has no (false) frame of a priority: the device
      * only asks it for backlogged priorities (saves a callback per priority and idle scan).
@@ -482,8 +492,14 @@ class PfcNetDevice : public NetDevice
     PfcFrameRelay* m_txRelay{nullptr};                         //!< m_relay, for the transmit path
     uint32_t m_txRelayPort{0}; //!< m_relayPort, for the transmit path
     uint32_t m_txRun{0};       //!< frames of m_txRunPriority not yet in m_txFrames
-    // Line 3: DRR credit.
-    alignas(64) std::array<int64_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
+    // Line 3: DRR credit and the direct path to the peer (a frame with its header is
+    // scheduled at the peer without reading the channel's line: PfcChannel::GetDirectPath).
+    // A credit is at most DrrQuantum (at most kMaxDrrQuantum) and at least minus one frame.
+    alignas(64) std::array<int32_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
+    PfcNetDevice* m_peer{nullptr}; //!< the direct path's receiver (null: through the channel)
+    Time m_peerDelay;              //!< its propagation delay
+    uint32_t m_peerContext{0};     //!< its node id
+    bool m_pathKnown{false};       //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
     // Per frame of a changed priority or per DRR turn (every DrrQuantum bytes).
     std::array<uint64_t, kPfcPriorities> m_txFrames{}; //!< frames sent per priority (but m_txRun)
     uint32_t m_drrQuantum{0};                          //!< DRR: credit per turn (bytes)
