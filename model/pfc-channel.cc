@@ -56,11 +56,12 @@ PfcChannel::GetTypeId()
                             .SetParent<Channel>()
                             .SetGroupName("Paramsync")
                             .AddConstructor<PfcChannel>()
-                            .AddAttribute("Delay",
-                                          "One-way propagation delay of each direction (s).",
-                                          TimeValue(MicroSeconds(1)),
-                                          MakeTimeAccessor(&PfcChannel::m_delay),
-                                          MakeTimeChecker(Time(0)))
+                            .AddAttribute(
+                                "Delay",
+                                "One-way propagation delay of each direction (s).",
+                                TimeValue(MicroSeconds(1)),
+                                MakeTimeAccessor(&PfcChannel::SetDelay, &PfcChannel::GetDelay),
+                                MakeTimeChecker(Time(0)))
                             .AddTraceSource("LinkDrop",
                                             "A frame was lost because the link is down.",
                                             MakeTraceSourceAccessor(&PfcChannel::m_linkDropTrace),
@@ -75,6 +76,57 @@ PfcChannel::Attach(Ptr<PfcNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_nDevices >= 2, "PfcChannel: a point-to-point link has two ends");
     m_ends[m_nDevices++] = device;
+    ForgetDirectPaths();
+}
+
+void
+PfcChannel::SetUp(bool up)
+{
+    m_up = up;
+    ForgetDirectPaths();
+}
+
+void
+PfcChannel::SetDelay(Time delay)
+{
+    m_delay = delay;
+    ForgetDirectPaths();
+}
+
+void
+PfcChannel::ForgetDirectPaths()
+{
+    for (std::size_t i = 0; i < m_nDevices; ++i)
+    {
+        m_ends[i]->ForgetDirectPath();
+    }
+}
+
+PfcChannel::DirectPath
+PfcChannel::GetDirectPath(const PfcNetDevice* src) const
+{
+    DirectPath path;
+    if (m_nDevices < 2 || !m_up)
+    {
+        return path;
+    }
+    const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
+    Ptr<Node> node = m_ends[end]->GetNode();
+    if (end == m_remoteEnd || !node)
+    {
+        return path;
+    }
+    path.peer = PeekPointer(m_ends[end]);
+    path.delay = m_delay;
+    path.context = node->GetId();
+    return path;
+}
+
+void
+PfcChannel::ScheduleArrival(
+    PfcNetDevice* dst, uint32_t context, Time after, FrameRef frame, const RoceFrameInfo& info)
+{
+    Simulator::ScheduleWithContext(context, after, new FrameArrival(dst, std::move(frame), info));
 }
 
 bool
@@ -125,8 +177,7 @@ PfcChannel::TransmitFrame(
         // (nor its size: a frame with a header is the size the header says, which
         // PfcNetDevice checks where a Packet and a header are handed in together).
         NS_ASSERT(bytes == RoceFrameBytes(*info));
-        Simulator::ScheduleWithContext(
-            context, txTime + m_delay, new FrameArrival(dst, std::move(frame), *info));
+        ScheduleArrival(dst, context, txTime + m_delay, std::move(frame), *info);
     }
     else
     {
@@ -142,6 +193,7 @@ PfcChannel::SetCrossing(Ptr<PfcChannelCrossing> crossing, std::size_t remoteEnd)
     NS_ABORT_MSG_IF(crossing && remoteEnd > 1, "PfcChannel: an end is 0 or 1");
     m_crossing = crossing;
     m_remoteEnd = crossing ? remoteEnd : 2;
+    ForgetDirectPaths();
 }
 
 std::size_t

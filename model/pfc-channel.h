@@ -44,21 +44,40 @@ class PfcChannel : public Channel
                        Time txTime,
                        const RoceFrameInfo* info);
 
+    /// What a device needs to hand a frame with its header to its peer without reading the
+    /// channel (PfcNetDevice keeps it in a line it reads per frame anyway).
+    struct DirectPath
+    {
+        PfcNetDevice* peer{nullptr}; //!< the receiving device (null: use TransmitFrame)
+        Time delay;                  //!< propagation delay
+        uint32_t context{0};         //!< the receiver's node id (the event context)
+    };
+    /**
+     * \brief The direct path from src to its peer: set while the link is up, both ends are in
+     * this process and the peer has a node; else peer is null. The channel tells both ends
+     * to ask again (PfcNetDevice::ForgetDirectPath) when any of that or the delay changes.
+     */
+    DirectPath GetDirectPath(const PfcNetDevice* src) const;
+    /**
+     * \brief The arrival of a frame with its header at dst (node id context) after `after`:
+     * what TransmitFrame schedules on an up, local link.
+     */
+    static void ScheduleArrival(
+        PfcNetDevice* dst, uint32_t context, Time after, FrameRef frame, const RoceFrameInfo& info);
+
     std::size_t GetNDevices() const override;
     Ptr<NetDevice> GetDevice(std::size_t i) const override;
     /// \brief The device at end i (0 or 1).
     Ptr<PfcNetDevice> GetPfcDevice(std::size_t i) const;
     /// \brief Propagation delay of each direction.
     Time GetDelay() const;
+    /// \brief Set the propagation delay (attribute Delay).
+    void SetDelay(Time delay);
     /**
      * \brief Link failure (false) and repair (true). While down, every frame sent on
      * either direction is lost (LinkDrop trace); frames already propagating arrive.
      */
-    void
-    SetUp(bool up)
-    {
-        m_up = up;
-    }
+    void SetUp(bool up);
     /// \brief Whether the link is up.
     bool
     IsUp() const
@@ -79,6 +98,9 @@ class PfcChannel : public Channel
     }
 
   private:
+    /// \brief The ends' direct paths changed: they ask again before their next frame.
+    void ForgetDirectPaths();
+
     // What every frame reads, in one cache line (a cold line per hop otherwise).
     alignas(64) Ptr<PfcNetDevice> m_ends[2];           //!< the two devices
     Time m_delay;                                      //!< propagation delay

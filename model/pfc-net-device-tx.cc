@@ -127,7 +127,7 @@ PfcNetDevice::SendNextDataFrame()
             sent = SendFromPriority(p, ready);
             if (!sent)
             {
-                m_drrCredit[p] = std::min<int64_t>(m_drrCredit[p], 0); // empty: no credit
+                m_drrCredit[p] = std::min(m_drrCredit[p], 0); // empty: no credit
             }
         }
     }
@@ -177,7 +177,7 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     m_rrNext = static_cast<uint8_t>((p + 1) % kPfcPriorities);
     if (m_scheduling == DEFICIT_ROUND_ROBIN && p != m_controlPriority)
     {
-        m_drrCredit[p] -= bytes;
+        m_drrCredit[p] -= static_cast<int32_t>(bytes);
     }
     TransmitStart(std::move(f), bytes, p, known ? &info : nullptr);
     return true;
@@ -198,7 +198,7 @@ PfcNetDevice::DrrPick(uint8_t ready)
         }
         if (!isReady)
         {
-            m_drrCredit[p] = std::min<int64_t>(m_drrCredit[p], 0); // idle: keeps only its debt
+            m_drrCredit[p] = std::min(m_drrCredit[p], 0); // idle: keeps only its debt
         }
         // The next ready priority after p (p itself when it is the only one) takes its turn.
         uint8_t next = p;
@@ -211,7 +211,7 @@ PfcNetDevice::DrrPick(uint8_t ready)
             }
         }
         m_drrCurrent = next;
-        m_drrCredit[next] += m_drrQuantum;
+        m_drrCredit[next] += static_cast<int32_t>(m_drrQuantum); // at most kMaxDrrQuantum
     }
 }
 
@@ -242,12 +242,12 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
         return FrameRef(f);
     };
     auto relay = [&]() {
-        FrameRef f = m_relay->RelayPull(m_relayPort, p, info, bytes);
+        FrameRef f = m_txRelay->RelayPull(m_txRelayPort, p, info, bytes);
         known = static_cast<bool>(f);
         return f;
     };
-    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || !m_puller.IsNull());
-    bool hasRelay = ((m_relayBacklog >> p) & 1) && m_relay;
+    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || m_hasPuller);
+    bool hasRelay = ((m_relayBacklog >> p) & 1) && m_hasRelay;
     if (hasLocal != hasRelay)
     {
         return hasLocal ? local() : relay();
@@ -257,11 +257,11 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
         return FrameRef();
     }
     // Both: ask the one whose turn it is first; the other gets the next turn if it answers.
-    bool relayFirst = m_relayFirst[p];
+    bool relayFirst = (m_relayFirst >> p) & 1;
     FrameRef f = relayFirst ? relay() : local();
     if (f)
     {
-        m_relayFirst[p] = !relayFirst;
+        m_relayFirst = static_cast<uint8_t>(m_relayFirst ^ (1u << p));
         return f;
     }
     return relayFirst ? local() : relay();
@@ -278,13 +278,13 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     m_currentPriority = priority;
     if (priority < kPfcPriorities)
     {
-        ++m_txFrames[priority];
+        CountTxFrame(priority);
         if (!m_dequeueTrace.IsEmpty())
         {
             m_dequeueTrace(frame.Share(info), priority);
         }
     }
-    if (m_pcap)
+    if (m_txPcap)
     {
         m_pcap->Write(Simulator::Now(), frame.Share(info));
     }
@@ -297,6 +297,25 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     {
         m_completionPending = true;
         m_completion = Simulator::Schedule(txTime, TransmitEndEvent::Make(this));
+    }
+    if (info != nullptr)
+    {
+        if (!m_pathKnown)
+        {
+            const PfcChannel::DirectPath path = m_channel->GetDirectPath(this);
+            m_peer = path.peer;
+            m_peerDelay = path.delay;
+            m_peerContext = path.context;
+            m_pathKnown = true;
+        }
+        if (m_peer != nullptr)
+        {
+            // The channel's TransmitFrame on an up, local link, without reading the channel.
+            NS_ASSERT(bytes == RoceFrameBytes(*info));
+            PfcChannel::ScheduleArrival(
+                m_peer, m_peerContext, txTime + m_peerDelay, std::move(frame), *info);
+            return;
+        }
     }
     m_channel->TransmitFrame(std::move(frame), bytes, this, txTime, info);
 }
@@ -311,11 +330,11 @@ uint8_t
 PfcNetDevice::EligiblePriorities() const
 {
     uint8_t ready = m_queueMask;
-    if (m_source || !m_puller.IsNull())
+    if (m_source || m_hasPuller)
     {
         ready |= m_txBacklog;
     }
-    if (m_relay)
+    if (m_hasRelay)
     {
         ready |= m_relayBacklog;
     }

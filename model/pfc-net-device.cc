@@ -58,15 +58,16 @@ PfcNetDevice::GetTypeId()
                                 "StrictPriority",
                                 ROUND_ROBIN,
                                 "RoundRobin"))
-            .AddAttribute("DrrQuantum",
-                          "DeficitRoundRobin credit per turn (bytes; equal for every data "
-                          "priority; at least one frame keeps DRR's work per frame O(1), "
-                          "Shreedhar & Varghese, SIGCOMM'95). Default 65536 B, by measurement "
-                          "(README \"Network model\"): with 9216 B mesh on BCube(3,1) took "
-                          "1.17x its ideal, with 64 KiB 1.05x, and no measured row got worse.",
-                          UintegerValue(65536),
-                          MakeUintegerAccessor(&PfcNetDevice::m_drrQuantum),
-                          MakeUintegerChecker<uint32_t>(64))
+            .AddAttribute(
+                "DrrQuantum",
+                "DeficitRoundRobin credit per turn (bytes; equal for every data "
+                "priority; at least one frame keeps DRR's work per frame O(1), "
+                "Shreedhar & Varghese, SIGCOMM'95; at most 1 GiB). Default 65536 B, by measurement "
+                "(README \"Network model\"): with 9216 B mesh on BCube(3,1) took "
+                "1.17x its ideal, with 64 KiB 1.05x, and no measured row got worse.",
+                UintegerValue(65536),
+                MakeUintegerAccessor(&PfcNetDevice::m_drrQuantum),
+                MakeUintegerChecker<uint32_t>(64, kMaxDrrQuantum))
             .AddAttribute("ControlPriority",
                           "Priority served ahead of every data priority and never paused "
                           "(received pauses for it are counted and ignored): the class of "
@@ -151,6 +152,7 @@ PfcNetDevice::DoDispose()
     }
     m_node = nullptr;
     m_channel = nullptr;
+    ForgetDirectPath();
     m_completion.Cancel();
     m_control.clear();
     m_controlQueued = false;
@@ -160,12 +162,16 @@ PfcNetDevice::DoDispose()
     }
     m_queueMask = 0;
     m_puller = TxPuller();
+    m_hasPuller = false;
     m_source = nullptr;
     m_relay = nullptr;
+    m_txRelay = nullptr;
+    m_hasRelay = false;
     m_relayReceives = false;
     m_frameRx = FrameReceiveCallback();
     m_rxCallback = NetDevice::ReceiveCallback();
     m_pcap = nullptr;
+    m_txPcap = false;
     NetDevice::DoDispose();
 }
 
@@ -173,6 +179,7 @@ void
 PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 {
     m_channel = channel;
+    ForgetDirectPath();
     channel->Attach(this);
 }
 
@@ -241,6 +248,7 @@ void
 PfcNetDevice::SetTxPuller(TxPuller puller)
 {
     m_puller = puller;
+    m_hasPuller = !puller.IsNull();
     m_source = nullptr;
 }
 
@@ -250,6 +258,7 @@ PfcNetDevice::SetFrameSource(PfcFrameSource* source, uint32_t port)
     m_source = source;
     m_sourcePort = port;
     m_puller = TxPuller();
+    m_hasPuller = false;
 }
 
 void
@@ -258,6 +267,9 @@ PfcNetDevice::SetFrameRelay(PfcFrameRelay* relay, uint32_t port)
     m_relay = relay;
     m_relayPort = port;
     m_relayReceives = relay != nullptr;
+    m_txRelay = relay;
+    m_txRelayPort = port;
+    m_hasRelay = relay != nullptr;
 }
 
 void
@@ -398,13 +410,14 @@ PfcNetDevice::GetPausedTime(uint8_t priority) const
 uint64_t
 PfcNetDevice::GetTxFrames(uint8_t priority) const
 {
-    return m_txFrames[priority];
+    return m_txFrames[priority] + (priority == m_txRunPriority ? m_txRun : 0);
 }
 
 void
 PfcNetDevice::EnablePcap(const std::string& filename)
 {
     m_pcap = CreateObject<PcapFileWrapper>();
+    m_txPcap = true;
     // Nanosecond timestamps: at 100 Gb/s a 64 B frame lasts 6.7 ns, microseconds merge them.
     m_pcap->SetAttribute("NanosecMode", BooleanValue(true));
     m_pcap->Open(filename, std::ios::out);

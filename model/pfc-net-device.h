@@ -83,6 +83,8 @@ constexpr uint8_t kPfcPriorities = 8;
 /// default and the priority RoceNic sends them on when a port has no control class. RoceNic
 /// sends its control frames on its port's ControlFramePriority(), so the two cannot differ.
 constexpr uint8_t kDefaultControlPriority = 7;
+/// \brief The largest DrrQuantum (1 GiB): a credit (at most one quantum) fits 32 bits.
+constexpr uint32_t kMaxDrrQuantum = uint32_t{1} << 30;
 
 class PfcNetDevice;
 
@@ -218,6 +220,14 @@ class PfcNetDevice : public NetDevice
      * names another. nullptr removes it.
      */
     void SetFrameRelay(PfcFrameRelay* relay, uint32_t port);
+    /// \brief The channel's link state, ends or delay changed: ask it for the direct path
+    /// to the peer again (PfcChannel::GetDirectPath) before the next frame.
+    void
+    ForgetDirectPath()
+    {
+        m_pathKnown = false;
+        m_peer = nullptr;
+    }
     /**
      * \brief The relay source has (true) or has no (false) frame of a priority: the device
      * only asks it for backlogged priorities (saves a callback per priority and idle scan).
@@ -413,6 +423,18 @@ class PfcNetDevice : public NetDevice
     void PauseExpired(uint8_t priority);
     /// \brief End the pause of a priority now and account its duration.
     void EndPause(uint8_t priority);
+    /// \brief Count a data frame of a priority as sent (m_txRun while the priority repeats).
+    void
+    CountTxFrame(uint8_t priority)
+    {
+        if (priority != m_txRunPriority || m_txRun == UINT32_MAX)
+        {
+            m_txFrames[m_txRunPriority] += m_txRun;
+            m_txRun = 0;
+            m_txRunPriority = priority;
+        }
+        ++m_txRun;
+    }
     /// \brief Serialization time of wireBytes, carrying sub-step remainders between frames.
     Time SerializationTime(uint32_t wireBytes);
     /// \brief Our MAC address bytes.
@@ -431,7 +453,13 @@ class PfcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace; //!< Rx (data frame)
     const RoceFrameInfo* m_rxInfo{nullptr};               //!< header of the frame being delivered
 
-    // Transmit: the state, the link and the sources, one line.
+    // Transmit: three lines per frame sent (a switch port's sent frame read five: these
+    // two, the DRR credit, the frame counts and the receive line's relay and capture). The
+    // relay, its port index and the capture are mirrored here from the receive line, the
+    // callback puller is a flag, and the frame counts of a run of one priority are kept in
+    // one counter (m_txRun) and added to m_txFrames when the priority changes.
+
+    // Line 1: the state, the link, the line rate and the frame source.
     alignas(64) TxState m_txState{READY};               //!< transmitter state
     TxScheduling m_scheduling{STRICT_PRIORITY};         //!< scheduling policy
     bool m_pfcEnabled{true};                            //!< honour received PFC frames
@@ -439,29 +467,43 @@ class PfcNetDevice : public NetDevice
     uint8_t m_rrNext{0};                                //!< round-robin: priority to look at first
     uint8_t m_controlPriority{kDefaultControlPriority}; //!< served first, never paused (8: none)
     uint8_t m_drrCurrent{0};                            //!< DRR: priority whose turn it is
-    bool m_inTryTransmit{false};     //!< TryTransmit is running (a puller may Wake us)
-    bool m_wakePending{false};       //!< Wake() arrived during the scan
-    uint8_t m_relayBacklog{0};       //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};       //!< priorities the frame source may have
-    uint8_t m_queueMask{0};          //!< priorities with queued frames
-    bool m_controlQueued{false};     //!< m_control is not empty
-    uint8_t m_pausedMask{0};         //!< priorities the peer paused
-    bool m_completionPending{false}; //!< a TransmitComplete event is scheduled
-    std::array<bool, kPfcPriorities> m_relayFirst{}; //!< which source to ask first
-    Ptr<PfcChannel> m_channel;                       //!< the link
+    bool m_inTryTransmit{false};       //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending{false};         //!< Wake() arrived during the scan
+    uint8_t m_relayBacklog{0};         //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};         //!< priorities the frame source may have
+    uint8_t m_queueMask{0};            //!< priorities with queued frames
+    bool m_controlQueued{false};       //!< m_control is not empty
+    uint8_t m_pausedMask{0};           //!< priorities the peer paused
+    bool m_completionPending{false};   //!< a TransmitComplete event is scheduled
+    uint8_t m_relayFirst{0};           //!< bit p: ask the relay before the local source for p
+    bool m_hasPuller{false};           //!< m_puller is set
+    bool m_hasRelay{false};            //!< m_txRelay is set
+    bool m_txPcap{false};              //!< m_pcap is set (the capture of sent frames)
+    uint8_t m_txRunPriority{0};        //!< priority of the frames counted in m_txRun
+    uint32_t m_sourcePort{0};          //!< our port index at m_source
+    Ptr<PfcChannel> m_channel;         //!< the link
     Time m_txEnd;                      //!< end of the frame being (or last) serialized
     DataRate m_rate;                   //!< line rate
     uint64_t m_txCarry{0};             //!< fraction of a time step (x rate) carried over
     PfcFrameSource* m_source{nullptr}; //!< on-demand frame source (NIC)
-    // Transmit: the end event, the dequeue trace, one line.
+    // Line 2: the end event, the dequeue trace, the relay source and the run counter.
     alignas(64) EventId m_completion; //!< the pending TransmitComplete, if any
     TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
-    uint32_t m_sourcePort{0};                                  //!< our port index at m_source
-    uint32_t m_drrQuantum{0};                                  //!< DRR: credit per turn (bytes)
-    TxPuller m_puller; //!< on-demand frame source as a callback
-    // Transmit: DRR credit and the per-priority frame counts, a line each.
-    alignas(64) std::array<int64_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
-    std::array<uint64_t, kPfcPriorities> m_txFrames{};             //!< frames sent per priority
+    PfcFrameRelay* m_txRelay{nullptr};                         //!< m_relay, for the transmit path
+    uint32_t m_txRelayPort{0}; //!< m_relayPort, for the transmit path
+    uint32_t m_txRun{0};       //!< frames of m_txRunPriority not yet in m_txFrames
+    // Line 3: DRR credit and the direct path to the peer (a frame with its header is
+    // scheduled at the peer without reading the channel's line: PfcChannel::GetDirectPath).
+    // A credit is at most DrrQuantum (at most kMaxDrrQuantum) and at least minus one frame.
+    alignas(64) std::array<int32_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
+    PfcNetDevice* m_peer{nullptr}; //!< the direct path's receiver (null: through the channel)
+    Time m_peerDelay;              //!< its propagation delay
+    uint32_t m_peerContext{0};     //!< its node id
+    bool m_pathKnown{false};       //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
+    // Per frame of a changed priority or per DRR turn (every DrrQuantum bytes).
+    std::array<uint64_t, kPfcPriorities> m_txFrames{}; //!< frames sent per priority (but m_txRun)
+    uint32_t m_drrQuantum{0};                          //!< DRR: credit per turn (bytes)
+    TxPuller m_puller;                                 //!< on-demand frame source as a callback
 
     // Rarer: queues of frames the owner pushed (hosts' ACK/NAK/CNP; frames without a source).
     std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue

@@ -22,6 +22,7 @@ void
 QueuePair::DoDispose()
 {
     m_rtoEvent.Cancel();
+    m_rtoArmed = false;
     m_messages.clear();
     if (m_cc)
     {

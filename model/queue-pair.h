@@ -115,35 +115,49 @@ class QueuePair : public Object
         return m_nextPsn < m_postedEndPsn;
     }
 
-    uint32_t m_number{0};        //!< QP number
-    uint32_t m_srcHost{0};       //!< our rank
-    uint32_t m_dstHost{0};       //!< peer rank
-    uint16_t m_udpSrcPort{0};    //!< ECMP entropy
-    uint32_t m_port{0};          //!< NIC port index
-    int32_t m_routeIndex{-1};    //!< pinned equal-cost route (-1: hashed)
-    uint8_t m_priority{0};       //!< data priority
-    uint32_t m_tag{~0u};         //!< owner's value
-    Ptr<CongestionControl> m_cc; //!< per-QP rate
+    // A data packet reads and writes two lines of its QP (the object is 64-byte aligned):
+    // pacing and sequence numbers in the first, identity and the message being sent in the
+    // second. The message's range and size are copied from m_messages (RoceNic::
+    // LoadTxMessage) whenever m_txMsg changes, so that a packet does not walk the deque's
+    // map to its element (three more lines), and the retransmission timer's state is a flag
+    // instead of asking the timer's event (one more line, per packet). Spread over the
+    // object they were seven or eight lines, a cache miss each in a large network.
 
+    // Line 1: sequence numbers, pacing, congestion control, the message of m_nextPsn.
+    alignas(64) uint64_t m_nextPsn{0}; //!< next PSN to put on the wire
+    uint64_t m_postedEndPsn{0};        //!< one past the last PSN of all posted messages
+    uint64_t m_maxSentPsn{0};          //!< one past the highest PSN ever sent
+    Time m_nextSendTime;               //!< pacing: earliest time of the next data packet
+    uint64_t m_paceCarry{0};           //!< pacing: sub-nanosecond remainder (bit*1e9 mod rate)
+    Ptr<CongestionControl> m_cc;       //!< per-QP rate
+    uint64_t m_txFirstPsn{0};          //!< m_messages[m_txMsg].firstPsn
+    uint64_t m_txEndPsn{0};            //!< m_messages[m_txMsg].endPsn
+    // Line 2: identity, the message cursor, the timer and the send counter.
+    alignas(64) uint64_t m_txBytes{0}; //!< m_messages[m_txMsg].bytes
+    std::size_t m_txMsg{0};            //!< index in m_messages of the message of m_nextPsn
+    uint32_t m_number{0};              //!< QP number
+    uint32_t m_dstHost{0};             //!< peer rank
+    uint16_t m_udpSrcPort{0};          //!< ECMP entropy
+    uint8_t m_priority{0};             //!< data priority
+    bool m_active{false};              //!< in its port's round-robin list
+    bool m_rtoArmed{false};            //!< m_rtoEvent is pending
+    uint32_t m_port{0};                //!< NIC port index
+    uint64_t m_packetsSent{0};         //!< counter
+    Time m_lastProgress;               //!< last ACK progress (or first send after idle)
+    uint64_t m_unackedPsn{0};          //!< oldest PSN not acknowledged
+
+    // Per message, per ACK or rarer.
     std::deque<Message> m_messages; //!< unacknowledged messages, oldest first
-    std::size_t m_txMsg{0};         //!< index in m_messages of the message of m_nextPsn
-    uint64_t m_postedEndPsn{0};     //!< one past the last PSN of all posted messages
-    uint64_t m_nextPsn{0};          //!< next PSN to put on the wire
-    uint64_t m_maxSentPsn{0};       //!< one past the highest PSN ever sent
-    uint64_t m_unackedPsn{0};       //!< oldest PSN not acknowledged
-    Time m_nextSendTime;            //!< pacing: earliest time of the next data packet
-    uint64_t m_paceCarry{0};        //!< pacing: sub-nanosecond remainder (bit*1e9 mod rate)
-    bool m_active{false};           //!< in its port's round-robin list
-    Time m_lastProgress;            //!< last ACK progress (or first send after idle)
     EventId m_rtoEvent;             //!< retransmission timer (lazy, one per RTO period)
-
-    uint64_t m_packetsSent{0}; //!< counter
-    uint64_t m_retransmits{0}; //!< counter
-    uint64_t m_bytesAcked{0};  //!< counter
-    uint64_t m_completed{0};   //!< counter
-    uint64_t m_timeouts{0};    //!< counter
-    uint64_t m_nacksRecv{0};   //!< counter
-    uint64_t m_cnpsRecv{0};    //!< counter
+    uint32_t m_srcHost{0};          //!< our rank
+    int32_t m_routeIndex{-1};       //!< pinned equal-cost route (-1: hashed)
+    uint32_t m_tag{~0u};            //!< owner's value
+    uint64_t m_retransmits{0};      //!< counter
+    uint64_t m_bytesAcked{0};       //!< counter
+    uint64_t m_completed{0};        //!< counter
+    uint64_t m_timeouts{0};         //!< counter
+    uint64_t m_nacksRecv{0};        //!< counter
+    uint64_t m_cnpsRecv{0};         //!< counter
 };
 
 } // namespace ns3

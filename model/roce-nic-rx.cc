@@ -252,6 +252,7 @@ RoceNic::ReceiveAck(const RoceFrameInfo& info)
     if (qp->m_unackedPsn >= qp->m_maxSentPsn)
     {
         qp->m_rtoEvent.Cancel();
+        qp->m_rtoArmed = false;
     }
     // Collect completed messages first, so that callbacks that post again see a
     // consistent QP.

@@ -63,6 +63,19 @@ RoceNic::SeekCursor(QueuePair* qp)
         ++i;
     }
     qp->m_txMsg = i;
+    LoadTxMessage(qp);
+}
+
+void
+RoceNic::LoadTxMessage(QueuePair* qp)
+{
+    if (qp->m_txMsg < qp->m_messages.size())
+    {
+        const QueuePair::Message& m = qp->m_messages[qp->m_txMsg];
+        qp->m_txFirstPsn = m.firstPsn;
+        qp->m_txEndPsn = m.endPsn;
+        qp->m_txBytes = m.bytes;
+    }
 }
 
 FrameRef
@@ -125,11 +138,14 @@ RoceNic::SourcePull(uint32_t portIndex, uint8_t p, RoceFrameInfo& info, uint32_t
 FrameRef
 RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes)
 {
-    const QueuePair::Message& m = qp->m_messages[qp->m_txMsg];
+    // The message of psn (LoadTxMessage keeps its range and size in the QP's lines).
+    NS_ASSERT(qp->m_txMsg < qp->m_messages.size() &&
+              qp->m_messages[qp->m_txMsg].firstPsn == qp->m_txFirstPsn &&
+              qp->m_messages[qp->m_txMsg].endPsn == qp->m_txEndPsn);
     const uint64_t psn = qp->m_nextPsn;
-    const uint64_t index = psn - m.firstPsn;
-    const bool first = psn == m.firstPsn;
-    const bool last = psn + 1 == m.endPsn;
+    const uint64_t index = psn - qp->m_txFirstPsn;
+    const bool first = psn == qp->m_txFirstPsn;
+    const bool last = psn + 1 == qp->m_txEndPsn;
 
     info = RoceFrameInfo();
     info.srcHost = m_hostRank;
@@ -139,7 +155,7 @@ RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes)
     info.destQp = qp->m_number;
     info.psn = static_cast<uint32_t>(psn) & kPsnMask;
     info.ackRequest = last;
-    info.payloadBytes = static_cast<uint32_t>(last ? m.bytes - index * m_mtu : m_mtu);
+    info.payloadBytes = static_cast<uint32_t>(last ? qp->m_txBytes - index * m_mtu : m_mtu);
     info.opcode = first ? (last ? RoceOpcode::kSendOnly : RoceOpcode::kSendFirst)
                         : (last ? RoceOpcode::kSendLast : RoceOpcode::kSendMiddle);
     info.vlan = m_vlan;
@@ -164,6 +180,7 @@ RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes)
     if (last)
     {
         ++qp->m_txMsg;
+        LoadTxMessage(qp);
     }
 
     // Pacing: the next packet may leave one wire time at the QP's rate after this one. At
@@ -189,16 +206,18 @@ RoceNic::MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes)
 void
 RoceNic::ArmRto(QueuePair* qp)
 {
-    if (!qp->m_rtoEvent.IsRunning())
+    if (!qp->m_rtoArmed)
     {
         qp->m_lastProgress = Simulator::Now();
         qp->m_rtoEvent = Simulator::Schedule(m_rto, &RoceNic::RtoExpired, this, qp);
+        qp->m_rtoArmed = true;
     }
 }
 
 void
 RoceNic::RtoExpired(QueuePair* qp)
 {
+    qp->m_rtoArmed = false; // this is its event
     if (qp->m_unackedPsn >= qp->m_maxSentPsn)
     {
         return; // nothing outstanding: the next packet sent re-arms the timer
@@ -209,6 +228,7 @@ RoceNic::RtoExpired(QueuePair* qp)
     {
         // Progress since the timer was set: one event per RTO period, not one per ACK.
         qp->m_rtoEvent = Simulator::Schedule(deadline - now, &RoceNic::RtoExpired, this, qp);
+        qp->m_rtoArmed = true;
         return;
     }
     ++qp->m_timeouts;
@@ -218,6 +238,7 @@ RoceNic::RtoExpired(QueuePair* qp)
     SeekCursor(qp);
     qp->m_lastProgress = now;
     qp->m_rtoEvent = Simulator::Schedule(m_rto, &RoceNic::RtoExpired, this, qp);
+    qp->m_rtoArmed = true;
     Activate(qp);
 }
 

@@ -502,6 +502,7 @@ RoceNic::PostSend(Ptr<QueuePair> qp, uint64_t bytes, std::function<void()> onCom
     // The cursor (first message with endPsn > nextPsn) stays valid: if it pointed past the
     // end, it now points at this message.
     qp->m_messages.push_back(std::move(m));
+    LoadTxMessage(PeekPointer(qp)); // the new message may be the one of m_nextPsn
     Activate(PeekPointer(qp));
 }
 

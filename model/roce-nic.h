@@ -236,6 +236,8 @@ class RoceNic : public Object, public PfcFrameSource
     void ScheduleWake(Port& port, Time t);
     /// \brief Re-derive the QP's message cursor for m_nextPsn.
     void SeekCursor(QueuePair* qp);
+    /// \brief Copy the range and size of the QP's message m_txMsg into its send line.
+    static void LoadTxMessage(QueuePair* qp);
     /// \brief Sender: an ACK or NACK arrived.
     void ReceiveAck(const RoceFrameInfo& info);
     /// \brief Sender: a CNP arrived.

@@ -250,6 +250,12 @@ TEST_F(PfcNetDeviceTest, StrictPriorityAndRoundRobin)
             EXPECT_EQ(order, (std::vector<int>{2, 5, 2, 5}));
         }
         EXPECT_EQ(l->aTx[3].first, 3 * 1086);
+        // Frames sent per priority: two of each, whether the priorities alternate (round
+        // robin: 2, 5, 2, 5) or repeat (strict: 2, 5, 5, 2); none of any other priority.
+        EXPECT_EQ(l->a->GetTxFrames(2), 2u) << s;
+        EXPECT_EQ(l->a->GetTxFrames(5), 2u) << s;
+        EXPECT_EQ(l->a->GetTxFrames(0), 0u) << s;
+        EXPECT_EQ(l->a->GetTxFrames(3), 0u) << s;
         Simulator::Destroy();
     }
 }
@@ -337,6 +343,39 @@ TEST_F(PfcNetDeviceTest, HeaderHandedAlongReachesTheReceiver)
     EXPECT_EQ(g_rxPsn[1], -1);
     // Outside a delivery there is no header.
     EXPECT_EQ(l->b->GetRxInfo(), nullptr);
+}
+
+void
+EnqueueWithHeader(Ptr<PfcNetDevice> d, uint8_t p)
+{
+    RoceFrameInfo info;
+    info.priority = p;
+    info.payloadBytes = 1000;
+    d->EnqueueRoce(BuildRoceFrame(info), p, RoceFrameInfoAsParsed(info));
+}
+
+TEST_F(PfcNetDeviceTest, FramesWithHeadersFollowTheLinkStateAndDelayOfTheirTime)
+{
+    // A device hands a frame with its header straight to the peer on an up, local link,
+    // without the channel (PfcChannel::GetDirectPath); a change of the link must reach the
+    // next frame. One frame at 0 ns (1086 ns on the wire + 1000 ns delay: at B at 2086 ns);
+    // the link fails at 5000 ns: a frame at 6000 ns is lost (one link drop); repaired at
+    // 10000 ns with a delay of 3000 ns: a frame at 12000 ns arrives at 12000 + 1086 + 3000 =
+    // 16086 ns.
+    auto l = MakeLink();
+    Ptr<PfcChannel> ch = l->a->GetPfcChannel();
+    Simulator::Schedule(NanoSeconds(0), &EnqueueWithHeader, l->a, 3);
+    Simulator::Schedule(NanoSeconds(5000), &PfcChannel::SetUp, ch, false);
+    Simulator::Schedule(NanoSeconds(6000), &EnqueueWithHeader, l->a, 3);
+    Simulator::Schedule(NanoSeconds(10000), &PfcChannel::SetUp, ch, true);
+    Simulator::Schedule(NanoSeconds(10000), &PfcChannel::SetDelay, ch, NanoSeconds(3000));
+    Simulator::Schedule(NanoSeconds(12000), &EnqueueWithHeader, l->a, 3);
+    Simulator::Run();
+    ASSERT_EQ(l->bRx.size(), 2u);
+    EXPECT_EQ(l->bRx[0].first, 2086);
+    EXPECT_EQ(l->bRx[1].first, 16086);
+    EXPECT_EQ(ch->GetLinkDrops(), 1u);
+    EXPECT_EQ(l->a->GetTxFrames(3), 3u); // the lost one was sent into the dead cable
 }
 
 TEST_F(PfcNetDeviceTest, PfcDisabledCountsPausesButIgnoresThem)
