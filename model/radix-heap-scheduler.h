@@ -42,6 +42,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -74,6 +75,26 @@ class RadixHeapScheduler : public Scheduler
     /// Buckets: 0 holds the events at the base time, 1 + l * kDigits + d the keys whose
     /// highest digit differing from the base is digit l, of value d.
     static constexpr std::size_t kBuckets = 1 + kLevels * kDigits;
+    static constexpr std::size_t kBitmapWords = (kBuckets + 63) / 64;
+    static_assert(kBitmapWords <= 64, "one summary word covers the bitmap");
+    /// Events per chunk: a chunk is 1 KiB, 16 cache lines.
+    static constexpr std::size_t kChunkEvents = 42;
+
+    /// \brief A bucket's storage unit: events in insertion order, chained to the next chunk.
+    struct alignas(64) Chunk
+    {
+        Chunk* next;                                       //!< the bucket's next chunk, or null
+        uint32_t count;                                    //!< events written
+        std::array<Scheduler::Event, kChunkEvents> events; //!< the events, [0, count) valid
+    };
+
+    /// \brief A FIFO of events in chunks, with the smallest key it ever held since emptied.
+    struct Bucket
+    {
+        Chunk* head{nullptr}; //!< first chunk, null if the bucket is empty
+        Chunk* tail{nullptr}; //!< last chunk (the one appended to)
+        Key min{~Key{0}};     //!< no event of the bucket has a smaller key
+    };
 
     /// \brief The time stamp (ties leave in uid order, see the file comment).
     static Key
@@ -85,23 +106,37 @@ class RadixHeapScheduler : public Scheduler
     static std::size_t BucketOf(Key k, Key base);
     /// \brief Append ev to its bucket against the current base.
     void Place(const Scheduler::Event& ev) const;
+    /// \brief Append ev to bucket b.
+    void Append(std::size_t b, const Scheduler::Event& ev) const;
     /// \brief Put ev (its uid below one inserted before) ahead of the later uids of its time.
     void PlaceBeforeLaterUids(const Scheduler::Event& ev);
     /// \brief Make bucket 0 hold the smallest pending events (the queue must not be empty).
     void Refill() const;
     /// \brief Make k (smaller than the base) the base and re-spread every pending event.
     void Rebase(Key k) const;
+    /// \brief Move bucket b's events still to take out, in order, and empty it.
+    std::vector<Scheduler::Event> TakeAll(std::size_t b) const;
     /// \brief Bucket b has no event left to take.
     void MarkEmpty(std::size_t b) const;
+    /// \brief Bucket b has an event to take.
+    void MarkNonEmpty(std::size_t b) const;
+    /// \brief The lowest bucket with an event to take (there must be one).
+    std::size_t FirstNonEmpty() const;
+    /// \brief An empty chunk: the one freed last if any (its lines are likely still cached).
+    Chunk* NewChunk() const;
+    /// \brief Return c to the free list.
+    void FreeChunk(Chunk* c) const;
 
     // Mutable: PeekNext (const in ns-3's interface) moves the smallest events to bucket 0.
-    mutable std::array<std::vector<Scheduler::Event>, kBuckets> m_buckets; //!< the buckets
-    mutable std::array<uint64_t, (kBuckets + 63) / 64>
-        m_nonEmpty{};                   //!< bit b: bucket b has an event to take
-    mutable std::size_t m_firstNext{0}; //!< bucket 0: index of the next event
-    mutable Key m_base{0};              //!< no pending key is smaller
-    std::size_t m_size{0};              //!< pending events
-    uint32_t m_lastUid{0};              //!< the latest uid inserted (serial-number order)
+    mutable std::array<Bucket, kBuckets> m_buckets{};        //!< the buckets
+    mutable std::array<uint64_t, kBitmapWords> m_nonEmpty{}; //!< bit b: bucket b has an event
+    mutable uint64_t m_nonEmptyWords{0};                     //!< bit w: m_nonEmpty[w] is not zero
+    mutable std::size_t m_firstNext{0};   //!< bucket 0: index of the next event in its head
+    mutable Key m_base{0};                //!< no pending key is smaller
+    mutable Chunk* m_freeChunks{nullptr}; //!< free list, most recently freed first
+    mutable std::vector<std::unique_ptr<Chunk[]>> m_chunkBlocks; //!< every chunk allocated
+    std::size_t m_size{0};                                       //!< pending events
+    uint32_t m_lastUid{0}; //!< the latest uid inserted (serial-number order)
 };
 
 } // namespace ns3
