@@ -37,9 +37,36 @@ RadixHeapScheduler::BucketOf(Key k, Key base)
     return 1 + level * kDigits + digit;
 }
 
+void
+RadixHeapScheduler::Chunk::Write(std::size_t i, const Scheduler::Event& ev, bool wide)
+{
+    records[i] = Record{ev.impl, ev.key.m_uid, ev.key.m_context};
+    tsLow[i] = static_cast<uint32_t>(ev.key.m_ts);
+    if (wide)
+    {
+        tsHigh[i] = static_cast<uint32_t>(ev.key.m_ts >> 32);
+    }
+}
+
+Scheduler::Event
+RadixHeapScheduler::Chunk::Read(std::size_t i, uint64_t base, bool wide) const
+{
+    // Outside wide buckets a key agrees with the base above its bucket's digit (the radix
+    // heap's invariant), so above bit 31.
+    const uint64_t high = wide ? uint64_t{tsHigh[i]} << 32 : base & ~uint64_t{0xffffffff};
+    const Record& r = records[i];
+    Scheduler::Event ev;
+    ev.impl = r.impl;
+    ev.key.m_ts = high | tsLow[i];
+    ev.key.m_uid = r.uid;
+    ev.key.m_context = r.context;
+    return ev;
+}
+
 RadixHeapScheduler::Chunk*
 RadixHeapScheduler::NewChunk() const
 {
+    static_assert(sizeof(Chunk) == kChunkBytes, "no padding: the events fill the chunk");
     if (m_freeChunks == nullptr)
     {
         // Blocks grow with the queue (64 chunks first, then as many as allocated so far):
@@ -108,7 +135,7 @@ RadixHeapScheduler::Append(std::size_t b, const Scheduler::Event& ev) const
         bucket.tail->next = NewChunk();
         bucket.tail = bucket.tail->next;
     }
-    bucket.tail->events[bucket.tail->count++] = ev;
+    bucket.tail->Write(bucket.tail->count++, ev, IsWide(b));
     const Key k = KeyOf(ev);
     bucket.min = k < bucket.min ? k : bucket.min;
 }
@@ -127,7 +154,10 @@ RadixHeapScheduler::TakeAll(std::size_t b) const
     std::size_t from = b == 0 ? m_firstNext : 0;
     for (Chunk* c = bucket.head; c != nullptr;)
     {
-        out.insert(out.end(), c->events.begin() + from, c->events.begin() + c->count);
+        for (std::size_t i = from; i < c->count; ++i)
+        {
+            out.push_back(c->Read(i, m_base, IsWide(b)));
+        }
         from = 0;
         Chunk* next = c->next;
         FreeChunk(c);
@@ -216,11 +246,12 @@ RadixHeapScheduler::Refill() const
     // move to lower levels (the smallest to bucket 0), none back into b; in order, so the
     // events of one time keep their uid order. A chunk read is freed at once, so the next
     // chunk appended to is likely that one, still cached.
+    const bool wide = IsWide(b);
     for (Chunk* c = taken.head; c != nullptr;)
     {
         for (uint32_t i = 0; i < c->count; ++i)
         {
-            Place(c->events[i]);
+            Place(c->Read(i, m_base, wide));
         }
         Chunk* next = c->next;
         FreeChunk(c);
@@ -233,7 +264,7 @@ RadixHeapScheduler::PeekNext() const
 {
     NS_ASSERT(m_size > 0);
     Refill();
-    return m_buckets[0].head->events[m_firstNext];
+    return m_buckets[0].head->Read(m_firstNext, m_base, false);
 }
 
 Scheduler::Event
@@ -244,7 +275,7 @@ RadixHeapScheduler::RemoveNext()
     // Bucket 0 holds the events at the base time, in uid order: taken first to last.
     Bucket& first = m_buckets[0];
     Chunk* head = first.head;
-    const Scheduler::Event next = head->events[m_firstNext++];
+    const Scheduler::Event next = head->Read(m_firstNext++, m_base, false);
     if (m_firstNext == head->count)
     {
         // The head is read to its end: freed at once, so that the next chunk appended to
