@@ -71,8 +71,8 @@ RadixHeapScheduler::NewChunk() const
     {
         // Blocks grow with the queue (64 chunks first, then as many as allocated so far):
         // few allocations, and memory in step with the largest queue of the run.
-        const std::size_t allocated = m_chunkBlocks.empty() ? 0 : 64 << (m_chunkBlocks.size() - 1);
-        const std::size_t n = allocated == 0 ? 64 : allocated;
+        const std::size_t n = m_chunkBlocks.empty() ? 64
+                                                    : std::size_t{64} << (m_chunkBlocks.size() - 1);
         m_chunkBlocks.emplace_back(new Chunk[n]);
         Chunk* block = m_chunkBlocks.back().get();
         for (std::size_t i = n; i-- > 0;)
