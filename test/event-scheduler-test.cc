@@ -1,7 +1,8 @@
 // The event queues (model/quad-heap-scheduler.h, model/radix-heap-scheduler.h): events leave
 // in (time stamp, uid) order, the order every ns-3 scheduler keeps, so that swapping the
 // scheduler cannot change a result. The contract is one typed suite run on both; the radix
-// heap's own cases (its base after a peek, a long stream against the 4-ary heap) follow.
+// heap's own cases (its base after a peek, a long stream against the 4-ary heap, ties over
+// several of a bucket's chunks, keys on both sides of every digit and of bit 32) follow.
 #include "ns3/object-factory.h"
 #include "ns3/quad-heap-scheduler.h"
 #include "ns3/radix-heap-scheduler.h"
