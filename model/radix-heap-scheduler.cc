@@ -2,6 +2,7 @@
 
 #include "ns3/assert.h"
 
+#include <algorithm>
 #include <utility>
 
 namespace ns3
@@ -37,33 +38,157 @@ RadixHeapScheduler::BucketOf(Key k, Key base)
 }
 
 void
+RadixHeapScheduler::Chunk::Write(std::size_t i, const Scheduler::Event& ev, bool wide)
+{
+    records[i] = Record{ev.impl, ev.key.m_uid, ev.key.m_context};
+    tsLow[i] = static_cast<uint32_t>(ev.key.m_ts);
+    if (wide)
+    {
+        tsHigh[i] = static_cast<uint32_t>(ev.key.m_ts >> 32);
+    }
+}
+
+Scheduler::Event
+RadixHeapScheduler::Chunk::Read(std::size_t i, uint64_t base, bool wide) const
+{
+    // Outside wide buckets a key agrees with the base above its bucket's digit (the radix
+    // heap's invariant), so above bit 31.
+    const uint64_t high = wide ? uint64_t{tsHigh[i]} << 32 : base & ~uint64_t{0xffffffff};
+    const Record& r = records[i];
+    Scheduler::Event ev;
+    ev.impl = r.impl;
+    ev.key.m_ts = high | tsLow[i];
+    ev.key.m_uid = r.uid;
+    ev.key.m_context = r.context;
+    return ev;
+}
+
+RadixHeapScheduler::Chunk*
+RadixHeapScheduler::NewChunk() const
+{
+    static_assert(sizeof(Chunk) == kChunkBytes, "no padding: the events fill the chunk");
+    if (m_freeChunks == nullptr)
+    {
+        // Blocks grow with the queue (64 chunks first, then as many as allocated so far):
+        // few allocations, and memory in step with the largest queue of the run.
+        const std::size_t n = m_chunkBlocks.empty() ? 64
+                                                    : std::size_t{64} << (m_chunkBlocks.size() - 1);
+        m_chunkBlocks.emplace_back(new Chunk[n]);
+        Chunk* block = m_chunkBlocks.back().get();
+        for (std::size_t i = n; i-- > 0;)
+        {
+            block[i].next = m_freeChunks;
+            m_freeChunks = &block[i];
+        }
+    }
+    Chunk* c = m_freeChunks;
+    m_freeChunks = c->next;
+    c->next = nullptr;
+    c->count = 0;
+    return c;
+}
+
+void
+RadixHeapScheduler::FreeChunk(Chunk* c) const
+{
+    c->next = m_freeChunks;
+    m_freeChunks = c;
+}
+
+void
+RadixHeapScheduler::MarkEmpty(std::size_t b) const
+{
+    const std::size_t w = b >> 6;
+    m_nonEmpty[w] &= ~(uint64_t{1} << (b & 63));
+    if (m_nonEmpty[w] == 0)
+    {
+        m_nonEmptyWords &= ~(uint64_t{1} << w);
+    }
+}
+
+void
+RadixHeapScheduler::MarkNonEmpty(std::size_t b) const
+{
+    m_nonEmpty[b >> 6] |= uint64_t{1} << (b & 63);
+    m_nonEmptyWords |= uint64_t{1} << (b >> 6);
+}
+
+std::size_t
+RadixHeapScheduler::FirstNonEmpty() const
+{
+    NS_ASSERT_MSG(m_nonEmptyWords != 0, "RadixHeapScheduler: no pending event");
+    const auto w = static_cast<std::size_t>(__builtin_ctzll(m_nonEmptyWords));
+    return 64 * w + static_cast<std::size_t>(__builtin_ctzll(m_nonEmpty[w]));
+}
+
+void
+RadixHeapScheduler::Append(std::size_t b, const Scheduler::Event& ev) const
+{
+    Bucket& bucket = m_buckets[b];
+    if (bucket.head == nullptr)
+    {
+        bucket.head = bucket.tail = NewChunk();
+        MarkNonEmpty(b);
+    }
+    else if (bucket.tail->count == kChunkEvents)
+    {
+        bucket.tail->next = NewChunk();
+        bucket.tail = bucket.tail->next;
+    }
+    bucket.tail->Write(bucket.tail->count++, ev, IsWide(b));
+    const Key k = KeyOf(ev);
+    bucket.min = k < bucket.min ? k : bucket.min;
+}
+
+void
 RadixHeapScheduler::Place(const Scheduler::Event& ev) const
 {
-    const std::size_t b = BucketOf(KeyOf(ev), m_base);
-    m_buckets[b].push_back(ev);
-    m_nonEmpty[b >> 6] |= uint64_t{1} << (b & 63);
+    Append(BucketOf(KeyOf(ev), m_base), ev);
+}
+
+std::vector<Scheduler::Event>
+RadixHeapScheduler::TakeAll(std::size_t b) const
+{
+    std::vector<Scheduler::Event> out;
+    Bucket& bucket = m_buckets[b];
+    std::size_t from = b == 0 ? m_firstNext : 0;
+    for (Chunk* c = bucket.head; c != nullptr;)
+    {
+        for (std::size_t i = from; i < c->count; ++i)
+        {
+            out.push_back(c->Read(i, m_base, IsWide(b)));
+        }
+        from = 0;
+        Chunk* next = c->next;
+        FreeChunk(c);
+        c = next;
+    }
+    bucket = Bucket{};
+    if (b == 0)
+    {
+        m_firstNext = 0;
+    }
+    MarkEmpty(b);
+    return out;
 }
 
 void
 RadixHeapScheduler::PlaceBeforeLaterUids(const Scheduler::Event& ev)
 {
     // The events of ev's time are all in its bucket, in uid order: ev goes before the first
-    // of them with a larger uid (after bucket 0's taken events).
+    // of them with a larger uid. Rare (never in a simulator run): the bucket is rebuilt.
     const std::size_t b = BucketOf(KeyOf(ev), m_base);
-    std::vector<Scheduler::Event>& bucket = m_buckets[b];
-    auto at = bucket.begin() + static_cast<std::ptrdiff_t>(b == 0 ? m_firstNext : 0);
-    while (at != bucket.end() && !(at->key.m_ts == ev.key.m_ts && at->key.m_uid > ev.key.m_uid))
+    std::vector<Scheduler::Event> events = TakeAll(b);
+    auto at = events.begin();
+    while (at != events.end() && !(at->key.m_ts == ev.key.m_ts && at->key.m_uid > ev.key.m_uid))
     {
         ++at;
     }
-    bucket.insert(at, ev);
-    m_nonEmpty[b >> 6] |= uint64_t{1} << (b & 63);
-}
-
-void
-RadixHeapScheduler::MarkEmpty(std::size_t b) const
-{
-    m_nonEmpty[b >> 6] &= ~(uint64_t{1} << (b & 63));
+    events.insert(at, ev);
+    for (const Scheduler::Event& e : events)
+    {
+        Append(b, e);
+    }
 }
 
 void
@@ -101,45 +226,37 @@ RadixHeapScheduler::Refill() const
     {
         return;
     }
-    m_buckets[0].clear(); // every event of it was taken; it keeps its capacity
-    m_firstNext = 0;
-    std::size_t b = 0;
-    for (std::size_t w = 0; w < m_nonEmpty.size(); ++w)
-    {
-        if (m_nonEmpty[w] != 0)
-        {
-            b = 64 * w + static_cast<std::size_t>(__builtin_ctzll(m_nonEmpty[w]));
-            break;
-        }
-    }
-    NS_ASSERT_MSG(b > 0, "RadixHeapScheduler: no pending event");
-    std::vector<Scheduler::Event>& bucket = m_buckets[b];
+    const std::size_t b = FirstNonEmpty();
+    Bucket& bucket = m_buckets[b];
+    const Bucket taken = bucket;
+    bucket = Bucket{};
+    MarkEmpty(b);
+    // The bucket's smallest key, kept as it filled: the events are read once, to move them.
+    m_base = taken.min;
     if (b <= kDigits)
     {
-        // Level 0: every key of the bucket is one time, the new base; its events, in order,
-        // become bucket 0 as they are (bucket 0's storage, cleared above, takes b's place).
-        m_base = KeyOf(bucket.front());
-        m_buckets[0].swap(bucket);
-        MarkEmpty(b);
-        m_nonEmpty[0] |= 1;
+        // Level 0: every key of the bucket is one time, the new base; its chunks, in order,
+        // become bucket 0 as they are.
+        m_buckets[0] = taken;
+        m_firstNext = 0;
+        MarkNonEmpty(0);
         return;
-    }
-    Key smallest = KeyOf(bucket.front());
-    for (const Scheduler::Event& e : bucket)
-    {
-        const Key k = KeyOf(e);
-        smallest = k < smallest ? k : smallest;
     }
     // Against the new base every key of bucket b differs first at a lower level: all of them
     // move to lower levels (the smallest to bucket 0), none back into b; in order, so the
-    // events of one time keep their uid order.
-    m_base = smallest;
-    for (const Scheduler::Event& e : bucket)
+    // events of one time keep their uid order. A chunk read is freed at once, so the next
+    // chunk appended to is likely that one, still cached.
+    const bool wide = IsWide(b);
+    for (Chunk* c = taken.head; c != nullptr;)
     {
-        Place(e);
+        for (uint32_t i = 0; i < c->count; ++i)
+        {
+            Place(c->Read(i, m_base, wide));
+        }
+        Chunk* next = c->next;
+        FreeChunk(c);
+        c = next;
     }
-    bucket.clear(); // keeps its capacity: the bucket fills again
-    MarkEmpty(b);
 }
 
 Scheduler::Event
@@ -147,7 +264,7 @@ RadixHeapScheduler::PeekNext() const
 {
     NS_ASSERT(m_size > 0);
     Refill();
-    return m_buckets[0][m_firstNext];
+    return m_buckets[0].head->Read(m_firstNext, m_base, false);
 }
 
 Scheduler::Event
@@ -156,11 +273,22 @@ RadixHeapScheduler::RemoveNext()
     NS_ASSERT(m_size > 0);
     Refill();
     // Bucket 0 holds the events at the base time, in uid order: taken first to last.
-    std::vector<Scheduler::Event>& first = m_buckets[0];
-    const Scheduler::Event next = first[m_firstNext++];
-    if (m_firstNext == first.size())
+    Bucket& first = m_buckets[0];
+    Chunk* head = first.head;
+    const Scheduler::Event next = head->Read(m_firstNext++, m_base, false);
+    if (m_firstNext == head->count)
     {
-        MarkEmpty(0);
+        // The head is read to its end: freed at once, so that the next chunk appended to
+        // (here, or in any bucket) is this one, still cached.
+        first.head = head->next;
+        if (first.head == nullptr)
+        {
+            first.tail = nullptr;
+            first.min = ~Key{0};
+            MarkEmpty(0);
+        }
+        FreeChunk(head);
+        m_firstNext = 0;
     }
     --m_size;
     return next; // the base stays its key: every later insertion is as late or later
@@ -173,14 +301,12 @@ RadixHeapScheduler::Rebase(Key k) const
     all.reserve(m_size);
     for (std::size_t b = 0; b < kBuckets; ++b)
     {
-        const std::size_t from = b == 0 ? m_firstNext : 0;
-        all.insert(all.end(),
-                   m_buckets[b].begin() + static_cast<std::ptrdiff_t>(from),
-                   m_buckets[b].end());
-        m_buckets[b].clear();
+        if (m_buckets[b].head != nullptr)
+        {
+            const std::vector<Scheduler::Event> events = TakeAll(b);
+            all.insert(all.end(), events.begin(), events.end());
+        }
     }
-    m_firstNext = 0;
-    m_nonEmpty.fill(0);
     m_base = k;
     // Events of one time share a bucket, so this order keeps their uid order.
     for (const Scheduler::Event& e : all)
@@ -194,20 +320,29 @@ RadixHeapScheduler::Remove(const Scheduler::Event& ev)
 {
     for (std::size_t b = 0; b < kBuckets; ++b)
     {
-        std::vector<Scheduler::Event>& bucket = m_buckets[b];
-        for (std::size_t i = b == 0 ? m_firstNext : 0; i < bucket.size(); ++i)
+        if (m_buckets[b].head == nullptr)
         {
-            if (bucket[i].impl == ev.impl && bucket[i].key.m_uid == ev.key.m_uid)
-            {
-                // Erased in place: the events of one time must keep their order.
-                bucket.erase(bucket.begin() + static_cast<std::ptrdiff_t>(i));
-                if (bucket.size() == (b == 0 ? m_firstNext : 0))
-                {
-                    MarkEmpty(b);
-                }
-                --m_size;
-                return;
-            }
+            continue;
+        }
+        std::vector<Scheduler::Event> events = TakeAll(b);
+        const auto at = std::find_if(
+            events.begin(), events.end(), [&ev](const Scheduler::Event& e) {
+                return e.impl == ev.impl && e.key.m_uid == ev.key.m_uid;
+            });
+        const bool found = at != events.end();
+        if (found)
+        {
+            // Erased in place: the events of one time must keep their order.
+            events.erase(at);
+            --m_size;
+        }
+        for (const Scheduler::Event& e : events)
+        {
+            Append(b, e);
+        }
+        if (found)
+        {
+            return;
         }
     }
     NS_ASSERT_MSG(false, "RadixHeapScheduler::Remove: no such event");

@@ -9,15 +9,16 @@
  * (quad-heap-scheduler.h) was still the largest single item of a fat-tree profile there. A
  * discrete-event simulator's keys are monotone: a new event is never earlier than the one
  * being run (its time is now or later and its uid larger). A radix heap uses exactly that:
- * keys are compared with the last removed key (`base`) digit by digit, 4 bits a digit; bucket
+ * keys are compared with the last removed key (`base`) digit by digit, 6 bits a digit; bucket
  * (level l, digit d) holds the keys whose highest digit differing from the base is digit l
  * and is d there; an insertion appends to one bucket (no search); a removal from an empty
  * bucket 0 takes the first non-empty bucket (lowest level, then digit), makes its smallest key
  * the base and spreads the bucket over lower levels. Every access is a sequential append or
- * scan, and a key only moves to lower levels: a frame's arrival ~1 us ahead (10 bits) is
- * placed at level 2 and moves at most twice; a level-0 bucket holds one time only and
- * becomes bucket 0 by a swap. (Binary digits, one bucket per key bit, moved each event ~5
- * times: a third of the scheduler's instructions.)
+ * scan, and a key only moves to lower levels: a frame's arrival ~1 us ahead (10 bits; keys
+ * are ns-3 time stamps in ns, the default resolution, which paramsync keeps) is placed at
+ * level 1 and moves once; a level-0 bucket holds one time only and becomes bucket 0 by
+ * relinking. (Binary digits, one bucket per key bit, moved each event ~5 times: a third of
+ * the scheduler's instructions.)
  *
  * Order: ns-3's (time stamp, uid), the order of every ns-3 scheduler, so swapping schedulers
  * cannot change a result. The heap's key is the time stamp alone, and events of one time
@@ -33,6 +34,23 @@
  * uid's 2^32 wrap, ties keep insertion order (ns-3's heaps would put the new uids first).
  * Keys earlier than the base (only after a PeekNext, an insertion before the peeked event)
  * are handled by re-spreading every pending event from the new key: correct, and O(n).
+ *
+ * Memory: at 1,024 hosts the pending events (~100 k, 2.4 MB as Scheduler::Event) exceed a
+ * 1 MiB L2, so an event written at its insertion is cold when its bucket is spread ~1 us
+ * later. A bucket is therefore a list of 1 KiB chunks from one free list, most recently
+ * freed first: a chunk read to its end (spread, or taken from bucket 0) is freed at once and
+ * is the next one written to, still cached, where a vector per bucket wrote its appends into
+ * lines last touched when that bucket last filled (a cold line per 2.7 appends, and copies
+ * as a bucket grew). Each bucket keeps the smallest key it holds, so a spread reads its
+ * events once (no minimum scan first). A chunk stores an event in 20 bytes: below bit 32 a
+ * bucket's keys agree with the base above their digit, so the time stamp's high half is
+ * written only in the buckets above (IsWide). Cachegrind (1 MiB L2) per packet-hop on the
+ * 1,024-host permutation (bench/README.md): the scheduler's L2 misses 2.17 (+0.44 in memcpy)
+ * -> 0.93. Digits (24-byte entries): 4 bits moved an event ~1.9 times (1.09 misses); 8 bits
+ * once, but a spread then filled level-0 buckets read up to 256 ns later, cold (1.41); 6
+ * bits 1.06, 0.02 below 4 bits with 20-byte entries, and 60 fewer instructions per hop.
+ * Chunks (4 bits): 4 KiB are colder when reused (1.20 against 0.95), 256 B touch more
+ * partly used lines (1.04).
  */
 #ifndef PARAMSYNC_RADIX_HEAP_SCHEDULER_H
 #define PARAMSYNC_RADIX_HEAP_SCHEDULER_H
@@ -42,6 +60,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace ns3
@@ -68,12 +87,59 @@ class RadixHeapScheduler : public Scheduler
   private:
     using Key = uint64_t;
     /// Digits of kDigitBits bits: kLevels levels of kDigits digits each.
-    static constexpr unsigned kDigitBits = 4;
+    static constexpr unsigned kDigitBits = 6;
     static constexpr std::size_t kDigits = std::size_t{1} << kDigitBits;
-    static constexpr std::size_t kLevels = 64 / kDigitBits;
+    static constexpr std::size_t kLevels = (64 + kDigitBits - 1) / kDigitBits;
     /// Buckets: 0 holds the events at the base time, 1 + l * kDigits + d the keys whose
     /// highest digit differing from the base is digit l, of value d.
     static constexpr std::size_t kBuckets = 1 + kLevels * kDigits;
+    static constexpr std::size_t kBitmapWords = (kBuckets + 63) / 64;
+    static_assert(kBitmapWords <= 64, "one summary word covers the bitmap");
+    /// A chunk's size: 16 cache lines (see the file comment for 256 B and 4 KiB).
+    static constexpr std::size_t kChunkBytes = 1024;
+    /// Events per chunk: 16 bytes of list header, then 24 bytes an event of which 20 are used
+    /// outside wide buckets (Chunk).
+    static constexpr std::size_t kChunkEvents = (kChunkBytes - 16) / 24;
+
+    /// \brief An event without its time stamp.
+    struct Record
+    {
+        EventImpl* impl;  //!< Scheduler::Event::impl
+        uint32_t uid;     //!< EventKey::m_uid
+        uint32_t context; //!< EventKey::m_context
+    };
+
+    /// \brief A bucket's storage unit: events in insertion order, chained to the next chunk.
+    /// 20 bytes an event instead of Scheduler::Event's 24: the time stamp's high half is the
+    /// base's in every bucket below bit 32, so it is kept apart and only in wide buckets.
+    struct alignas(64) Chunk
+    {
+        Chunk* next;                               //!< the bucket's next chunk, or null
+        uint32_t count;                            //!< events written
+        std::array<Record, kChunkEvents> records;  //!< the events but their time stamps
+        std::array<uint32_t, kChunkEvents> tsLow;  //!< low half of the time stamps
+        std::array<uint32_t, kChunkEvents> tsHigh; //!< high half, in wide buckets only
+
+        /// \brief Store ev at i (its high half too in a wide bucket).
+        void Write(std::size_t i, const Scheduler::Event& ev, bool wide);
+        /// \brief The event at i; base gives the high half of its time stamp unless wide.
+        Scheduler::Event Read(std::size_t i, uint64_t base, bool wide) const;
+    };
+
+    /// \brief Keys of bucket b may differ from the base above bit 31 (see Chunk).
+    static constexpr bool
+    IsWide(std::size_t b)
+    {
+        return b > 0 && ((b - 1) / kDigits + 1) * kDigitBits > 32;
+    }
+
+    /// \brief A FIFO of events in chunks, with the smallest key it ever held since emptied.
+    struct Bucket
+    {
+        Chunk* head{nullptr}; //!< first chunk, null if the bucket is empty
+        Chunk* tail{nullptr}; //!< last chunk (the one appended to)
+        Key min{~Key{0}};     //!< no event of the bucket has a smaller key
+    };
 
     /// \brief The time stamp (ties leave in uid order, see the file comment).
     static Key
@@ -85,23 +151,37 @@ class RadixHeapScheduler : public Scheduler
     static std::size_t BucketOf(Key k, Key base);
     /// \brief Append ev to its bucket against the current base.
     void Place(const Scheduler::Event& ev) const;
+    /// \brief Append ev to bucket b.
+    void Append(std::size_t b, const Scheduler::Event& ev) const;
     /// \brief Put ev (its uid below one inserted before) ahead of the later uids of its time.
     void PlaceBeforeLaterUids(const Scheduler::Event& ev);
     /// \brief Make bucket 0 hold the smallest pending events (the queue must not be empty).
     void Refill() const;
     /// \brief Make k (smaller than the base) the base and re-spread every pending event.
     void Rebase(Key k) const;
+    /// \brief Move bucket b's events still to take out, in order, and empty it.
+    std::vector<Scheduler::Event> TakeAll(std::size_t b) const;
     /// \brief Bucket b has no event left to take.
     void MarkEmpty(std::size_t b) const;
+    /// \brief Bucket b has an event to take.
+    void MarkNonEmpty(std::size_t b) const;
+    /// \brief The lowest bucket with an event to take (there must be one).
+    std::size_t FirstNonEmpty() const;
+    /// \brief An empty chunk: the one freed last if any (its lines are likely still cached).
+    Chunk* NewChunk() const;
+    /// \brief Return c to the free list.
+    void FreeChunk(Chunk* c) const;
 
     // Mutable: PeekNext (const in ns-3's interface) moves the smallest events to bucket 0.
-    mutable std::array<std::vector<Scheduler::Event>, kBuckets> m_buckets; //!< the buckets
-    mutable std::array<uint64_t, (kBuckets + 63) / 64>
-        m_nonEmpty{};                   //!< bit b: bucket b has an event to take
-    mutable std::size_t m_firstNext{0}; //!< bucket 0: index of the next event
-    mutable Key m_base{0};              //!< no pending key is smaller
-    std::size_t m_size{0};              //!< pending events
-    uint32_t m_lastUid{0};              //!< the latest uid inserted (serial-number order)
+    mutable std::array<Bucket, kBuckets> m_buckets{};        //!< the buckets
+    mutable std::array<uint64_t, kBitmapWords> m_nonEmpty{}; //!< bit b: bucket b has an event
+    mutable uint64_t m_nonEmptyWords{0};                     //!< bit w: m_nonEmpty[w] is not zero
+    mutable std::size_t m_firstNext{0};   //!< bucket 0: index of the next event in its head
+    mutable Key m_base{0};                //!< no pending key is smaller
+    mutable Chunk* m_freeChunks{nullptr}; //!< free list, most recently freed first
+    mutable std::vector<std::unique_ptr<Chunk[]>> m_chunkBlocks; //!< every chunk allocated
+    std::size_t m_size{0};                                       //!< pending events
+    uint32_t m_lastUid{0}; //!< the latest uid inserted (serial-number order)
 };
 
 } // namespace ns3

@@ -1,7 +1,8 @@
 // The event queues (model/quad-heap-scheduler.h, model/radix-heap-scheduler.h): events leave
 // in (time stamp, uid) order, the order every ns-3 scheduler keeps, so that swapping the
 // scheduler cannot change a result. The contract is one typed suite run on both; the radix
-// heap's own cases (its base after a peek, a long stream against the 4-ary heap) follow.
+// heap's own cases (its base after a peek, a long stream against the 4-ary heap, ties over
+// several of a bucket's chunks, keys on both sides of every digit and of bit 32) follow.
 #include "ns3/object-factory.h"
 #include "ns3/quad-heap-scheduler.h"
 #include "ns3/radix-heap-scheduler.h"
@@ -247,6 +248,81 @@ TEST(RadixHeapScheduler, EarlierKeyAfterAPeekComesFirst)
     s.Insert(Ev(7, 9));
     s.Insert(Ev(10, 1));
     Order expected{{7, 9}, {10, 1}, {10, 5}, {20, 6}};
+    EXPECT_EQ(Drain(s), expected);
+}
+
+TEST(RadixHeapScheduler, TiesSpanningManyChunksLeaveInUidOrderWhileMoreArrive)
+{
+    // 100 events at time 1000 (uids 0..99) fill several of a bucket's fixed-size chunks; the
+    // first removal moves them to bucket 0. Each removal then schedules one event at the
+    // same time (uids 100..199, as events scheduled "now"), appended behind the pending ones
+    // while bucket 0's head chunks are taken and freed. The (time, uid) order is simply
+    // uids 0..199 at time 1000, then (1001, 200) inserted at the start.
+    RadixHeapScheduler s;
+    s.Insert(Ev(1001, 200));
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        s.Insert(Ev(1000, i));
+    }
+    Order out;
+    uint32_t uid = 100;
+    while (!s.IsEmpty())
+    {
+        const Scheduler::Event e = s.RemoveNext();
+        out.emplace_back(e.key.m_ts, e.key.m_uid);
+        if (uid < 200)
+        {
+            s.Insert(Ev(1000, uid++));
+        }
+    }
+    Order expected;
+    for (uint32_t i = 0; i < 200; ++i)
+    {
+        expected.emplace_back(1000, i);
+    }
+    expected.emplace_back(1001, 200);
+    EXPECT_EQ(out, expected);
+}
+
+TEST(RadixHeapScheduler, KeysOnEitherSideOfEveryDigitBoundaryLeaveSorted)
+{
+    // For every bit position p >= 1, 2^p - 1 and 2^p differ in every bit up to p: against
+    // base 0 they land in buckets of different levels whenever p starts a digit, and 126
+    // distinct times must come out ascending, whatever the digit width. Inserted from the
+    // latest down; expected: the same list sorted.
+    RadixHeapScheduler s;
+    Order expected;
+    uint32_t uid = 0;
+    for (unsigned p = 63; p >= 1; --p)
+    {
+        const uint64_t high = uint64_t{1} << p;
+        s.Insert(Ev(high, uid));
+        expected.emplace_back(high, uid++);
+        s.Insert(Ev(high - 1, uid));
+        expected.emplace_back(high - 1, uid++);
+    }
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(Drain(s), expected);
+}
+
+TEST(RadixHeapScheduler, EarlierKeyThanTheBaseAfterRemovalsComesFirst)
+{
+    // 100 events at 300..399 (uid = time - 300); removing two makes 301 the base, the rest
+    // spread over low buckets. An insertion at 250 (before the base) re-spreads the 98 still
+    // pending. Order: (250, 100), then (302, 2) .. (399, 99).
+    RadixHeapScheduler s;
+    for (uint32_t i = 0; i < 100; ++i)
+    {
+        s.Insert(Ev(300 + i, i));
+    }
+    EXPECT_EQ(s.RemoveNext().key.m_ts, 300u);
+    EXPECT_EQ(s.RemoveNext().key.m_ts, 301u);
+    s.Insert(Ev(250, 100));
+    Order expected{{250, 100}};
+    for (uint32_t i = 2; i < 100; ++i)
+    {
+        expected.emplace_back(300 + i, i);
+    }
     EXPECT_EQ(Drain(s), expected);
 }
 
