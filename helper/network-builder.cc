@@ -83,6 +83,23 @@ PfcNetwork::SetHostReceive(uint32_t rank,
     }
 }
 
+void
+PfcNetwork::SetHostSink(uint32_t rank, PfcFrameSink* sink) const
+{
+    Ptr<PfcSwitch> relay = HostSwitch(rank);
+    if (relay)
+    {
+        relay->SetLocalSink(rank, sink);
+    }
+    else
+    {
+        for (const auto& dev : HostPorts(rank))
+        {
+            dev->SetFrameSink(sink);
+        }
+    }
+}
+
 NetworkBuilder::NetworkBuilder()
 {
     m_device.SetTypeId("ns3::PfcNetDevice");

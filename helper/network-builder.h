@@ -77,6 +77,9 @@ struct PfcNetwork
     void SetHostReceive(uint32_t rank,
                         PfcNetDevice::FrameReceiveCallback up,
                         bool takesHeaderOnly = false) const;
+    /// \brief The same with a direct sink (the host's RoceNic): PfcNetDevice::SetFrameSink,
+    /// PfcSwitch::SetLocalSink. Replaces a SetHostReceive callback, and is replaced by one.
+    void SetHostSink(uint32_t rank, PfcFrameSink* sink) const;
 };
 
 /**

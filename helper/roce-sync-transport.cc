@@ -82,9 +82,9 @@ RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory,
             preset->ApplyTo(nic, presetValues);
         }
         // Frames for this host: through the relay switch's local delivery on a multi-port
-        // host, straight from the device otherwise. The NIC reads the header alone, so
-        // header-only frames reach it without a Packet.
-        net.SetHostReceive(h, MakeCallback(&RoceNic::Receive, nic), true);
+        // host, straight from the device otherwise; to the NIC as a direct sink, with their
+        // headers (header-only frames reach it without a Packet).
+        net.SetHostSink(h, PeekPointer(nic));
         // A message's last byte arrived here: the sender's QP tells which transfer it was.
         nic->SetMessageReceivedCallback([this, h](uint32_t srcHost, uint32_t qpNumber, uint64_t) {
             OnMessageReceived(srcHost, h, qpNumber);

@@ -62,6 +62,10 @@ PfcNetDevice::Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const Ro
     {
         m_relay->RelayReceive(m_relayPort, *this, std::move(frame), priority, info, bytes);
     }
+    else if (m_frameSink != nullptr)
+    {
+        m_frameSink->SinkReceive(*this, std::move(frame), priority, info);
+    }
     else if (!m_frameRx.IsNull())
     {
         // A sink that reads the header (GetRxInfo) takes a header-only frame as it is.

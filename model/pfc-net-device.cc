@@ -169,6 +169,7 @@ PfcNetDevice::DoDispose()
     m_hasRelay = false;
     m_relayReceives = false;
     m_frameRx = FrameReceiveCallback();
+    m_frameSink = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_pcap = nullptr;
     m_txPcap = false;
@@ -283,6 +284,15 @@ PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb, bool takesHeaderO
 {
     m_frameRx = cb;
     m_frameRxTakesHeaders = takesHeaderOnly;
+    m_frameSink = nullptr;
+    m_relayReceives = false;
+}
+
+void
+PfcNetDevice::SetFrameSink(PfcFrameSink* sink)
+{
+    m_frameSink = sink;
+    m_frameRx = FrameReceiveCallback();
     m_relayReceives = false;
 }
 

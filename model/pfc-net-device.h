@@ -138,6 +138,25 @@ class PfcFrameSource
 };
 
 /**
+ * \brief Where a host's received data frames go (RoceNic; SetFrameSink): a direct call with
+ * the frame and its header, instead of a FrameReceiveCallback (whose std::function object is
+ * one more cache line per frame) and GetRxInfo.
+ */
+class PfcFrameSink
+{
+  public:
+    virtual ~PfcFrameSink() = default;
+    /**
+     * \brief A data frame for this host arrived on dev with its priority and, when the
+     * sender handed it along, its header (else nullptr: parse the frame's bytes).
+     */
+    virtual void SinkReceive(PfcNetDevice& dev,
+                             FrameRef frame,
+                             uint8_t priority,
+                             const RoceFrameInfo* info) = 0;
+};
+
+/**
  * \brief Full-duplex point-to-point Ethernet port with per-priority queues and PFC.
  */
 class PfcNetDevice : public NetDevice
@@ -259,6 +278,12 @@ class PfcNetDevice : public NetDevice
      * its header where it had none.
      */
     void SetFrameReceiveCallback(FrameReceiveCallback cb, bool takesHeaderOnly = false);
+    /**
+     * \brief Where received data frames go (instead of the frame relay, if any): a direct
+     * sink, which replaces a FrameReceiveCallback (and SetFrameReceiveCallback replaces it).
+     * nullptr removes it.
+     */
+    void SetFrameSink(PfcFrameSink* sink);
     /**
      * \brief Hand a frame this device received to cb, with its header readable through
      * GetRxInfo during the call (a frame relay's local delivery to its host's NIC).
@@ -451,7 +476,7 @@ class PfcNetDevice : public NetDevice
     uint64_t m_rxFrames{0};                               //!< data frames received
     Ptr<PcapFileWrapper> m_pcap;                          //!< optional capture
     TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace; //!< Rx (data frame)
-    const RoceFrameInfo* m_rxInfo{nullptr};               //!< header of the frame being delivered
+    PfcFrameSink* m_frameSink{nullptr};                   //!< data frame sink (direct)
 
     // Transmit: three lines per frame sent (a switch port's sent frame read five: these
     // two, the DRR credit, the frame counts and the receive line's relay and capture). The
@@ -507,11 +532,12 @@ class PfcNetDevice : public NetDevice
 
     // Rarer: queues of frames the owner pushed (hosts' ACK/NAK/CNP; frames without a source).
     std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue
-    RoceFrameInfo m_pulledInfo;        //!< header a TxPuller set (SetPulledFrameInfo)
-    bool m_pulledInfoSet{false};       //!< the TxPuller set m_pulledInfo
-    uint32_t m_reactionBits{0};        //!< PfcReactionBitTimes (kAuto: by rate)
-    FrameReceiveCallback m_frameRx;    //!< data frame sink
-    bool m_frameRxTakesHeaders{false}; //!< m_frameRx takes header-only frames
+    RoceFrameInfo m_pulledInfo;             //!< header a TxPuller set (SetPulledFrameInfo)
+    bool m_pulledInfoSet{false};            //!< the TxPuller set m_pulledInfo
+    uint32_t m_reactionBits{0};             //!< PfcReactionBitTimes (kAuto: by rate)
+    FrameReceiveCallback m_frameRx;         //!< data frame sink (callback)
+    const RoceFrameInfo* m_rxInfo{nullptr}; //!< header of the frame being delivered to it
+    bool m_frameRxTakesHeaders{false};      //!< m_frameRx takes header-only frames
     TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
 
     Ptr<Node> m_node;                        //!< owner node

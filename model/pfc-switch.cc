@@ -222,6 +222,7 @@ PfcSwitch::DoDispose()
     m_pausedUpstream.clear();
     m_table = nullptr;
     m_up = PfcNetDevice::FrameReceiveCallback();
+    m_localSink = nullptr;
     m_uniform = nullptr;
     Object::DoDispose();
 }
@@ -256,6 +257,16 @@ PfcSwitch::SetLocalDelivery(uint32_t hostRank,
     m_localHost = hostRank;
     m_up = up;
     m_upTakesHeaders = takesHeaderOnly;
+    m_localSink = nullptr;
+}
+
+void
+PfcSwitch::SetLocalSink(uint32_t hostRank, PfcFrameSink* sink)
+{
+    m_hasLocal = true;
+    m_localHost = hostRank;
+    m_up = PfcNetDevice::FrameReceiveCallback();
+    m_localSink = sink;
 }
 
 void
@@ -489,6 +500,11 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     if (m_hasLocal && info.dstHost == m_localHost)
     {
         // The host's own frames, their header beside them (the NIC reads it with GetRxInfo).
+        if (m_localSink != nullptr)
+        {
+            m_localSink->SinkReceive(dev, std::move(frame), priority, &info);
+            return;
+        }
         dev.DeliverTo(m_up, frame.Release(&info, !m_upTakesHeaders), priority, &info);
         return;
     }

@@ -81,6 +81,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     void SetLocalDelivery(uint32_t hostRank,
                           PfcNetDevice::FrameReceiveCallback up,
                           bool takesHeaderOnly = false);
+    /// \brief Frames for `hostRank` go to `sink` (the host's NIC) instead of being forwarded;
+    /// replaces a SetLocalDelivery callback (and SetLocalDelivery replaces it).
+    void SetLocalSink(uint32_t hostRank, PfcFrameSink* sink);
     /**
      * \brief Build the MMU from the attributes and the ports' rates and delays. Called
      * automatically at the first frame; call it after wiring to get configuration errors
@@ -249,6 +252,7 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     std::vector<std::array<EventId, kPfcPriorities>> m_refresh; //!< pause refresh timers per port
     PfcNetDevice::FrameReceiveCallback m_up;                    //!< local delivery
     bool m_upTakesHeaders{false};                               //!< m_up takes header-only frames
+    PfcFrameSink* m_localSink{nullptr};                         //!< local delivery (direct)
 
     // Attributes
     uint64_t m_bufferBytes;        //!< BufferSize

@@ -47,6 +47,31 @@ RoceNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t /* priority *
     {
         return;
     }
+    Dispatch(info);
+}
+
+void
+RoceNic::SinkReceive(PfcNetDevice& /* dev */,
+                     FrameRef frame,
+                     uint8_t /* priority */,
+                     const RoceFrameInfo* info)
+{
+    if (info != nullptr)
+    {
+        Dispatch(*info);
+        return;
+    }
+    RoceFrameInfo parsed;
+    Ptr<Packet> bytes = frame.Share(nullptr);
+    if (bytes && ReadRoceFrame(bytes, parsed))
+    {
+        Dispatch(parsed);
+    }
+}
+
+void
+RoceNic::Dispatch(const RoceFrameInfo& info)
+{
     if (info.dstHost != m_hostRank)
     {
         return;

@@ -67,7 +67,7 @@ struct RoceFrameInfo;
 /**
  * \brief A RoCEv2 NIC with reliable-connection queue pairs over one or more PFC ports.
  */
-class RoceNic : public Object, public PfcFrameSource
+class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
 {
   public:
     /// \brief Receiver side: a message's last byte arrived in order.
@@ -112,6 +112,11 @@ class RoceNic : public Object, public PfcFrameSource
 
     /// \brief A frame for this host (the FrameReceiveCallback of PfcNetwork::SetHostReceive).
     void Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority);
+    /// \brief A frame for this host, as a direct sink (PfcNetwork::SetHostSink).
+    void SinkReceive(PfcNetDevice& dev,
+                     FrameRef frame,
+                     uint8_t priority,
+                     const RoceFrameInfo* info) override;
 
     /**
      * \brief A new RC queue pair to dstHost: next QP number (kFirstQpNumber, +1, ...), for
@@ -240,6 +245,8 @@ class RoceNic : public Object, public PfcFrameSource
     static void LoadTxMessage(QueuePair* qp);
     /// \brief Sender: an ACK or NACK arrived.
     void ReceiveAck(const RoceFrameInfo& info);
+    /// \brief A frame for this host with its header: to the ACK, CNP or data path.
+    void Dispatch(const RoceFrameInfo& info);
     /// \brief Sender: a CNP arrived.
     void ReceiveCnp(const RoceFrameInfo& info);
     /// \brief Receiver: a data packet arrived.
