@@ -291,42 +291,47 @@ class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
         bool shared;                         //!< value handed in by Ptr, kept as is
     };
 
-    std::vector<Port> m_ports;                  //!< ports, by AddPort order
-    std::vector<Ptr<QueuePair>> m_qps;          //!< by QP number - kFirstQpNumber
+    // What every packet reads and writes, in two lines (the object is 64-byte aligned):
+    // sending reads the first, receiving (data, then its ACK) both. Spread among the
+    // attributes and counters they were five or six lines per packet, each a cache miss in
+    // a large network (bench/README.md, Scaling).
+    alignas(64) std::vector<Port> m_ports; //!< ports, by AddPort order
+    uint32_t m_hostRank;                   //!< our rank
+    uint32_t m_mtu;                        //!< payload bytes per packet
+    uint32_t m_ackInterval;                //!< packets per ACK
+    bool m_vlan;                           //!< 802.1Q tag on our frames
+    bool m_buildFrameBytes;                //!< BuildFrameBytes: a Packet per frame sent
+    bool m_cnpEnabled;                     //!< notification point: CE-marked data triggers CNPs
+    bool m_cnpInAck;         //!< notify by the BECN bit of the next ACK, not a CNP frame
+    uint64_t m_dataSent{0};  //!< counter
+    uint64_t m_dataRecv{0};  //!< counter
+    uint64_t m_bytesRecv{0}; //!< counter
+    alignas(64) uint64_t m_rxLastKey{~0ULL}; //!< key of the last looked-up responder state
+    RxState* m_rxLast{nullptr};              //!< its state (node-based map: stable)
+    std::vector<Ptr<QueuePair>> m_qps;       //!< by QP number - kFirstQpNumber
+    uint64_t m_acksSent{0};                  //!< counter
+    uint64_t m_received{0};                  //!< counter
+    Time m_cnpInterval;                      //!< minimum time between CNPs per QP
+
     std::unordered_map<uint64_t, RxState> m_rx; //!< responder state by (srcHost, QP number)
-    uint64_t m_rxLastKey{~0ULL};                //!< key of the last looked-up state
-    RxState* m_rxLast{nullptr};                 //!< its state (node-based map: stable)
     Ptr<ForwardingTable> m_table;               //!< routes
     MessageReceivedCallback m_onMessage;        //!< receiver notification
 
-    // Attributes
-    uint32_t m_mtu;         //!< payload bytes per packet
-    std::string m_ccName;   //!< CongestionControl TypeId name
-    uint8_t m_priority;     //!< data priority of lane 0 (8 = table's BasePriority)
-    uint32_t m_ackInterval; //!< packets per ACK
-    Time m_rto;             //!< retransmission timeout
-    Time m_cnpInterval;     //!< minimum time between CNPs per QP
-    bool m_vlan;            //!< 802.1Q tag on our frames
-    bool m_cnpEnabled;      //!< notification point: CE-marked data triggers CNPs
-    bool m_cnpInAck;        //!< notify by the BECN bit of the next ACK, not a CNP frame
-    bool m_buildFrameBytes; //!< BuildFrameBytes: a Packet per frame sent
+    // Attributes (the per-packet ones above)
+    std::string m_ccName;                    //!< CongestionControl TypeId name
+    uint8_t m_priority;                      //!< data priority of lane 0 (8 = table's BasePriority)
+    Time m_rto;                              //!< retransmission timeout
     std::vector<CcAttribute> m_ccAttributes; //!< for new QPs
     CcPrototype* m_ccPrototype{nullptr};     //!< shared one for m_ccAttributes (null: look up)
     TypeId m_ccPrototypeTid;                 //!< the CC type m_ccPrototype is for
-    uint32_t m_hostRank;                     //!< our rank
 
-    uint64_t m_dataSent{0};    //!< counter
     uint64_t m_retransmits{0}; //!< counter
-    uint64_t m_dataRecv{0};    //!< counter
     uint64_t m_discarded{0};   //!< counter
-    uint64_t m_acksSent{0};    //!< counter
     uint64_t m_nacksSent{0};   //!< counter
     uint64_t m_cnpsSent{0};    //!< counter
     uint64_t m_cnpsRecv{0};    //!< counter
     uint64_t m_timeouts{0};    //!< counter
     uint64_t m_completed{0};   //!< counter
-    uint64_t m_received{0};    //!< counter
-    uint64_t m_bytesRecv{0};   //!< counter
 
     TracedCallback<Ptr<const QueuePair>, uint64_t, Time> m_messageCompleteTrace; //!< trace
     TracedCallback<uint32_t, uint32_t, uint64_t> m_messageReceivedTrace;         //!< trace
