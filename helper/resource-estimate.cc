@@ -31,7 +31,7 @@ namespace
  *    grows 67 B per frame over the range (163 B per frame at the small end, 40 B at the
  *    large: a frame is its header beside a FrameRef in a switch FIFO that grows by doubling,
  *    model/frame-ref.h; the 300 B of a Packet and its event before frames without Packets).
- *    These runs also keep ~37 k PFC pauses (~300 B each), which the estimate does not count:
+ *    These runs also keep ~37 k PFC pauses (~270 B each), which the estimate does not count:
  *    it under-states them by 24 to 46 %.
  *  - kDevice, kRouteEntry: packet runs of --algorithm=none with one 1000 B flow on
  *    fattree:k=4, 8, 12, 16, star:n=256, 512, torus:dims=16x16, 24x24 and bcube:n=8,k=1
