@@ -20,39 +20,49 @@ namespace
 {
 
 /*
- * Bytes per object: peak RSS (/usr/bin/time -f %M, "maximum resident set size") of release
- * builds of the driver on Debian 12 / g++ 12.2 / ns-3.37 (AMD EPYC), least-squares fits over
- * runs that differ in the counts (README.md, Resource estimate, has the table):
- *  - kBase: star:n=2 --algorithm=ring --model=bytes:1KB, 13.1 MB: the process with ns-3.
+ * Bytes per object: peak RSS (ru_maxrss of wait4, KiB x 1024; median of 3 runs) of a release
+ * build of the driver on Debian 12 / g++ 12.2 / ns-3.37 (2-core x86-64), fitted by
+ * bench/fit_resource_estimate.py (least squares on the relative error, in stages; README.md,
+ * Resource estimate, has the table). Measured 2026-11-29 at main e955d06.
+ *  - kBase: star:n=2 --algorithm=ring --model=bytes:1KB, 13.9 MB: the process with ns-3.
+ *  - kPacket: an incast of 32 flows of 40 MB into one host of star:n=33 with --buffer=16 MB
+ *    to 1 GB: PFC lets each ingress hold a share of the buffer, so the frames that exist
+ *    (--in-flight-sample's peak) grow from 3 k to 192 k while nothing else changes; peak RSS
+ *    grows 67 B per frame over the range (163 B per frame at the small end, 40 B at the
+ *    large: a frame is its header beside a FrameRef in a switch FIFO that grows by doubling,
+ *    model/frame-ref.h; the 300 B of a Packet and its event before frames without Packets).
+ *    These runs also keep ~37 k PFC pauses (~270 B each), which the estimate does not count:
+ *    it under-states them by 24 to 46 %.
  *  - kDevice, kRouteEntry: packet runs of --algorithm=none with one 1000 B flow on
  *    fattree:k=4, 8, 12, 16, star:n=256, 512, torus:dims=16x16, 24x24 and bcube:n=8,k=1
- *    (14 MB to 199 MB): 13.9 KB per port and 75 B per routing entry, every run within 17 %.
- *    A node's own cost does not separate from its ports' (the fit gives it a negative
- *    weight): it is inside the per-port figure.
+ *    (14 to 40 MB): 4.15 KB per port and 3.6 B per routing entry (forwarding tables keep
+ *    runs of destinations, model/forwarding-table.h), every run within 12 % (fattree:k=16
+ *    +11.5 %, the largest). A node's own cost does not separate from its ports': it is
+ *    inside the per-port figure.
  *  - kTransfer, kQueuePair: packet runs of ring and mesh on star:n=64 and 128 with
- *    bytes:64KB (8064 and 32512 transfers each; ring opens N queue pairs, mesh N (N - 1)):
- *    20.5, 42.1, 32.1 and 102.7 MB; ring gives 660 to 740 B per transfer (plan, application
- *    state, message, result row), mesh beyond that 2.9 to 3.7 KB per queue pair. A flow
+ *    bytes:64KB (8064 and 32512 transfers; ring's bound 768 and 1792 queue pairs, mesh
+ *    N (N - 1)): 21.6, 34.3, 42.8 and 107.3 MB; 500 B per transfer (plan, application
+ *    state, message, result row) and 4.14 KB per queue pair, each run within 6 %. A flow
  *    (--flows) is a transfer with a queue pair of its own.
- *  - kPacket: ~300 B per frame in flight, a Packet (virtual payload) and its pending event,
- *    measured on this stack (Debian's ns-3.37 release build).
- *  - kFluidPair, kFluidTransfer: fluid runs of ps on torus:dims=16x16, 32x32, 64x64 and
- *    fattree:k=16, 24 (13 to 169 MB: 9 to 13 B per (host, node) pair, the estimator's
- *    path tables) and of mesh on star:n=64, 128 (370 and 730 B per transfer).
  *  - kFluidLink: fluid runs of ring in round form on fattree:k=36, 64 and torus:dims=256x256
- *    (30 to 105 MB): 457 and 468 B per link (graph, routing and round state; nodes fold in).
+ *    (39 to 145 MB): 660 B per link (graph, routing and round state; nodes fold in).
+ *  - kFluidPair, kFluidTransfer: fluid runs of ps on torus:dims=16x16, 32x32, 64x64 and
+ *    fattree:k=16, 24 (15 to 174 MB: 9.4 B per (host, node) pair, the estimator's path
+ *    tables) and of mesh on star:n=64, 128 (640 B per transfer). Every fluid run within
+ *    23 % (torus:dims=32x32 -23 % and fattree:k=16 -20 %, the per-pair cost is not linear;
+ *    the constants before were 35 % over at fattree:k=24 and 27 % under at fattree:k=64).
  *  - kTransferRow: the size of a TransferRecord (9 fields) with vector slack, not measured.
  */
-constexpr double kBase = 13.1e6;
-constexpr double kDevice = 13900;
-constexpr double kRouteEntry = 75;
-constexpr double kTransfer = 750;
-constexpr double kQueuePair = 3500;
+constexpr double kBase = 13.9e6;
+constexpr double kDevice = 4150;
+constexpr double kRouteEntry = 3.6;
+constexpr double kTransfer = 500;
+constexpr double kQueuePair = 4140;
 constexpr double kTransferRow = 80;
-constexpr double kPacket = 300;
-constexpr double kFluidPair = 12;
-constexpr double kFluidTransfer = 730;
-constexpr double kFluidLink = 470;
+constexpr double kPacket = 67;
+constexpr double kFluidPair = 9.4;
+constexpr double kFluidTransfer = 640;
+constexpr double kFluidLink = 660;
 
 /// Above this many transfers x workers the fluid backend runs an algorithm's compact round
 /// form instead of its explicit plan (ParamsyncDriver::kRoundFormAbove): no plan, no paths.

@@ -1,5 +1,6 @@
 // The resource estimate (helper/resource-estimate.h): closed-form counts checked against the
-// built topologies and by hand, the estimate's growth, and the driver's guard: a run within
+// built topologies and by hand, the estimate's growth, its bytes from the counts and the
+// fitted costs (packet and fluid, by hand), and the driver's guard: a run within
 // the limit goes on, runs far over it are refused in well under a second with exit 2 and one
 // line, --estimate prints and exits 0.
 #include "driver-run.h"
@@ -175,4 +176,33 @@ TEST(ResourceEstimate, EstimatePrintsTheCountsAndRunsNothing)
     EXPECT_NE(o.out.find("devices        96\n"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("routing        560 entries"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("limit          4 GB (--max-memory)"), std::string::npos) << o.out;
+}
+
+TEST(ResourceEstimate, PacketBytesAreTheCountsTimesTheFittedCosts)
+{
+    // Fat-tree k=4, ring, 64 KB of gradient (64,000 B), MTU 4096, 32 MB buffers: the counts
+    // of FatTreeK4CountsByHand (96 ports, 560 entries, 480 transfers, one row each); queue
+    // pairs bounded by 2 N ceil(log2 N) = 2 x 16 x 4 = 128; frames: min(20 switches x
+    // floor(32e6 / 4196) = 152,520, 2 x 16 x 64,000 / 4096 = 500 + 480 transfers) = 980,
+    // plus one per port: 1,076. With the costs of helper/resource-estimate.cc:
+    // 13.9e6 + 96 x 4150 (398,400) + 560 x 3.6 (2,016) + 480 x 500 (240,000)
+    // + 128 x 4140 (529,920) + 480 x 80 (38,400) + 1076 x 67 (72,092) = 15,180,828 B.
+    DriverOptions o = Options("fattree:k=4", "ring", "packet");
+    o.model = "bytes:64KB";
+    const ResourceEstimate e = ResourceEstimate::Of(o);
+    EXPECT_EQ(e.queuePairs, 128u);
+    EXPECT_EQ(e.packetsInFlight, 1076u);
+    EXPECT_NEAR(static_cast<double>(e.bytes), 15180828.0, 1.0);
+}
+
+TEST(ResourceEstimate, FluidBytesAreTheCountsTimesTheFittedCosts)
+{
+    // The same run on the fluid backend: 480 transfers x 16 workers is far under 2^27, so
+    // the explicit plan and its path tables count: 13.9e6 + 48 links x 660 (31,680)
+    // + 16 hosts x 36 nodes x 9.4 (5,414.4) + 480 x 640 (307,200) + 480 rows x 80 (38,400)
+    // = 14,282,694.4 B, truncated to whole bytes.
+    DriverOptions o = Options("fattree:k=4", "ring", "fluid");
+    o.model = "bytes:64KB";
+    const ResourceEstimate e = ResourceEstimate::Of(o);
+    EXPECT_NEAR(static_cast<double>(e.bytes), 14282694.0, 1.0);
 }
