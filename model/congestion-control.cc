@@ -344,9 +344,11 @@ DcqcnCongestionControl::RateTimer()
 void
 DcqcnCongestionControl::OnBytesSent(uint32_t bytes)
 {
-    if (m_byteCounter == 0 || m_rateBps >= m_lineBps)
+    // The rates first: they share the line every packet reads (GetRateBps), the byte counter
+    // is in a later one, so a QP at line rate reads one line of its congestion control.
+    if (m_rateBps >= m_lineBps || m_byteCounter == 0)
     {
-        return; // no byte counter, or at line rate: nothing to recover
+        return; // at line rate, or no byte counter: nothing to recover
     }
     m_bytes += bytes;
     if (m_bytes >= m_byteCounter)
