@@ -101,11 +101,11 @@ PfcNetwork::SetHostSink(uint32_t rank, PfcFrameSink* sink) const
 }
 
 NetworkBuilder::NetworkBuilder()
+    : m_device("ns3::PfcNetDevice"),
+      m_channel("ns3::PfcChannel"),
+      m_switch("ns3::PfcSwitch"),
+      m_table("ns3::ForwardingTable")
 {
-    m_device.SetTypeId("ns3::PfcNetDevice");
-    m_channel.SetTypeId("ns3::PfcChannel");
-    m_switch.SetTypeId("ns3::PfcSwitch");
-    m_table.SetTypeId("ns3::ForwardingTable");
 }
 
 void
@@ -287,10 +287,10 @@ NetworkBuilder::SetHpccMmu()
     m_alphaFromNicRate = true;
 }
 
-ObjectFactory
+ResolvedObjectFactory
 NetworkBuilder::SwitchFactory(const TopologyGraph& g) const
 {
-    ObjectFactory factory = m_switch;
+    ResolvedObjectFactory factory = m_switch;
     if (m_alphaFromNicRate && g.HostCount() > 0 && !g.Ports(g.HostNode(0)).empty())
     {
         // The rate ConnectLinks gives host 0's first device.
@@ -298,6 +298,7 @@ NetworkBuilder::SwitchFactory(const TopologyGraph& g) const
         factory.Set("AlphaReferenceRate",
                     DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
     }
+    factory.Resolve();
     return factory;
 }
 
@@ -307,7 +308,9 @@ namespace
 /// Refuses a topology whose lanes reach the control priority (helper/network-builder.h): the
 /// priorities as configured, the tables' base and the devices' control class.
 void
-CheckLanes(const Topology& topology, const ObjectFactory& table, const ObjectFactory& device)
+CheckLanes(const Topology& topology,
+           const ResolvedObjectFactory& table,
+           const ResolvedObjectFactory& device)
 {
     const Ptr<ForwardingTable> t = table.Create<ForwardingTable>(); // table, then device
     const Ptr<PfcNetDevice> d = device.Create<PfcNetDevice>();
@@ -345,7 +348,7 @@ struct SwitchKind
 /// PfcNetDevice per port; names and the host-rank index.
 void
 CreateNodesAndPorts(const TopologyGraph& g,
-                    const ObjectFactory& deviceFactory,
+                    const ResolvedObjectFactory& deviceFactory,
                     const std::vector<uint32_t>& systemIds,
                     PfcNetwork& net)
 {
@@ -405,7 +408,7 @@ CreateNodesAndPorts(const TopologyGraph& g,
 
 /// One PfcChannel per link, its delay, and its rate on both ends.
 void
-ConnectLinks(const TopologyGraph& g, const ObjectFactory& channelFactory, PfcNetwork& net)
+ConnectLinks(const TopologyGraph& g, const ResolvedObjectFactory& channelFactory, PfcNetwork& net)
 {
     net.channels.resize(g.LinkCount());
     for (LinkIndex l = 0; l < g.LinkCount(); ++l)
@@ -429,20 +432,28 @@ ConnectLinks(const TopologyGraph& g, const ObjectFactory& channelFactory, PfcNet
 PfcNetwork
 NetworkBuilder::Build(const Topology& topology) const
 {
-    CheckLanes(topology, m_table, m_device);
+    // Each factory's attribute values settled once for its thousands of objects (a fat-tree
+    // of 8,192 hosts: 49,152 devices), not once per object (helper/resolved-object-factory.h).
+    ResolvedObjectFactory device = m_device;
+    ResolvedObjectFactory channel = m_channel;
+    ResolvedObjectFactory tableFactory = m_table;
+    device.Resolve();
+    channel.Resolve();
+    tableFactory.Resolve();
+    CheckLanes(topology, tableFactory, device);
     const TopologyGraph& g = topology.Graph();
     PfcNetwork net;
-    CreateNodesAndPorts(g, m_device, m_systemIds, net);
-    ConnectLinks(g, m_channel, net);
-    if (m_table.Create<ForwardingTable>()->IsSourceRouted())
+    CreateNodesAndPorts(g, device, m_systemIds, net);
+    ConnectLinks(g, channel, net);
+    if (tableFactory.Create<ForwardingTable>()->IsSourceRouted())
     {
         net.sourceRoutes = SourceRoutes(topology);
     }
 
-    const ObjectFactory switchFactory = SwitchFactory(g);
+    const ResolvedObjectFactory switchFactory = SwitchFactory(g);
     for (NodeIndex v = 0; v < g.NodeCount(); ++v)
     {
-        Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
+        Ptr<ForwardingTable> table = tableFactory.Create<ForwardingTable>();
         if (m_saltPerNode)
         {
             // Every node its own ECMP salt, or all switches would pick the same member for
@@ -492,9 +503,9 @@ PortLinks(const TopologyGraph& g, NodeIndex v)
 /// Not yet initialized.
 Ptr<PfcSwitch>
 ProbeSwitch(const std::vector<std::pair<uint64_t, double>>& links,
-            const ObjectFactory& switchFactory,
-            const ObjectFactory& deviceFactory,
-            const ObjectFactory& channelFactory)
+            const ResolvedObjectFactory& switchFactory,
+            const ResolvedObjectFactory& deviceFactory,
+            const ResolvedObjectFactory& channelFactory)
 {
     Ptr<Node> node = CreateObject<Node>();
     Ptr<Node> peers = CreateObject<Node>();
@@ -521,7 +532,7 @@ ProbeSwitch(const std::vector<std::pair<uint64_t, double>>& links,
 
 bool
 NetworkBuilder::SwitchesFitEveryLane(const TopologyGraph& g,
-                                     const ObjectFactory& switchFactory) const
+                                     const ResolvedObjectFactory& switchFactory) const
 {
     // A switch's lossless priorities are LosslessPriorities, or when that is 0 the lanes of
     // its table from BasePriority up (PfcSwitch::DataLaneMask), never past priority 7; its
@@ -572,7 +583,7 @@ NetworkBuilder::CheckBuild(const Topology& topology) const
     {
         net.sourceRoutes = SourceRoutes(topology);
     }
-    const ObjectFactory switchFactory = SwitchFactory(g);
+    const ResolvedObjectFactory switchFactory = SwitchFactory(g);
     // Most configurations fit with room to spare: then no table need be filled (on a torus
     // or BCube of 8,192 hosts, whose hosts relay, that was half of the check).
     if (SwitchesFitEveryLane(g, switchFactory))
