@@ -355,7 +355,14 @@ CreateNodesAndPorts(const TopologyGraph& g,
     const uint32_t n = g.NodeCount();
     if (systemIds.empty())
     {
-        net.nodes.Create(n);
+        // NodeContainer::Create's CreateObject<Node>, without its attribute walk (Node's
+        // constructible attributes are two object lists its accessor never sets).
+        ResolvedObjectFactory nodeFactory("ns3::Node");
+        nodeFactory.Resolve();
+        for (NodeIndex v = 0; v < n; ++v)
+        {
+            net.nodes.Add(nodeFactory.Create<Node>());
+        }
     }
     else
     {
@@ -451,6 +458,10 @@ NetworkBuilder::Build(const Topology& topology) const
     }
 
     const ResolvedObjectFactory switchFactory = SwitchFactory(g);
+    // SetAttribute("HashSeed") without its lookup by name per table: the same checker and
+    // accessor, looked up once.
+    TypeId::AttributeInformation hashSeed;
+    ForwardingTable::GetTypeId().LookupAttributeByName("HashSeed", &hashSeed);
     for (NodeIndex v = 0; v < g.NodeCount(); ++v)
     {
         Ptr<ForwardingTable> table = tableFactory.Create<ForwardingTable>();
@@ -458,7 +469,9 @@ NetworkBuilder::Build(const Topology& topology) const
         {
             // Every node its own ECMP salt, or all switches would pick the same member for
             // the same flow (hash polarization) and use one of k equal-cost paths.
-            table->SetAttribute("HashSeed", UintegerValue(m_hashSalt + v));
+            hashSeed.accessor->Set(
+                PeekPointer(table),
+                *hashSeed.checker->CreateValidValue(UintegerValue(m_hashSalt + v)));
         }
         net.tables.at(v) = table;
         FillTable(net, topology, v);

@@ -1,6 +1,5 @@
 #include "resolved-object-factory.h"
 
-#include "ns3/object-ptr-container.h"
 #include "ns3/pointer.h"
 
 #include <cstdlib>
@@ -133,10 +132,11 @@ ResolvedObjectFactory::Resolve()
             {
                 continue; // ConstructSelf's DoSet fails quietly on it: nothing set
             }
-            if (dynamic_cast<const PointerValue*>(PeekPointer(valid)) ||
-                dynamic_cast<const ObjectPtrContainerValue*>(PeekPointer(valid)))
+            // A pointer parsed from a string is a new object per ConstructSelf: not shared.
+            // (An ObjectPtrContainerValue, as Node's DeviceList, is never set by its accessor.)
+            if (dynamic_cast<const PointerValue*>(PeekPointer(valid)))
             {
-                return; // a value holding objects: each object gets its own from ns-3
+                return;
             }
             values.emplace_back(info.accessor, valid);
         }

@@ -6,14 +6,13 @@
  * name to look it up in NS_ATTRIBUTE_DEFAULT, serializes the value for its debug log (Debian's
  * ns-3 is built with NS3_LOG_ENABLE) and validates a fresh copy of it. At 8,192 hosts
  * (fattree:k=32: 49,152 devices, 24,576 channels, 9,472 tables, 1,280 switches) that was
- * 3.3 G of the 4.7 G instructions of ParamsyncHelper::Install. None of it depends on the
+ * 3.4 G of the 4.7 G instructions of ParamsyncHelper::Install. None of it depends on the
  * object: this factory resolves (factory value, else the type's current default) and
  * validates each attribute once, then gives every new object the same values through the
  * same accessors, in ConstructSelf's order (the type's own attributes, then its parents').
  *
- * Objects with identity (PointerValue, ObjectPtrContainerValue attributes: ns-3 would parse a
- * string into a new object for each) and an NS_ATTRIBUTE_DEFAULT environment take ns-3's own
- * path, ObjectFactory::Create.
+ * Types with a PointerValue attribute (ns-3 would parse a string into a new object for each
+ * object) and an NS_ATTRIBUTE_DEFAULT environment take ns-3's own path, ObjectFactory::Create.
  */
 #ifndef PARAMSYNC_RESOLVED_OBJECT_FACTORY_H
 #define PARAMSYNC_RESOLVED_OBJECT_FACTORY_H
@@ -77,7 +76,7 @@ class ResolvedObjectFactory
 
     ObjectFactory m_factory; //!< the same type and attributes, for the fallback and callers
     std::vector<std::pair<std::string, Ptr<const AttributeValue>>> m_set; //!< Set, in order
-    bool m_resolved{false}; //!< Resolve found every value free of object identity
+    bool m_resolved{false}; //!< Resolve found no PointerValue and no NS_ATTRIBUTE_DEFAULT
     /// Resolved (accessor, value) per constructible attribute, in ConstructSelf's order.
     std::vector<std::pair<Ptr<const AttributeAccessor>, Ptr<const AttributeValue>>> m_values;
     Callback<ObjectBase*> m_constructor; //!< the type's constructor (TypeId::GetConstructor)

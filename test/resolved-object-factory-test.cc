@@ -103,6 +103,17 @@ TEST(ResolvedObjectFactory, ObjectValuedAttributesAndEnvironmentStayWithNs3)
     EXPECT_FALSE(simple.IsResolved());
     EXPECT_TRUE(simple.Create<Object>()); // still made, by ObjectFactory
 
+    // Node's DeviceList and ApplicationList are object lists no accessor sets: resolved, and
+    // each node still gets the next id from NodeList (its constructor's NodeList::Add).
+    ResolvedObjectFactory nodes("ns3::Node");
+    nodes.Resolve();
+    EXPECT_TRUE(nodes.IsResolved());
+    const Ptr<Node> first = nodes.Create<Node>();
+    const Ptr<Node> second = nodes.Create<Node>();
+    EXPECT_EQ(second->GetId(), first->GetId() + 1);
+    EXPECT_EQ(second->GetNDevices(), 0U);
+    Simulator::Destroy();
+
     // ConstructSelf reads NS_ATTRIBUTE_DEFAULT; an entry naming no attribute changes nothing.
     ResolvedObjectFactory tables("ns3::ForwardingTable");
     setenv("NS_ATTRIBUTE_DEFAULT", "ns3::NoSuchType::NoSuchAttribute=1", 1);
