@@ -90,6 +90,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
     {
         return; // other MAC control frames (802.3x PAUSE) are not modelled
     }
+    PauseState& state = PauseStateForPfc();
     uint8_t enabled = 0;
     std::array<uint16_t, kPfcPriorities> quanta{};
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
@@ -100,7 +101,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
         }
         quanta[p] = h.quanta[p];
         m_pauseRecvTrace(p, quanta[p]);
-        ++(quanta[p] == 0 ? m_resumeRecv[p] : m_pauseRecv[p]);
+        ++(quanta[p] == 0 ? state.resumes[p] : state.received[p]);
         if (m_pfcEnabled && p != m_controlPriority)
         {
             enabled = static_cast<uint8_t>(enabled | (1u << p));
@@ -117,8 +118,8 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
         return;
     }
     // Every PFC frame is delayed alike, so they take effect in their order of arrival.
-    m_pfcPending.push_back(Simulator::Schedule(reaction, [this, enabled, quanta]() {
-        m_pfcPending.pop_front();
+    state.pending.push_back(Simulator::Schedule(reaction, [this, enabled, quanta]() {
+        m_pause->pending.pop_front();
         ApplyPfc(enabled, quanta);
     }));
 }
@@ -126,6 +127,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
 void
 PfcNetDevice::ApplyPfc(uint8_t enabled, std::array<uint16_t, kPfcPriorities> quanta)
 {
+    PauseState& state = *m_pause; // ReceivePfc made it
     bool resumed = false;
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
     {
@@ -136,22 +138,21 @@ PfcNetDevice::ApplyPfc(uint8_t enabled, std::array<uint16_t, kPfcPriorities> qua
         const uint16_t q = quanta[p];
         if (q == 0)
         {
-            if (m_paused[p])
+            if (IsPaused(p))
             {
                 EndPause(p);
                 resumed = true;
             }
             continue;
         }
-        if (!m_paused[p])
+        if (!IsPaused(p))
         {
-            m_paused[p] = true;
             m_pausedMask = static_cast<uint8_t>(m_pausedMask | (1u << p));
-            m_pauseStart[p] = Simulator::Now();
+            state.start[p] = Simulator::Now();
         }
         // A new pause replaces what is left of the previous one.
-        m_pauseTimer[p].Cancel();
-        m_pauseTimer[p] = Simulator::Schedule(
+        state.timer[p].Cancel();
+        state.timer[p] = Simulator::Schedule(
             PauseDuration(q), &PfcNetDevice::PauseExpired, this, p);
     }
     if (resumed)
@@ -170,13 +171,23 @@ PfcNetDevice::PauseExpired(uint8_t priority)
 void
 PfcNetDevice::EndPause(uint8_t priority)
 {
-    NS_ASSERT(m_paused[priority]);
-    Time paused = Simulator::Now() - m_pauseStart[priority];
-    m_pausedTime[priority] += paused;
-    m_paused[priority] = false;
+    NS_ASSERT(IsPaused(priority));
+    PauseState& state = *m_pause;
+    Time paused = Simulator::Now() - state.start[priority];
+    state.pausedTime[priority] += paused;
     m_pausedMask = static_cast<uint8_t>(m_pausedMask & ~(1u << priority));
-    m_pauseTimer[priority].Cancel();
+    state.timer[priority].Cancel();
     m_resumeTrace(priority, paused);
+}
+
+PfcNetDevice::PauseState&
+PfcNetDevice::PauseStateForPfc()
+{
+    if (!m_pause)
+    {
+        m_pause = std::make_unique<PauseState>();
+    }
+    return *m_pause;
 }
 
 } // namespace ns3

@@ -127,28 +127,24 @@ PfcNetDevice::GetTypeId()
     return tid;
 }
 
-PfcNetDevice::PfcNetDevice()
-{
-    for (uint8_t p = 0; p < kPfcPriorities; ++p)
-    {
-        m_pauseStart[p] = Time(0);
-        m_pausedTime[p] = Time(0);
-    }
-}
+PfcNetDevice::PfcNetDevice() = default;
 
 PfcNetDevice::~PfcNetDevice() = default;
 
 void
 PfcNetDevice::DoDispose()
 {
-    for (auto& ev : m_pauseTimer)
+    if (m_pause)
     {
-        ev.Cancel();
-    }
-    while (!m_pfcPending.empty())
-    {
-        m_pfcPending.front().Cancel();
-        m_pfcPending.pop_front();
+        for (auto& ev : m_pause->timer)
+        {
+            ev.Cancel();
+        }
+        while (!m_pause->pending.empty())
+        {
+            m_pause->pending.front().Cancel();
+            m_pause->pending.pop_front();
+        }
     }
     m_node = nullptr;
     m_channel = nullptr;
@@ -314,7 +310,7 @@ PfcNetDevice::SendPause(uint8_t priority, uint16_t quanta)
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::SendPause: priority > 7");
     m_control.push_back(BuildPfcFrame(priority, quanta, MacBytes()));
     m_controlQueued = true;
-    ++m_pauseSent[priority];
+    ++PauseStateForPfc().sent[priority];
     m_pauseSentTrace(priority, quanta);
     TryTransmit();
 }
@@ -391,28 +387,32 @@ PfcNetDevice::IsTxIdle() const
 uint64_t
 PfcNetDevice::GetPauseFramesSent(uint8_t priority) const
 {
-    return m_pauseSent[priority];
+    return m_pause ? m_pause->sent[priority] : 0;
 }
 
 uint64_t
 PfcNetDevice::GetPauseFramesReceived(uint8_t priority) const
 {
-    return m_pauseRecv[priority];
+    return m_pause ? m_pause->received[priority] : 0;
 }
 
 uint64_t
 PfcNetDevice::GetResumeFramesReceived(uint8_t priority) const
 {
-    return m_resumeRecv[priority];
+    return m_pause ? m_pause->resumes[priority] : 0;
 }
 
 Time
 PfcNetDevice::GetPausedTime(uint8_t priority) const
 {
-    Time t = m_pausedTime[priority];
-    if (m_paused[priority])
+    if (!m_pause)
     {
-        t += Simulator::Now() - m_pauseStart[priority];
+        return Time(0);
+    }
+    Time t = m_pause->pausedTime[priority];
+    if (IsPaused(priority))
+    {
+        t += Simulator::Now() - m_pause->start[priority];
     }
     return t;
 }

@@ -366,6 +366,10 @@ TEST(DriverCli, HostileInputsGiveTheirExitCodeAndOneLineSayingWhatIsAllowed)
          "--ns3::PfcSwitch::BufferSize: 'abc' is not a "
          "valid value"},
         {"--RngRun=x", "--RngRun: 'x' is not a valid value"},
+        // A DRR credit is 32-bit: a quantum above 1 GiB (2^30) is refused, not wrapped.
+        {"--ns3::PfcNetDevice::DrrQuantum=2000000000",
+         "--ns3::PfcNetDevice::DrrQuantum: '2000000000' is not a valid value; allowed: uint32_t "
+         "64:1073741824"},
         {"--PrintAttributes=ns3::Nope", "--PrintAttributes: 'ns3::Nope' is not an ns-3 type"},
         // ns-3 printed its whole help with exit 1 on these.
         {"--ns3::Nope::X=1", "--ns3::Nope::X: 'ns3::Nope' is not an ns-3 type"},

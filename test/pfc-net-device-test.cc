@@ -147,6 +147,82 @@ TEST_F(PfcNetDeviceTest, PauseStopsOnlyItsPriorityForQuantaTimes512BitTimes)
     EXPECT_EQ(l->bRx[1].second, 3);
 }
 
+// Whether a device holds pause state, and every pause getter on all priorities: zeros
+// (and no state) or the counts expected.
+struct PauseCounts
+{
+    std::array<uint64_t, kPfcPriorities> sent{};
+    std::array<uint64_t, kPfcPriorities> received{};
+    std::array<uint64_t, kPfcPriorities> resumes{};
+    std::array<int64_t, kPfcPriorities> pausedNs{};
+};
+
+void
+ExpectPauseCounts(const Ptr<PfcNetDevice>& d, bool hasState, const PauseCounts& want)
+{
+    EXPECT_EQ(d->HasPauseState(), hasState);
+    for (uint8_t p = 0; p < kPfcPriorities; ++p)
+    {
+        EXPECT_EQ(d->GetPauseFramesSent(p), want.sent[p]) << "priority " << int(p);
+        EXPECT_EQ(d->GetPauseFramesReceived(p), want.received[p]) << "priority " << int(p);
+        EXPECT_EQ(d->GetResumeFramesReceived(p), want.resumes[p]) << "priority " << int(p);
+        EXPECT_EQ(d->GetPausedTime(p), NanoSeconds(want.pausedNs[p])) << "priority " << int(p);
+    }
+    // The getters report the zero state without making it.
+    EXPECT_EQ(d->HasPauseState(), hasState);
+}
+
+TEST_F(PfcNetDeviceTest, PauseStateIsMadeByTheFirstPfcFrameSentOrReceived)
+{
+    // Data frames both ways at 0 (each received at 1086 + 1000 = 2086 ns) and the trace
+    // sinks MakeLink connected make no pause state: at 10000 ns both report zeros.
+    auto l = MakeLink();
+    Simulator::Schedule(NanoSeconds(0), &EnqueueAt, l->a, 1);
+    Simulator::Schedule(NanoSeconds(0), &EnqueueAt, l->b, 1);
+    Simulator::Schedule(NanoSeconds(10000), [&l]() {
+        EXPECT_EQ(l->a->GetTxFrames(1), 1u);
+        EXPECT_EQ(l->a->GetRxFrames(), 1u);
+        ExpectPauseCounts(l->a, false, PauseCounts{});
+        ExpectPauseCounts(l->b, false, PauseCounts{});
+        EXPECT_FALSE(l->a->IsPaused(3));
+    });
+    // B pauses A's priority 3 with Q = 1000 at 20000 ns: B has state from then (sent), A from
+    // the frame's arrival at 20000 + 84 + 1000 = 21084 ns; the pause lasts 1000 x 64 ns =
+    // 64000 ns, to 85084 ns. At 50000 ns the ongoing pause counts 50000 - 21084 = 28916 ns.
+    Simulator::Schedule(NanoSeconds(20000), &PfcNetDevice::SendPause, l->b, 3, 1000);
+    Simulator::Schedule(NanoSeconds(20000), [&l]() {
+        EXPECT_TRUE(l->b->HasPauseState());
+        EXPECT_EQ(l->b->GetPauseFramesSent(3), 1u);
+        EXPECT_FALSE(l->a->HasPauseState());
+    });
+    Simulator::Schedule(NanoSeconds(50000), [&l]() {
+        EXPECT_TRUE(l->a->HasPauseState());
+        EXPECT_TRUE(l->a->IsPaused(3));
+        EXPECT_EQ(l->a->GetPausedTime(3), NanoSeconds(28916));
+    });
+    // A pauses B's priority 2 with Q = 10 at 100000 ns: it reaches B at 101084 and lasts
+    // 10 x 64 = 640 ns. B resumes A's priority 5 at 110000 ns (arrives 111084): counted as
+    // a resume; A's priority 5 was not paused, so no paused time.
+    Simulator::Schedule(NanoSeconds(100000), &PfcNetDevice::SendPause, l->a, 2, 10);
+    Simulator::Schedule(NanoSeconds(110000), &PfcNetDevice::SendPause, l->b, 5, 0);
+    Simulator::Run();
+
+    PauseCounts a;
+    a.received[3] = 1;
+    a.pausedNs[3] = 85084 - 21084;
+    a.sent[2] = 1;
+    a.resumes[5] = 1;
+    ExpectPauseCounts(l->a, true, a);
+    PauseCounts b;
+    b.sent[3] = 1;
+    b.sent[5] = 1;
+    b.received[2] = 1;
+    b.pausedNs[2] = 640;
+    ExpectPauseCounts(l->b, true, b);
+    ASSERT_EQ(l->aResume.size(), 1u);
+    EXPECT_EQ(l->aResume[0], std::make_pair(int64_t(85084), int64_t(64000)));
+}
+
 TEST_F(PfcNetDeviceTest, ZeroQuantaResumesAtOnce)
 {
     auto l = MakeLink();
