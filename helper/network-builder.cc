@@ -14,7 +14,7 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <map>
+#include <cstdint>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -45,7 +45,15 @@ PfcNetwork::HostPorts(uint32_t rank) const
 std::vector<std::vector<uint32_t>>
 PfcNetwork::PeerNodes() const
 {
-    std::map<uint32_t, uint32_t> indexOfNodeId;
+    // Node ids are NodeList's, dense from this network's first node: a vector, not a map (at
+    // 8,192 hosts, 49,152 lookups).
+    uint32_t idEnd = 0;
+    for (uint32_t v = 0; v < nodes.GetN(); ++v)
+    {
+        idEnd = std::max(idEnd, nodes.Get(v)->GetId() + 1);
+    }
+    constexpr uint32_t kNotInNetwork = UINT32_MAX;
+    std::vector<uint32_t> indexOfNodeId(idEnd, kNotInNetwork);
     for (uint32_t v = 0; v < nodes.GetN(); ++v)
     {
         indexOfNodeId[nodes.Get(v)->GetId()] = v;
@@ -53,12 +61,18 @@ PfcNetwork::PeerNodes() const
     std::vector<std::vector<uint32_t>> peers(ports.size());
     for (uint32_t v = 0; v < ports.size(); ++v)
     {
+        peers[v].reserve(ports[v].size());
         for (const Ptr<PfcNetDevice>& dev : ports[v])
         {
             Ptr<PfcChannel> ch = dev->GetPfcChannel();
             Ptr<PfcNetDevice> other = ch->GetPfcDevice(0) == dev ? ch->GetPfcDevice(1)
                                                                  : ch->GetPfcDevice(0);
-            peers[v].push_back(indexOfNodeId.at(other->GetNode()->GetId()));
+            const uint32_t peer = indexOfNodeId.at(other->GetNode()->GetId());
+            if (peer == kNotInNetwork)
+            {
+                throw std::out_of_range("PfcNetwork::PeerNodes: a link leaves the network");
+            }
+            peers[v].push_back(peer);
         }
     }
     return peers;
@@ -101,11 +115,11 @@ PfcNetwork::SetHostSink(uint32_t rank, PfcFrameSink* sink) const
 }
 
 NetworkBuilder::NetworkBuilder()
+    : m_device("ns3::PfcNetDevice"),
+      m_channel("ns3::PfcChannel"),
+      m_switch("ns3::PfcSwitch"),
+      m_table("ns3::ForwardingTable")
 {
-    m_device.SetTypeId("ns3::PfcNetDevice");
-    m_channel.SetTypeId("ns3::PfcChannel");
-    m_switch.SetTypeId("ns3::PfcSwitch");
-    m_table.SetTypeId("ns3::ForwardingTable");
 }
 
 void
@@ -287,10 +301,10 @@ NetworkBuilder::SetHpccMmu()
     m_alphaFromNicRate = true;
 }
 
-ObjectFactory
+ResolvedObjectFactory
 NetworkBuilder::SwitchFactory(const TopologyGraph& g) const
 {
-    ObjectFactory factory = m_switch;
+    ResolvedObjectFactory factory = m_switch;
     if (m_alphaFromNicRate && g.HostCount() > 0 && !g.Ports(g.HostNode(0)).empty())
     {
         // The rate ConnectLinks gives host 0's first device.
@@ -298,6 +312,7 @@ NetworkBuilder::SwitchFactory(const TopologyGraph& g) const
         factory.Set("AlphaReferenceRate",
                     DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
     }
+    factory.Resolve();
     return factory;
 }
 
@@ -307,7 +322,9 @@ namespace
 /// Refuses a topology whose lanes reach the control priority (helper/network-builder.h): the
 /// priorities as configured, the tables' base and the devices' control class.
 void
-CheckLanes(const Topology& topology, const ObjectFactory& table, const ObjectFactory& device)
+CheckLanes(const Topology& topology,
+           const ResolvedObjectFactory& table,
+           const ResolvedObjectFactory& device)
 {
     const Ptr<ForwardingTable> t = table.Create<ForwardingTable>(); // table, then device
     const Ptr<PfcNetDevice> d = device.Create<PfcNetDevice>();
@@ -345,14 +362,21 @@ struct SwitchKind
 /// PfcNetDevice per port; names and the host-rank index.
 void
 CreateNodesAndPorts(const TopologyGraph& g,
-                    const ObjectFactory& deviceFactory,
+                    const ResolvedObjectFactory& deviceFactory,
                     const std::vector<uint32_t>& systemIds,
                     PfcNetwork& net)
 {
     const uint32_t n = g.NodeCount();
     if (systemIds.empty())
     {
-        net.nodes.Create(n);
+        // NodeContainer::Create's CreateObject<Node>, without its attribute walk (Node's
+        // constructible attributes are two object lists its accessor never sets).
+        ResolvedObjectFactory nodeFactory("ns3::Node");
+        nodeFactory.Resolve();
+        for (NodeIndex v = 0; v < n; ++v)
+        {
+            net.nodes.Add(nodeFactory.Create<Node>());
+        }
     }
     else
     {
@@ -405,7 +429,7 @@ CreateNodesAndPorts(const TopologyGraph& g,
 
 /// One PfcChannel per link, its delay, and its rate on both ends.
 void
-ConnectLinks(const TopologyGraph& g, const ObjectFactory& channelFactory, PfcNetwork& net)
+ConnectLinks(const TopologyGraph& g, const ResolvedObjectFactory& channelFactory, PfcNetwork& net)
 {
     net.channels.resize(g.LinkCount());
     for (LinkIndex l = 0; l < g.LinkCount(); ++l)
@@ -429,25 +453,39 @@ ConnectLinks(const TopologyGraph& g, const ObjectFactory& channelFactory, PfcNet
 PfcNetwork
 NetworkBuilder::Build(const Topology& topology) const
 {
-    CheckLanes(topology, m_table, m_device);
+    // Each factory's attribute values settled once for its thousands of objects (a fat-tree
+    // of 8,192 hosts: 49,152 devices), not once per object (helper/resolved-object-factory.h).
+    ResolvedObjectFactory device = m_device;
+    ResolvedObjectFactory channel = m_channel;
+    ResolvedObjectFactory tableFactory = m_table;
+    device.Resolve();
+    channel.Resolve();
+    tableFactory.Resolve();
+    CheckLanes(topology, tableFactory, device);
     const TopologyGraph& g = topology.Graph();
     PfcNetwork net;
-    CreateNodesAndPorts(g, m_device, m_systemIds, net);
-    ConnectLinks(g, m_channel, net);
-    if (m_table.Create<ForwardingTable>()->IsSourceRouted())
+    CreateNodesAndPorts(g, device, m_systemIds, net);
+    ConnectLinks(g, channel, net);
+    if (tableFactory.Create<ForwardingTable>()->IsSourceRouted())
     {
         net.sourceRoutes = SourceRoutes(topology);
     }
 
-    const ObjectFactory switchFactory = SwitchFactory(g);
+    const ResolvedObjectFactory switchFactory = SwitchFactory(g);
+    // SetAttribute("HashSeed") without its lookup by name per table: the same checker and
+    // accessor, looked up once.
+    TypeId::AttributeInformation hashSeed;
+    ForwardingTable::GetTypeId().LookupAttributeByName("HashSeed", &hashSeed);
     for (NodeIndex v = 0; v < g.NodeCount(); ++v)
     {
-        Ptr<ForwardingTable> table = m_table.Create<ForwardingTable>();
+        Ptr<ForwardingTable> table = tableFactory.Create<ForwardingTable>();
         if (m_saltPerNode)
         {
             // Every node its own ECMP salt, or all switches would pick the same member for
             // the same flow (hash polarization) and use one of k equal-cost paths.
-            table->SetAttribute("HashSeed", UintegerValue(m_hashSalt + v));
+            hashSeed.accessor->Set(
+                PeekPointer(table),
+                *hashSeed.checker->CreateValidValue(UintegerValue(m_hashSalt + v)));
         }
         net.tables.at(v) = table;
         FillTable(net, topology, v);
@@ -492,9 +530,9 @@ PortLinks(const TopologyGraph& g, NodeIndex v)
 /// Not yet initialized.
 Ptr<PfcSwitch>
 ProbeSwitch(const std::vector<std::pair<uint64_t, double>>& links,
-            const ObjectFactory& switchFactory,
-            const ObjectFactory& deviceFactory,
-            const ObjectFactory& channelFactory)
+            const ResolvedObjectFactory& switchFactory,
+            const ResolvedObjectFactory& deviceFactory,
+            const ResolvedObjectFactory& channelFactory)
 {
     Ptr<Node> node = CreateObject<Node>();
     Ptr<Node> peers = CreateObject<Node>();
@@ -521,7 +559,7 @@ ProbeSwitch(const std::vector<std::pair<uint64_t, double>>& links,
 
 bool
 NetworkBuilder::SwitchesFitEveryLane(const TopologyGraph& g,
-                                     const ObjectFactory& switchFactory) const
+                                     const ResolvedObjectFactory& switchFactory) const
 {
     // A switch's lossless priorities are LosslessPriorities, or when that is 0 the lanes of
     // its table from BasePriority up (PfcSwitch::DataLaneMask), never past priority 7; its
@@ -572,7 +610,7 @@ NetworkBuilder::CheckBuild(const Topology& topology) const
     {
         net.sourceRoutes = SourceRoutes(topology);
     }
-    const ObjectFactory switchFactory = SwitchFactory(g);
+    const ResolvedObjectFactory switchFactory = SwitchFactory(g);
     // Most configurations fit with room to spare: then no table need be filled (on a torus
     // or BCube of 8,192 hosts, whose hosts relay, that was half of the check).
     if (SwitchesFitEveryLane(g, switchFactory))

@@ -30,6 +30,7 @@
 #include "ns3/pfc-net-device.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/ptr.h"
+#include "ns3/resolved-object-factory.h"
 #include "ns3/topology-graph.h"
 
 #include <memory>
@@ -196,15 +197,16 @@ class NetworkBuilder
      * passes its buffer check with every priority from BasePriority to 7 lossless (unless
      * LosslessPriorities is set): then every switch of the topology does, whatever its lanes.
      */
-    bool SwitchesFitEveryLane(const TopologyGraph& g, const ObjectFactory& switchFactory) const;
+    bool SwitchesFitEveryLane(const TopologyGraph& g,
+                              const ResolvedObjectFactory& switchFactory) const;
     /// \brief The switch factory, with AlphaReferenceRate at the NIC rate under SetHpccMmu
     /// (the rate of host 0's first link).
-    ObjectFactory SwitchFactory(const TopologyGraph& g) const;
+    ResolvedObjectFactory SwitchFactory(const TopologyGraph& g) const;
 
-    ObjectFactory m_device;  //!< PfcNetDevice factory
-    ObjectFactory m_channel; //!< PfcChannel factory
-    ObjectFactory m_switch;  //!< PfcSwitch factory
-    ObjectFactory m_table;   //!< ForwardingTable factory
+    ResolvedObjectFactory m_device;  //!< PfcNetDevice factory
+    ResolvedObjectFactory m_channel; //!< PfcChannel factory
+    ResolvedObjectFactory m_switch;  //!< PfcSwitch factory
+    ResolvedObjectFactory m_table;   //!< ForwardingTable factory
 
     bool m_alphaFromNicRate{false};    //!< SetHpccMmu: AlphaReferenceRate = the NIC rate
     uint32_t m_hashSalt{0};            //!< ECMP salt base

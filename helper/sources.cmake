@@ -24,6 +24,7 @@ set(PARAMSYNC_HELPER_SOURCES
     helper/mpi-session.cc
     helper/prepared-systems.cc
     helper/pfc-deadlock-detector.cc
+    helper/resolved-object-factory.cc
     helper/resource-estimate.cc
     helper/results-writer.cc
     helper/roce-sync-transport.cc
@@ -60,6 +61,7 @@ set(PARAMSYNC_HELPER_HEADERS
     helper/mpi-session.h
     helper/prepared-systems.h
     helper/pfc-deadlock-detector.h
+    helper/resolved-object-factory.h
     helper/resource-estimate.h
     helper/run-guard.h
     helper/run-result.h
@@ -89,6 +91,7 @@ set(PARAMSYNC_HELPER_TESTS
     test/sync-application-logic-test.cc
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
+    test/resolved-object-factory-test.cc
     test/roce-sync-transport-test.cc
     test/source-routing-test.cc
     test/algorithm-packet-run-test.cc
