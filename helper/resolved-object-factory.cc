@@ -11,18 +11,11 @@ namespace ns3
 namespace
 {
 
-/**
- * What ObjectFactory::Create does around ConstructSelf besides setting attributes: the
- * object's TypeId (Object::SetTypeId) and the construction-completed notice. Both are
- * private to Object and open to its friend template CompleteConstruct; the specializations
- * below, for types of this file only, are that friend, called only from DoCreate.
- */
-struct ResolvedConstruction
+/// A tag handed to CompleteConstruct below: Ptr<T> (its return type) needs Ref and Unref;
+/// nothing is counted.
+struct UncountedTag
 {
-    Object* object; //!< the object just made by its TypeId's constructor
-    TypeId tid;     //!< its type
-
-    /// Ptr<ResolvedConstruction> needs these; nothing is counted.
+    /// \brief Nothing to count.
     void
     Ref() const
     {
@@ -33,6 +26,24 @@ struct ResolvedConstruction
     Unref() const
     {
     }
+};
+
+/**
+ * What ObjectFactory::Create does around ConstructSelf besides setting attributes: the
+ * object's TypeId (Object::SetTypeId) and the construction-completed notice. Both are
+ * private to Object and open to its friend template CompleteConstruct; the specializations
+ * below, for types of this file only, are that friend, called only from DoCreate.
+ */
+struct ResolvedConstruction : UncountedTag
+{
+    Object* object; //!< the object just made by its TypeId's constructor
+    TypeId tid;     //!< its type
+};
+
+/// The last step of ObjectBase::ConstructSelf, through the same friend.
+struct CompletedConstruction : UncountedTag
+{
+    Object* object; //!< the object whose attributes are all set
 };
 
 } // namespace
@@ -44,29 +55,6 @@ CompleteConstruct<ResolvedConstruction>(ResolvedConstruction* c)
     c->object->SetTypeId(c->tid);
     return Ptr<ResolvedConstruction>();
 }
-
-namespace
-{
-
-/// The last step of ObjectBase::ConstructSelf, through the same friend.
-struct CompletedConstruction
-{
-    Object* object; //!< the object whose attributes are all set
-
-    /// Ptr<CompletedConstruction> needs these; nothing is counted.
-    void
-    Ref() const
-    {
-    }
-
-    /// \copydoc Ref
-    void
-    Unref() const
-    {
-    }
-};
-
-} // namespace
 
 template<>
 Ptr<CompletedConstruction>
@@ -158,13 +146,13 @@ ResolvedObjectFactory::DoCreate() const
     ObjectBase* base = m_constructor();
     Object* object = dynamic_cast<Object*>(base);
     NS_ASSERT(object != nullptr);
-    ResolvedConstruction typed{object, m_factory.GetTypeId()};
+    ResolvedConstruction typed{{}, object, m_factory.GetTypeId()};
     CompleteConstruct(&typed);
     for (const auto& [accessor, value] : m_values)
     {
         accessor->Set(object, *value); // ObjectBase::DoSet on a value already valid
     }
-    CompletedConstruction completed{object};
+    CompletedConstruction completed{{}, object};
     CompleteConstruct(&completed);
     return Ptr<Object>(object, false);
 }

@@ -47,6 +47,13 @@ class alignas(64) FrameArrival final : public PooledEvent<FrameArrival>
     RoceFrameInfo m_info; //!< its header
 };
 static_assert(sizeof(FrameArrival) == 64, "FrameArrival: one cache line");
+
+/// \brief The end (0 or 1) of a link's two devices that receives what src sends.
+std::size_t
+PeerEnd(const Ptr<PfcNetDevice> (&ends)[2], const PfcNetDevice* src)
+{
+    return PeekPointer(ends[0]) == src ? 1 : 0;
+}
 } // namespace
 
 TypeId
@@ -110,7 +117,7 @@ PfcChannel::GetDirectPath(const PfcNetDevice* src) const
     {
         return path;
     }
-    const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
+    const std::size_t end = PeerEnd(m_ends, src);
     Ptr<Node> node = m_ends[end]->GetNode();
     if (end == m_remoteEnd || !node)
     {
@@ -147,7 +154,7 @@ PfcChannel::TransmitFrame(
         }
         return true;
     }
-    const std::size_t end = (PeekPointer(m_ends[0]) == src) ? 1 : 0;
+    const std::size_t end = PeerEnd(m_ends, src);
     PfcNetDevice* dst = PeekPointer(m_ends[end]);
     if (end == m_remoteEnd)
     {

@@ -35,19 +35,10 @@ PsnDistance(uint32_t wirePsn, uint64_t reference)
 } // namespace
 
 void
-RoceNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t /* priority */)
+RoceNic::Receive(Ptr<PfcNetDevice> dev, Ptr<Packet> frame, uint8_t priority)
 {
-    RoceFrameInfo info;
-    const RoceFrameInfo* known = dev->GetRxInfo();
-    if (known)
-    {
-        info = *known; // a header-only frame (null Packet) always comes with its header
-    }
-    else if (!frame || !ReadRoceFrame(frame, info))
-    {
-        return;
-    }
-    Dispatch(info);
+    // A header-only frame (null Packet) always comes with its header (GetRxInfo).
+    SinkReceive(*dev, FrameRef(frame), priority, dev->GetRxInfo());
 }
 
 void
