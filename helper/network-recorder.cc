@@ -7,7 +7,6 @@
 #include "ns3/simulator.h"
 
 #include <algorithm>
-#include <map>
 #include <string>
 #include <utility>
 
@@ -18,29 +17,38 @@ namespace
 {
 
 /**
- * Connects trace sources by name, looking each (type, name) up once: TypeId::
- * LookupTraceSourceByName walks a type's sources and its parents' by string compare, which
- * for the 3 sources of each of a fat-tree's 57,344 ports (k=32) was most of the recorder's
- * set-up. What ObjectBase::TraceConnectWithoutContext does, with the lookups kept.
+ * One trace source, by name, connected on many objects: its accessor is looked up once per
+ * type (TypeId::LookupTraceSourceByName walks a type's sources and its parents' by string
+ * compare), and kept for the next object of the same type, as the network's objects of one
+ * kind come in a row. What ObjectBase::TraceConnectWithoutContext does, with the lookup kept.
  */
-class TraceConnector
+class TraceSource
 {
   public:
+    explicit TraceSource(std::string name)
+        : m_name(std::move(name))
+    {
+    }
+
+    /// \brief Connects cb to this source of object (aborts naming it if object has none).
     void
-    Connect(ObjectBase& object, const std::string& name, const CallbackBase& cb)
+    Connect(ObjectBase& object, const CallbackBase& cb)
     {
         const TypeId tid = object.GetInstanceTypeId();
-        Ptr<const TraceSourceAccessor>& accessor = m_accessors[{tid.GetUid(), name}];
-        if (!accessor)
+        if (!m_accessor || tid != m_tid)
         {
-            accessor = tid.LookupTraceSourceByName(name);
+            m_accessor = tid.LookupTraceSourceByName(m_name);
+            m_tid = tid;
         }
-        NS_ABORT_MSG_UNLESS(accessor && accessor->ConnectWithoutContext(&object, cb),
-                            "NetworkRecorder: no trace source " << name << " on " << tid.GetName());
+        NS_ABORT_MSG_UNLESS(m_accessor && m_accessor->ConnectWithoutContext(&object, cb),
+                            "NetworkRecorder: no trace source " << m_name << " on "
+                                                                << tid.GetName());
     }
 
   private:
-    std::map<std::pair<uint16_t, std::string>, Ptr<const TraceSourceAccessor>> m_accessors;
+    std::string m_name;                        //!< the source's name
+    TypeId m_tid;                              //!< the type m_accessor is of
+    Ptr<const TraceSourceAccessor> m_accessor; //!< its accessor (null: not looked up)
 };
 
 } // namespace
@@ -49,7 +57,6 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
     : m_net(net),
       m_peer(net.PeerNodes())
 {
-    TraceConnector traces;
     size_t ports = 0;
     for (const auto& nodePorts : net.ports)
     {
@@ -65,10 +72,20 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
             ++m_dataLinkDrops;
         }
     });
+    TraceSource linkDrop("LinkDrop");
     for (const auto& channel : net.channels)
     {
-        traces.Connect(*channel, "LinkDrop", lostToFailure);
+        linkDrop.Connect(*channel, lostToFailure);
     }
+    // Pauses received need no trace: the device counts them (PfcNetDevice::
+    // GetPauseFramesReceived, quanta > 0, as counted here before), which saves a third of the
+    // ports' connections. Pauses sent do: the device's count includes resumes (quanta 0).
+    TraceSource pauseSent("PauseSent");
+    TraceSource resume("Resume");
+    TraceSource drop("Drop");
+    TraceSource watchdogDrop("WatchdogDrop");
+    TraceSource noRouteDrop("NoRouteDrop");
+    TraceSource ecnMark("EcnMark");
     for (uint32_t v = 0; v < net.ports.size(); ++v)
     {
         const auto firstPort = static_cast<uint32_t>(m_ports.size());
@@ -80,40 +97,29 @@ NetworkRecorder::NetworkRecorder(const PfcNetwork& net)
             // Lambdas, not MakeBoundCallback: binding builds a Callback of the function and a
             // second one around it (about twice the allocations), for 3 sources of each of a
             // k=32 fat-tree's 57,344 ports.
-            traces.Connect(
+            pauseSent.Connect(
                 *dev,
-                "PauseSent",
                 Callback<void, uint8_t, uint16_t>([this, index](uint8_t priority, uint16_t quanta) {
                     OnPauseSent(this, index, priority, quanta);
                 }));
-            traces.Connect(
-                *dev,
-                "PauseReceived",
-                Callback<void, uint8_t, uint16_t>([this, index](uint8_t priority, uint16_t quanta) {
-                    OnPauseReceived(this, index, priority, quanta);
-                }));
-            traces.Connect(
-                *dev,
-                "Resume",
-                Callback<void, uint8_t, Time>([this, index](uint8_t priority, Time paused) {
+            resume.Connect(
+                *dev, Callback<void, uint8_t, Time>([this, index](uint8_t priority, Time paused) {
                     OnResume(this, index, priority, paused);
                 }));
         }
         if (net.switches[v])
         {
-            traces.Connect(*net.switches[v], "Drop", MakeBoundCallback(&OnDrop, this, firstPort));
-            traces.Connect(*net.switches[v],
-                           "WatchdogDrop",
-                           Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
-                               [this](Ptr<const Packet>, uint32_t, uint8_t priority) {
-                                   ++m_watchdogDrops[priority & 7];
-                               }));
-            traces.Connect(
+            drop.Connect(*net.switches[v], MakeBoundCallback(&OnDrop, this, firstPort));
+            watchdogDrop.Connect(*net.switches[v],
+                                 Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
+                                     [this](Ptr<const Packet>, uint32_t, uint8_t priority) {
+                                         ++m_watchdogDrops[priority & 7];
+                                     }));
+            noRouteDrop.Connect(
                 *net.switches[v],
-                "NoRouteDrop",
                 Callback<void, Ptr<const Packet>, uint32_t>(
                     [lostToFailure](Ptr<const Packet> frame, uint32_t) { lostToFailure(frame); }));
-            traces.Connect(*net.switches[v], "EcnMark", MakeBoundCallback(&OnMark, this));
+            ecnMark.Connect(*net.switches[v], MakeBoundCallback(&OnMark, this));
         }
     }
 }
@@ -128,18 +134,6 @@ NetworkRecorder::OnPauseSent(NetworkRecorder* self,
     {
         ++self->m_pauseFrames;
         ++self->m_ports[port].pausesSent[priority];
-    }
-}
-
-void
-NetworkRecorder::OnPauseReceived(NetworkRecorder* self,
-                                 uint32_t port,
-                                 uint8_t priority,
-                                 uint16_t quanta)
-{
-    if (quanta > 0 && priority < 8)
-    {
-        ++self->m_ports[port].pausesReceived[priority];
     }
 }
 
@@ -223,14 +217,15 @@ NetworkRecorder::Fill(RunResult& result) const
         {
             // The device accounts paused time itself, an ongoing pause up to now.
             const double paused = dev->GetPausedTime(prio).GetSeconds();
+            const uint64_t pausesReceived = dev->GetPauseFramesReceived(prio);
             result.pfcPausedS += paused;
-            if (p.pausesSent[prio] || p.pausesReceived[prio] || paused > 0 || p.drops[prio])
+            if (p.pausesSent[prio] || pausesReceived || paused > 0 || p.drops[prio])
             {
                 result.pfc.push_back({m_net.names[p.node],
                                       p.port,
                                       prio,
                                       p.pausesSent[prio],
-                                      p.pausesReceived[prio],
+                                      pausesReceived,
                                       paused,
                                       p.drops[prio]});
             }

@@ -79,7 +79,6 @@ class NetworkRecorder
         uint32_t node;
         uint32_t port;
         std::array<uint64_t, 8> pausesSent{};
-        std::array<uint64_t, 8> pausesReceived{};
         std::array<uint64_t, 8> drops{};      //!< frames dropped on arrival at this port
         std::array<double, 8> endedPausedS{}; //!< paused time of the pauses that ended
     };
@@ -87,10 +86,6 @@ class NetworkRecorder
                             uint32_t port,
                             uint8_t priority,
                             uint16_t quanta);
-    static void OnPauseReceived(NetworkRecorder* self,
-                                uint32_t port,
-                                uint8_t priority,
-                                uint16_t quanta);
     static void OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority, Time paused);
     static void OnDrop(NetworkRecorder* self,
                        uint32_t firstPort,

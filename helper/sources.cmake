@@ -92,6 +92,7 @@ set(PARAMSYNC_HELPER_TESTS
     test/network-builder-e2e-test.cc
     test/network-builder-recorder-test.cc
     test/resolved-object-factory-test.cc
+    test/resolved-nic-factory-test.cc
     test/roce-sync-transport-test.cc
     test/source-routing-test.cc
     test/algorithm-packet-run-test.cc

@@ -37,6 +37,14 @@ CcPer25G(const std::string& name, const std::string& value, const std::string& s
     return Setting{Target::CongestionControl, name, value, true, source};
 }
 
+/// The message for a preset's NIC setting that RoceNic does not take.
+std::string
+NicRejects(const std::string& preset, const std::string& attribute, const AttributeValue& value)
+{
+    return "congestion control preset '" + preset + "': RoceNic rejects " + attribute + "=" +
+           value.SerializeToString(nullptr);
+}
+
 std::vector<CongestionControlPreset>
 MakePresets()
 {
@@ -192,18 +200,56 @@ CongestionControlPreset::ApplyTo(Ptr<RoceNic> nic,
     for (size_t i = 0; i < settings.size(); ++i)
     {
         const Setting& s = settings[i];
-        if (s.target == Target::Nic)
+        if (s.target == Target::Nic && !nic->SetAttributeFailSafe(s.name, *values[i]))
         {
-            if (!nic->SetAttributeFailSafe(s.name, *values[i]))
-            {
-                throw std::invalid_argument("congestion control preset '" + name +
-                                            "': RoceNic rejects " + s.name + "=" +
-                                            values[i]->SerializeToString(nullptr));
-            }
+            throw std::invalid_argument(NicRejects(name, s.name, *values[i]));
         }
-        else
+    }
+    ApplyCongestionControlTo(*nic, values);
+}
+
+std::vector<CongestionControlPreset::NicAttribute>
+CongestionControlPreset::NicAttributes() const
+{
+    std::vector<NicAttribute> attributes{{"CongestionControl", Create<StringValue>(ccType)}};
+    const TypeId nicTid = RoceNic::GetTypeId();
+    for (const Setting& s : settings)
+    {
+        if (s.target != Target::Nic)
         {
-            nic->SetCongestionControlAttribute(s.name, values[i]);
+            continue;
+        }
+        // What SetAttributeFailSafe accepts: a known attribute, settable, a value its checker
+        // takes (the text parsed as ParseValues parses it).
+        const StringValue text(s.value);
+        TypeId::AttributeInformation info;
+        Ptr<const AttributeValue> parsed;
+        if (nicTid.LookupAttributeByName(s.name, &info) && (info.flags & TypeId::ATTR_SET) &&
+            (info.flags & TypeId::ATTR_CONSTRUCT))
+        {
+            parsed = info.checker->CreateValidValue(text);
+        }
+        if (!parsed)
+        {
+            throw std::invalid_argument(NicRejects(name, s.name, text));
+        }
+        attributes.emplace_back(s.name, parsed);
+    }
+    return attributes;
+}
+
+void
+CongestionControlPreset::ApplyCongestionControlTo(
+    RoceNic& nic, const std::vector<Ptr<const AttributeValue>>& values) const
+{
+    NS_ABORT_MSG_UNLESS(values.size() == settings.size(),
+                        "CongestionControlPreset::ApplyCongestionControlTo: values not from "
+                        "ParseValues");
+    for (size_t i = 0; i < settings.size(); ++i)
+    {
+        if (settings[i].target == Target::CongestionControl)
+        {
+            nic.SetCongestionControlAttribute(settings[i].name, values[i]);
         }
     }
 }

@@ -17,6 +17,7 @@
 #include "ns3/ptr.h"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -70,6 +71,23 @@ struct CongestionControlPreset
      * ApplyTo(nic, lineRate) with the lineRate they were parsed for).
      */
     void ApplyTo(Ptr<RoceNic> nic, const std::vector<Ptr<const AttributeValue>>& values) const;
+
+    /// \brief A RoceNic attribute (name, value) the preset sets.
+    using NicAttribute = std::pair<std::string, Ptr<const AttributeValue>>;
+    /**
+     * \brief The RoceNic attributes ApplyTo sets, in its order: CongestionControl (the type),
+     * then the NIC settings, each parsed by RoceNic's checker. None scales with the line
+     * rate, so a NIC factory can take them once for every NIC (RoceSyncTransport). Throws
+     * std::invalid_argument, as ApplyTo, on a setting RoceNic rejects.
+     */
+    std::vector<NicAttribute> NicAttributes() const;
+    /**
+     * \brief The CongestionControl half of ApplyTo: the settings for the NIC's QPs, with
+     * values from ParseValues; the NIC must have its CongestionControl type already (from
+     * NicAttributes).
+     */
+    void ApplyCongestionControlTo(RoceNic& nic,
+                                  const std::vector<Ptr<const AttributeValue>>& values) const;
 
     /// \brief The preset called name, nullptr if there is none.
     static const CongestionControlPreset* Find(const std::string& name);
