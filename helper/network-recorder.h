@@ -1,8 +1,9 @@
 /*
  * NetworkRecorder: connects to the trace sources of every PfcNetDevice and PfcSwitch of a
  * PfcNetwork and keeps the counts the results need — pause frames sent per port and
- * priority, pause intervals (for the trace file), drops, ECN marks and packet-hops — then
- * fills a RunResult. Measurement is configuration, not model code (STYLE.md).
+ * priority, pause intervals (for the trace file), drops and ECN marks — then fills a
+ * RunResult, with what the devices count themselves (pauses received, paused time,
+ * packet-hops). Measurement is configuration, not model code (STYLE.md).
  */
 #ifndef PARAMSYNC_NETWORK_RECORDER_H
 #define PARAMSYNC_NETWORK_RECORDER_H

@@ -121,7 +121,8 @@ class RoceSyncTransport : public SyncTransport
   private:
     /// \brief Tag of the QPs of replayed flows (not sync QPs).
     static constexpr uint32_t kFlowTag = ~0u;
-    /// \brief One NIC per host from nicFactory; a --cc preset (or nullptr) applied to each.
+    /// \brief One NIC per host from nicFactory and the --cc preset's NIC settings (resolved
+    /// once for all), the preset's congestion-control values (or none: nullptr) on each.
     void InstallNics(const ObjectFactory& nicFactory, const CongestionControlPreset* preset);
     /// \brief A counter summed over every host's NIC.
     uint64_t SumOverNics(const std::function<uint64_t(const RoceNic&)>& count) const;
