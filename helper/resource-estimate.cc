@@ -204,7 +204,18 @@ ResourceEstimate::Of(const DriverOptions& o)
     e.bytes = static_cast<uint64_t>(std::min(bytes, 4e18));
     e.traceBytes = static_cast<uint64_t>(kTraceSliceBytes *
                                          static_cast<double>(e.transferRows + e.flows));
+    // Every port may send or receive a PFC frame; none does with PFC off.
+    e.pauseStateBytes = o.pfc ? SaturatingMul(e.devices, kPauseStateBytes) : 0;
     return e;
+}
+
+uint64_t
+ResourceEstimate::BytesWithPauses(uint64_t pauses) const
+{
+    // Capped as bytes is (4e18: above any machine, below 2^64).
+    const double sum = static_cast<double>(bytes) + static_cast<double>(pauseStateBytes) +
+                       static_cast<double>(kPauseRecordBytes) * static_cast<double>(pauses);
+    return static_cast<uint64_t>(std::min(sum, 4e18));
 }
 
 uint64_t
@@ -275,8 +286,16 @@ ResourceEstimate::Describe() const
        << "queue pairs    " << queuePairs << "\n"
        << "flows          " << flows << "\n"
        << "in flight      " << packetsInFlight << " packets, " << events << " events (bound)\n"
-       << "memory         " << Size(static_cast<double>(bytes)) << " (" << bytes << " B)\n"
-       << "trace          " << Size(static_cast<double>(traceBytes)) << " (transfer slices)\n";
+       << "memory         " << Size(static_cast<double>(bytes)) << " (" << bytes << " B)\n";
+    if (packet)
+    {
+        // The pause count is known only after the run: the figure per pause, not a guess.
+        os << "pauses         not counted above: at most " << kPauseRecordBytes
+           << " B per PFC pause (pfc_pause_frames bounds them after the run) and "
+           << Size(static_cast<double>(pauseStateBytes)) << " of pause state (" << kPauseStateBytes
+           << " B per port)\n";
+    }
+    os << "trace          " << Size(static_cast<double>(traceBytes)) << " (transfer slices)\n";
     return os.str();
 }
 

@@ -195,6 +195,35 @@ TEST(ResourceEstimate, PacketBytesAreTheCountsTimesTheFittedCosts)
     EXPECT_NEAR(static_cast<double>(e.bytes), 15180828.0, 1.0);
 }
 
+TEST(ResourceEstimate, PausesCostPerPauseAndPerPortBesideTheEstimate)
+{
+    // The run of PacketBytesAreTheCountsTimesTheFittedCosts (15,180,828 B, 96 ports) with
+    // PFC on: every port may make its pause state, 96 x 650 = 62,400 B; 1,000 pauses at
+    // 104 B each (a 24 B record in a doubling vector, 48 B at most, and the trace's 56 B
+    // interval) are 104,000 B more: 15,180,828 + 62,400 + 104,000 = 15,347,228 B.
+    DriverOptions o = Options("fattree:k=4", "ring", "packet");
+    o.model = "bytes:64KB";
+    const ResourceEstimate e = ResourceEstimate::Of(o);
+    EXPECT_EQ(e.pauseStateBytes, 62400u);
+    EXPECT_EQ(e.BytesWithPauses(0), e.bytes + 62400u);
+    EXPECT_NEAR(static_cast<double>(e.BytesWithPauses(1000)), 15347228.0, 1.0);
+    // The pauses stay out of the memory figure (and so out of the refusal): the count is
+    // known only after the run. --estimate says so, with the two costs.
+    EXPECT_NEAR(static_cast<double>(e.bytes), 15180828.0, 1.0);
+    const std::string text = e.Describe();
+    EXPECT_NE(text.find("pauses         not counted above: at most 104 B per PFC pause"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("62.4 KB of pause state (650 B per port)"), std::string::npos) << text;
+    // PFC off: no port makes pause state. A count whose bytes pass 2^64 stops at the cap of
+    // bytes (4e18) instead of wrapping.
+    o.pfc = false;
+    const ResourceEstimate off = ResourceEstimate::Of(o);
+    EXPECT_EQ(off.pauseStateBytes, 0u);
+    EXPECT_EQ(off.BytesWithPauses(0), off.bytes);
+    EXPECT_EQ(off.BytesWithPauses(UINT64_MAX), uint64_t{4000000000000000000});
+}
+
 TEST(ResourceEstimate, FluidBytesAreTheCountsTimesTheFittedCosts)
 {
     // The same run on the fluid backend: 480 transfers x 16 workers is far under 2^27, so
