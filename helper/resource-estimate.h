@@ -55,6 +55,7 @@ class ResourceEstimate
      * pause state of every port (pauseStateBytes), plus kPauseRecordBytes per pause. How
      * many pauses a run sees is known only after it (pfc_pause_frames of its output bounds
      * them: each recorded pause begins with a pause frame sent), so bytes leaves them out.
+     * Capped at 4e18 as bytes is.
      */
     uint64_t BytesWithPauses(uint64_t pauses) const;
 
