@@ -23,16 +23,18 @@ namespace
  * Bytes per object: peak RSS (ru_maxrss of wait4, KiB x 1024; median of 3 runs) of a release
  * build of the driver on Debian 12 / g++ 12.2 / ns-3.37 (2-core x86-64), fitted by
  * bench/fit_resource_estimate.py (least squares on the relative error, in stages; README.md,
- * Resource estimate, has the table). Measured 2026-11-29 at main e955d06.
+ * Resource estimate, has the table). Measured 2026-11-29 at main e955d06; kPacket refitted
+ * at eb492a1 with the pause records shrunk (helper/network-recorder.h, EndedPause).
  *  - kBase: star:n=2 --algorithm=ring --model=bytes:1KB, 13.9 MB: the process with ns-3.
  *  - kPacket: an incast of 32 flows of 40 MB into one host of star:n=33 with --buffer=16 MB
  *    to 1 GB: PFC lets each ingress hold a share of the buffer, so the frames that exist
- *    (--in-flight-sample's peak) grow from 3 k to 192 k while nothing else changes; peak RSS
- *    grows 67 B per frame over the range (163 B per frame at the small end, 40 B at the
- *    large: a frame is its header beside a FrameRef in a switch FIFO that grows by doubling,
- *    model/frame-ref.h; the 300 B of a Packet and its event before frames without Packets).
- *    These runs also keep ~37 k PFC pauses (~270 B each), which the estimate does not count:
- *    it under-states them by 24 to 46 %.
+ *    (--in-flight-sample's peak) grow from 3 k to 192 k while nothing else changes; peak RSS,
+ *    less the pauses' cost as Describe prints it (kPauseRecordBytes each: 36-39 k pauses,
+ *    18 k at 1 GB), grows 121 B per frame over the range (a frame is its header beside a
+ *    FrameRef in a switch FIFO that grows by doubling, model/frame-ref.h; the 300 B of a
+ *    Packet and its event before frames without Packets). It was 67 B while a pause cost
+ *    ~277 B: the 1 GB run's 19 k fewer pauses took 5 MB off its peak, 26 B off the slope.
+ *    bench/README.md's slope of the fat-tree permutation, which does not pause, is 138-153 B.
  *  - kDevice, kRouteEntry: packet runs of --algorithm=none with one 1000 B flow on
  *    fattree:k=4, 8, 12, 16, star:n=256, 512, torus:dims=16x16, 24x24 and bcube:n=8,k=1
  *    (14 to 40 MB): 4.15 KB per port and 3.6 B per routing entry (forwarding tables keep
@@ -59,7 +61,7 @@ constexpr double kRouteEntry = 3.6;
 constexpr double kTransfer = 500;
 constexpr double kQueuePair = 4140;
 constexpr double kTransferRow = 80;
-constexpr double kPacket = 67;
+constexpr double kPacket = 121;
 constexpr double kFluidPair = 9.4;
 constexpr double kFluidTransfer = 640;
 constexpr double kFluidLink = 660;
