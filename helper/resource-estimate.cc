@@ -208,7 +208,23 @@ ResourceEstimate::Of(const DriverOptions& o)
                                          static_cast<double>(e.transferRows + e.flows));
     // Every port may send or receive a PFC frame; none does with PFC off.
     e.pauseStateBytes = o.pfc ? SaturatingMul(e.devices, kPauseStateBytes) : 0;
+    e.tracing = !o.trace.empty();
+    e.traceMaxBytes = o.traceMaxBytes;
     return e;
+}
+
+uint64_t
+ResourceEstimate::TraceMemory(uint64_t pauses) const
+{
+    if (!tracing)
+    {
+        return 0;
+    }
+    const double document = std::min(static_cast<double>(traceBytes) +
+                                         static_cast<double>(kPauseSliceBytes) *
+                                             static_cast<double>(pauses),
+                                     static_cast<double>(traceMaxBytes));
+    return static_cast<uint64_t>(std::min(3 * document + 16 * static_cast<double>(pauses), 4e18));
 }
 
 uint64_t
@@ -216,7 +232,8 @@ ResourceEstimate::BytesWithPauses(uint64_t pauses) const
 {
     // Capped as bytes is (4e18: above any machine, below 2^64).
     const double sum = static_cast<double>(bytes) + static_cast<double>(pauseStateBytes) +
-                       static_cast<double>(kPauseRecordBytes) * static_cast<double>(pauses);
+                       static_cast<double>(kPauseRecordBytes) * static_cast<double>(pauses) +
+                       static_cast<double>(TraceMemory(pauses));
     return static_cast<uint64_t>(std::min(sum, 4e18));
 }
 
@@ -295,7 +312,15 @@ ResourceEstimate::Describe() const
         os << "pauses         not counted above: at most " << kPauseRecordBytes
            << " B per PFC pause (pfc_pause_frames bounds them after the run) and "
            << Size(static_cast<double>(pauseStateBytes)) << " of pause state (" << kPauseStateBytes
-           << " B per port)\n";
+           << " B per port)";
+        if (tracing)
+        {
+            // 3 x 88 B of trace document and a 16 B index per pause (TraceMemory).
+            os << "; --trace: " << 3 * kPauseSliceBytes + 16
+               << " B more per pause, the trace written at most 3 x "
+               << Size(static_cast<double>(traceMaxBytes)) << " (--trace-max)";
+        }
+        os << "\n";
     }
     os << "trace          " << Size(static_cast<double>(traceBytes)) << " (transfer slices)\n";
     return os.str();

@@ -52,12 +52,25 @@ class ResourceEstimate
 
     /**
      * \brief The memory of this run had it recorded `pauses` PFC pauses: bytes, plus the
-     * pause state of every port (pauseStateBytes), plus kPauseRecordBytes per pause. How
-     * many pauses a run sees is known only after it (pfc_pause_frames of its output bounds
-     * them: each recorded pause begins with a pause frame sent), so bytes leaves them out.
-     * Capped at 4e18 as bytes is.
+     * pause state of every port (pauseStateBytes), plus kPauseRecordBytes per pause, plus,
+     * with --trace, the trace as it is written (TraceMemory). How many pauses a run sees is
+     * known only after it (pfc_pause_frames of its output bounds them: each recorded pause
+     * begins with a pause frame sent), so bytes leaves them out. Capped at 4e18 as bytes is.
      */
     uint64_t BytesWithPauses(uint64_t pauses) const;
+
+    /**
+     * \brief With --trace, the bytes of writing the trace of a run with `pauses` pauses
+     * (else 0): the document, transfer slices and kPauseSliceBytes per pause up to
+     * --trace-max, is built in one string that grows by doubling and is copied when
+     * returned (helper/trace-event-writer.cc, EventSink::Finish): up to 3 times its size;
+     * the writer also groups the pauses by port, a doubling vector of 8 B indices.
+     */
+    uint64_t TraceMemory(uint64_t pauses) const;
+
+    /// \brief Bytes of one pause slice in the trace: the demo's trace, 61.5 MB for
+    /// 704,515 pauses (87.2 B each, the ports' lane names included), rounded up.
+    static constexpr uint64_t kPauseSliceBytes = 88;
 
     /**
      * \brief Peak bytes per recorded PFC pause, at most (helper/network-recorder.h): a
@@ -92,6 +105,8 @@ class ResourceEstimate
     uint64_t bytes{0};           //!< memory, bytes
     uint64_t traceBytes{0};      //!< --trace file, bytes (transfer slices; pauses on top)
     uint64_t pauseStateBytes{0}; //!< PFC pause state if every port pauses (not in bytes)
+    bool tracing{false};         //!< --trace is given
+    uint64_t traceMaxBytes{0};   //!< --trace-max
 };
 
 } // namespace ns3
