@@ -176,12 +176,7 @@ NetworkRecorder::OnResume(NetworkRecorder* self, uint32_t port, uint8_t priority
     Port& p = self->m_ports[port];
     const double now = Simulator::Now().GetSeconds();
     p.endedPausedS[priority & 7] += paused.GetSeconds();
-    self->m_intervals.push_back({self->m_net.names[p.node] + "/" + std::to_string(p.port),
-                                 priority,
-                                 now - paused.GetSeconds(),
-                                 now});
-    self->m_paused.push_back(
-        {p.node, self->m_peer[p.node][p.port], now - paused.GetSeconds(), now});
+    self->m_ended.push_back({port, priority, now - paused.GetSeconds(), now});
 }
 
 void
@@ -266,25 +261,48 @@ NetworkRecorder::Fill(RunResult& result) const
     }
     // Pauses still on at the end (a storm without end, a deadlock) count up to now: their
     // start is what the device's paused time has beyond the pauses that ended.
-    std::vector<PauseInterval> intervals = m_intervals;
-    std::vector<PausedEgress> paused = m_paused;
+    std::vector<EndedPause> ongoing;
+    const std::vector<EndedPause>* const lists[] = {&m_ended, &ongoing};
     const double now = Simulator::Now().GetSeconds();
-    for (const Port& p : m_ports)
+    for (uint32_t index = 0; index < m_ports.size(); ++index)
     {
+        const Port& p = m_ports[index];
         Ptr<PfcNetDevice> dev = m_net.ports[p.node][p.port];
         for (uint8_t prio = 0; prio < 8; ++prio)
         {
-            const double ongoing = dev->GetPausedTime(prio).GetSeconds() - p.endedPausedS[prio];
-            if (dev->IsPaused(prio) && ongoing > 0)
+            const double ongoingS = dev->GetPausedTime(prio).GetSeconds() - p.endedPausedS[prio];
+            if (dev->IsPaused(prio) && ongoingS > 0)
             {
-                intervals.push_back(
-                    {m_net.names[p.node] + "/" + std::to_string(p.port), prio, now - ongoing, now});
-                paused.push_back({p.node, m_peer[p.node][p.port], now - ongoing, now});
+                ongoing.push_back({index, prio, now - ongoingS, now});
             }
         }
     }
-    result.pauses.insert(result.pauses.end(), intervals.begin(), intervals.end());
-    result.pfcPauseDepth = std::max(result.pfcPauseDepth, PauseSpread::Depth(paused, m_peer));
+    // The spread's input first, freed by Depth before the trace's intervals are made: the
+    // two never exist at once (the ended pauses, then the ongoing ones, as they were kept).
+    {
+        std::vector<PausedEgress> paused;
+        paused.reserve(m_ended.size() + ongoing.size());
+        for (const std::vector<EndedPause>* list : lists)
+        {
+            for (const EndedPause& e : *list)
+            {
+                const Port& p = m_ports[e.port];
+                paused.push_back({p.node, m_peer[p.node][p.port], e.startS, e.endS});
+            }
+        }
+        result.pfcPauseDepth = std::max(result.pfcPauseDepth,
+                                        PauseSpread::Depth(std::move(paused), m_peer));
+    }
+    result.pauses.reserve(result.pauses.size() + m_ended.size() + ongoing.size());
+    for (const std::vector<EndedPause>* list : lists)
+    {
+        for (const EndedPause& e : *list)
+        {
+            const Port& p = m_ports[e.port];
+            result.pauses.push_back(
+                {m_net.names[p.node] + "/" + std::to_string(p.port), e.priority, e.startS, e.endS});
+        }
+    }
 }
 
 } // namespace ns3

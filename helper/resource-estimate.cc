@@ -23,16 +23,18 @@ namespace
  * Bytes per object: peak RSS (ru_maxrss of wait4, KiB x 1024; median of 3 runs) of a release
  * build of the driver on Debian 12 / g++ 12.2 / ns-3.37 (2-core x86-64), fitted by
  * bench/fit_resource_estimate.py (least squares on the relative error, in stages; README.md,
- * Resource estimate, has the table). Measured 2026-11-29 at main e955d06.
+ * Resource estimate, has the table). Measured 2026-11-29 at main e955d06; kPacket refitted
+ * at eb492a1 with the pause records shrunk (helper/network-recorder.h, EndedPause).
  *  - kBase: star:n=2 --algorithm=ring --model=bytes:1KB, 13.9 MB: the process with ns-3.
  *  - kPacket: an incast of 32 flows of 40 MB into one host of star:n=33 with --buffer=16 MB
  *    to 1 GB: PFC lets each ingress hold a share of the buffer, so the frames that exist
- *    (--in-flight-sample's peak) grow from 3 k to 192 k while nothing else changes; peak RSS
- *    grows 67 B per frame over the range (163 B per frame at the small end, 40 B at the
- *    large: a frame is its header beside a FrameRef in a switch FIFO that grows by doubling,
- *    model/frame-ref.h; the 300 B of a Packet and its event before frames without Packets).
- *    These runs also keep ~37 k PFC pauses (~270 B each), which the estimate does not count:
- *    it under-states them by 24 to 46 %.
+ *    (--in-flight-sample's peak) grow from 3 k to 192 k while nothing else changes; peak RSS,
+ *    less the pauses' cost as Describe prints it (kPauseRecordBytes each: 36-39 k pauses,
+ *    18 k at 1 GB), grows 121 B per frame over the range (a frame is its header beside a
+ *    FrameRef in a switch FIFO that grows by doubling, model/frame-ref.h; the 300 B of a
+ *    Packet and its event before frames without Packets). It was 67 B while a pause cost
+ *    ~277 B: the 1 GB run's 19 k fewer pauses took 5 MB off its peak, 26 B off the slope.
+ *    bench/README.md's slope of the fat-tree permutation, which does not pause, is 138-153 B.
  *  - kDevice, kRouteEntry: packet runs of --algorithm=none with one 1000 B flow on
  *    fattree:k=4, 8, 12, 16, star:n=256, 512, torus:dims=16x16, 24x24 and bcube:n=8,k=1
  *    (14 to 40 MB): 4.15 KB per port and 3.6 B per routing entry (forwarding tables keep
@@ -59,7 +61,7 @@ constexpr double kRouteEntry = 3.6;
 constexpr double kTransfer = 500;
 constexpr double kQueuePair = 4140;
 constexpr double kTransferRow = 80;
-constexpr double kPacket = 67;
+constexpr double kPacket = 121;
 constexpr double kFluidPair = 9.4;
 constexpr double kFluidTransfer = 640;
 constexpr double kFluidLink = 660;
@@ -204,7 +206,35 @@ ResourceEstimate::Of(const DriverOptions& o)
     e.bytes = static_cast<uint64_t>(std::min(bytes, 4e18));
     e.traceBytes = static_cast<uint64_t>(kTraceSliceBytes *
                                          static_cast<double>(e.transferRows + e.flows));
+    // Every port may send or receive a PFC frame; none does with PFC off.
+    e.pauseStateBytes = o.pfc ? SaturatingMul(e.devices, kPauseStateBytes) : 0;
+    e.tracing = !o.trace.empty();
+    e.traceMaxBytes = o.traceMaxBytes;
     return e;
+}
+
+uint64_t
+ResourceEstimate::TraceMemory(uint64_t pauses) const
+{
+    if (!tracing)
+    {
+        return 0;
+    }
+    const double document = std::min(static_cast<double>(traceBytes) +
+                                         static_cast<double>(kPauseSliceBytes) *
+                                             static_cast<double>(pauses),
+                                     static_cast<double>(traceMaxBytes));
+    return static_cast<uint64_t>(std::min(3 * document + 16 * static_cast<double>(pauses), 4e18));
+}
+
+uint64_t
+ResourceEstimate::BytesWithPauses(uint64_t pauses) const
+{
+    // Capped as bytes is (4e18: above any machine, below 2^64).
+    const double sum = static_cast<double>(bytes) + static_cast<double>(pauseStateBytes) +
+                       static_cast<double>(kPauseRecordBytes) * static_cast<double>(pauses) +
+                       static_cast<double>(TraceMemory(pauses));
+    return static_cast<uint64_t>(std::min(sum, 4e18));
 }
 
 uint64_t
@@ -275,8 +305,24 @@ ResourceEstimate::Describe() const
        << "queue pairs    " << queuePairs << "\n"
        << "flows          " << flows << "\n"
        << "in flight      " << packetsInFlight << " packets, " << events << " events (bound)\n"
-       << "memory         " << Size(static_cast<double>(bytes)) << " (" << bytes << " B)\n"
-       << "trace          " << Size(static_cast<double>(traceBytes)) << " (transfer slices)\n";
+       << "memory         " << Size(static_cast<double>(bytes)) << " (" << bytes << " B)\n";
+    if (packet)
+    {
+        // The pause count is known only after the run: the figure per pause, not a guess.
+        os << "pauses         not counted above: at most " << kPauseRecordBytes
+           << " B per PFC pause (pfc_pause_frames bounds them after the run) and "
+           << Size(static_cast<double>(pauseStateBytes)) << " of pause state (" << kPauseStateBytes
+           << " B per port)";
+        if (tracing)
+        {
+            // 3 x 88 B of trace document and a 16 B index per pause (TraceMemory).
+            os << "; --trace: " << 3 * kPauseSliceBytes + 16
+               << " B more per pause, the trace written at most 3 x "
+               << Size(static_cast<double>(traceMaxBytes)) << " (--trace-max)";
+        }
+        os << "\n";
+    }
+    os << "trace          " << Size(static_cast<double>(traceBytes)) << " (transfer slices)\n";
     return os.str();
 }
 

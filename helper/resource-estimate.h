@@ -50,6 +50,43 @@ class ResourceEstimate
     /// \brief The estimate as "name value" lines.
     std::string Describe() const;
 
+    /**
+     * \brief The memory of this run had it recorded `pauses` PFC pauses: bytes, plus the
+     * pause state of every port (pauseStateBytes), plus kPauseRecordBytes per pause, plus,
+     * with --trace, the trace as it is written (TraceMemory). How many pauses a run sees is
+     * known only after it (pfc_pause_frames of its output bounds them: each recorded pause
+     * begins with a pause frame sent), so bytes leaves them out. Capped at 4e18 as bytes is.
+     */
+    uint64_t BytesWithPauses(uint64_t pauses) const;
+
+    /**
+     * \brief With --trace, the bytes of writing the trace of a run with `pauses` pauses
+     * (else 0): the document, transfer slices and kPauseSliceBytes per pause up to
+     * --trace-max, is built in one string that grows by doubling and is copied when
+     * returned (helper/trace-event-writer.cc, EventSink::Finish): up to 3 times its size;
+     * the writer also groups the pauses by port, a doubling vector of 8 B indices.
+     */
+    uint64_t TraceMemory(uint64_t pauses) const;
+
+    /// \brief Bytes of one pause slice in the trace: the demo's trace, 61.5 MB for
+    /// 704,515 pauses (87.2 B each, the ports' lane names included), rounded up.
+    static constexpr uint64_t kPauseSliceBytes = 88;
+
+    /**
+     * \brief Peak bytes per recorded PFC pause, at most (helper/network-recorder.h): a
+     * 24 B record in a vector that grows by doubling (up to 48 B a pause), then, when the
+     * run ends, the trace's 56 B interval (RunResult::pauses; port names of up to 15
+     * characters stay inside the string).
+     */
+    static constexpr uint64_t kPauseRecordBytes = 48 + 56;
+
+    /**
+     * \brief Bytes of one port's PFC pause state, made by the port's first PFC frame
+     * (model/pfc-net-device.h, PauseState): 536 B, its reaction queue's first 4 slots of
+     * 24 B and two allocations' headers, rounded up.
+     */
+    static constexpr uint64_t kPauseStateBytes = 650;
+
     /// \brief "12.3 GB"-style text of a byte count (decimal units, 3 significant digits).
     static std::string Size(double bytes);
 
@@ -67,6 +104,9 @@ class ResourceEstimate
     uint64_t events{0};          //!< simulator events pending at once, upper bound
     uint64_t bytes{0};           //!< memory, bytes
     uint64_t traceBytes{0};      //!< --trace file, bytes (transfer slices; pauses on top)
+    uint64_t pauseStateBytes{0}; //!< PFC pause state if every port pauses (not in bytes)
+    bool tracing{false};         //!< --trace is given
+    uint64_t traceMaxBytes{0};   //!< --trace-max
 };
 
 } // namespace ns3

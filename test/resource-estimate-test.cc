@@ -186,13 +186,56 @@ TEST(ResourceEstimate, PacketBytesAreTheCountsTimesTheFittedCosts)
     // floor(32e6 / 4196) = 152,520, 2 x 16 x 64,000 / 4096 = 500 + 480 transfers) = 980,
     // plus one per port: 1,076. With the costs of helper/resource-estimate.cc:
     // 13.9e6 + 96 x 4150 (398,400) + 560 x 3.6 (2,016) + 480 x 500 (240,000)
-    // + 128 x 4140 (529,920) + 480 x 80 (38,400) + 1076 x 67 (72,092) = 15,180,828 B.
+    // + 128 x 4140 (529,920) + 480 x 80 (38,400) + 1076 x 121 (130,196) = 15,238,932 B.
     DriverOptions o = Options("fattree:k=4", "ring", "packet");
     o.model = "bytes:64KB";
     const ResourceEstimate e = ResourceEstimate::Of(o);
     EXPECT_EQ(e.queuePairs, 128u);
     EXPECT_EQ(e.packetsInFlight, 1076u);
-    EXPECT_NEAR(static_cast<double>(e.bytes), 15180828.0, 1.0);
+    EXPECT_NEAR(static_cast<double>(e.bytes), 15238932.0, 1.0);
+}
+
+TEST(ResourceEstimate, PausesCostPerPauseAndPerPortBesideTheEstimate)
+{
+    // The run of PacketBytesAreTheCountsTimesTheFittedCosts (15,238,932 B, 96 ports) with
+    // PFC on: every port may make its pause state, 96 x 650 = 62,400 B; 1,000 pauses at
+    // 104 B each (a 24 B record in a doubling vector, 48 B at most, and the trace's 56 B
+    // interval) are 104,000 B more: 15,238,932 + 62,400 + 104,000 = 15,405,332 B.
+    DriverOptions o = Options("fattree:k=4", "ring", "packet");
+    o.model = "bytes:64KB";
+    const ResourceEstimate e = ResourceEstimate::Of(o);
+    EXPECT_EQ(e.pauseStateBytes, 62400u);
+    EXPECT_EQ(e.BytesWithPauses(0), e.bytes + 62400u);
+    EXPECT_NEAR(static_cast<double>(e.BytesWithPauses(1000)), 15405332.0, 1.0);
+    // The pauses stay out of the memory figure (and so out of the refusal): the count is
+    // known only after the run. --estimate says so, with the two costs.
+    EXPECT_NEAR(static_cast<double>(e.bytes), 15238932.0, 1.0);
+    const std::string text = e.Describe();
+    EXPECT_NE(text.find("pauses         not counted above: at most 104 B per PFC pause"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("62.4 KB of pause state (650 B per port)"), std::string::npos) << text;
+    // With --trace the trace is built in memory: 170 B x 480 transfer slices = 81,600 B
+    // plus 88 B per pause slice, 81,600 + 88,000 = 169,600 B, up to 3 times (a doubling
+    // string and its copy): 508,800 B, and a 16 B index per pause, 16,000 B: 524,800 B more,
+    // 15,405,332 + 524,800 = 15,930,132 B. --trace-max caps the document: at 100,000 B the
+    // trace takes 3 x 100,000 + 16,000 = 316,000 B.
+    o.trace = "trace.json";
+    const ResourceEstimate traced = ResourceEstimate::Of(o);
+    EXPECT_EQ(traced.traceBytes, 81600u);
+    EXPECT_EQ(traced.TraceMemory(1000), 524800u);
+    EXPECT_NEAR(static_cast<double>(traced.BytesWithPauses(1000)), 15930132.0, 1.0);
+    EXPECT_EQ(traced.bytes, e.bytes);
+    o.traceMaxBytes = 100000;
+    EXPECT_EQ(ResourceEstimate::Of(o).TraceMemory(1000), 316000u);
+    o.trace.clear();
+    // PFC off: no port makes pause state. A count whose bytes pass 2^64 stops at the cap of
+    // bytes (4e18) instead of wrapping.
+    o.pfc = false;
+    const ResourceEstimate off = ResourceEstimate::Of(o);
+    EXPECT_EQ(off.pauseStateBytes, 0u);
+    EXPECT_EQ(off.BytesWithPauses(0), off.bytes);
+    EXPECT_EQ(off.BytesWithPauses(UINT64_MAX), uint64_t{4000000000000000000});
 }
 
 TEST(ResourceEstimate, FluidBytesAreTheCountsTimesTheFittedCosts)
