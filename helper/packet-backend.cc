@@ -16,6 +16,7 @@
 #include "ns3/shortest-path-routing.h"
 #include "ns3/simulator.h"
 #include "ns3/string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
 
@@ -23,6 +24,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
@@ -41,9 +43,17 @@ namespace
  * VGG-19 ring on BCube(3,1); the radix heap's gain grows with the pending events (model/
  * radix-heap-scheduler.h). Results do not depend on it (events at the same time keep their
  * insertion order in every scheduler).
+ *
+ * Its WarmAhead (prefetching the next events' memory, model/warmable-event.h) is on from
+ * kWarmAheadMinDevices ports: a port's per-frame state (its device's lines, the switch's
+ * egress lines and ingress accounts: ~1.7 KB) times 4,096 is ~7 MB, more than this 2-core
+ * VM's share of its L3 keeps. Paired runs (bench/README.md, Scaling): fattree:k=8 (768
+ * ports, cached) 1.20 -> 1.33 s with it, so off there; k=16 (6,144) and k=32 (49,152) gain.
  */
+constexpr uint64_t kWarmAheadMinDevices = 4096;
+
 void
-ChooseScheduler()
+ChooseScheduler(const DriverOptions& o)
 {
     const char* env = std::getenv("NS_GLOBAL_VALUE");
     if (env && std::strstr(env, "SchedulerType"))
@@ -52,6 +62,14 @@ ChooseScheduler()
     }
     ObjectFactory factory;
     factory.SetTypeId("ns3::RadixHeapScheduler");
+    const char* defaults = std::getenv("NS_ATTRIBUTE_DEFAULT");
+    if (!defaults || !std::strstr(defaults, "RadixHeapScheduler::WarmAhead"))
+    {
+        // Unless the user set it (NS_ATTRIBUTE_DEFAULT): by the network's size.
+        const std::optional<TopologyCounts> counts = CountTopology(o.topology);
+        const bool large = counts && 2 * counts->links >= kWarmAheadMinDevices;
+        factory.Set("WarmAhead", BooleanValue(large));
+    }
     Simulator::SetScheduler(factory);
 }
 
@@ -331,7 +349,7 @@ PacketBackend::Run(const PreparedSystem& system)
     const DriverOptions& o = m_options;
     RngSeedManager::SetSeed(o.seed);
     RngSeedManager::SetRun(o.rngRun); // --RngRun, 1 unless given
-    ChooseScheduler();
+    ChooseScheduler(o);
     // Nothing is scheduled yet (the last run or check ended with Simulator::Destroy): a
     // no-op when Check ran in this process already, or under --mpi (distributed simulator).
     ParamsyncHelper::EndTimeMarking();

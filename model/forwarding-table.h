@@ -145,6 +145,24 @@ class alignas(64) ForwardingTable : public Object
         return m_sets.size();
     }
 
+    /**
+     * \brief Prefetch what Lookup of a destination on lane inLane will read first, at depth
+     * `stage` (model/warmable-event.h): 1 this object's per-lookup line, 2 the lane's first
+     * runs (compiled tables only). Changes nothing.
+     */
+    void
+    WarmLookup(int stage, uint8_t inLane) const
+    {
+        if (stage <= 1)
+        {
+            __builtin_prefetch(&m_flatRuns);
+        }
+        else if (m_compiled && inLane < kMaxLanes)
+        {
+            __builtin_prefetch(m_flatRuns + m_laneRuns[m_sourceRouted ? 0 : inLane]);
+        }
+    }
+
   private:
     static constexpr uint8_t kMaxLanes = 8; //!< lanes map to the 8 priorities
     /// \brief Compiled run: destinations [start, next run's start) route by the `size`

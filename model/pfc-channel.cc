@@ -2,6 +2,7 @@
 
 #include "pfc-net-device.h"
 #include "pooled-event.h"
+#include "warmable-event.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
@@ -25,7 +26,7 @@ namespace
  * it waits a propagation delay, long enough to leave the cache in a large network, and is
  * read whole when it runs.
  */
-class alignas(64) FrameArrival final : public PooledEvent<FrameArrival>
+class alignas(64) FrameArrival final : public PooledEvent<FrameArrival, WarmableEvent>
 {
   public:
     FrameArrival(PfcNetDevice* dst, FrameRef frame, const RoceFrameInfo& info)
@@ -33,6 +34,12 @@ class alignas(64) FrameArrival final : public PooledEvent<FrameArrival>
           m_frame(std::move(frame)),
           m_info(info)
     {
+    }
+
+    void
+    Warm(int stage) const override
+    {
+        m_dst->WarmReceive(stage, m_info);
     }
 
   private:

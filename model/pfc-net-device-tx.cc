@@ -6,6 +6,7 @@
 #include "pfc-net-device.h"
 #include "pooled-event.h"
 #include "roce-frame.h"
+#include "warmable-event.h"
 
 #include "ns3/abort.h"
 #include "ns3/assert.h"
@@ -19,13 +20,19 @@ namespace ns3
 
 /// The end of a frame's serialization (PfcNetDevice::TransmitComplete), one per frame and
 /// hop on a busy port: its memory is reused from a free list (pooled-event.h).
-class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent>
+class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent, WarmableEvent>
 {
   public:
     /// \brief The end of the frame dev is sending.
     explicit TransmitEndEvent(PfcNetDevice* dev)
         : m_dev(dev)
     {
+    }
+
+    void
+    Warm(int stage) const override
+    {
+        m_dev->WarmTransmitEnd(stage);
     }
 
   private:

@@ -117,6 +117,22 @@ class PfcFrameRelay
                                uint8_t priority,
                                RoceFrameInfo& info,
                                uint32_t& bytes) = 0;
+    /**
+     * \brief Prefetch what RelayReceive will read for a frame with header info arriving on
+     * port `port`, at depth `stage` (1: the relay's own lines; each later stage what the
+     * lines of the stage before point to: warmable-event.h). Reads only lines earlier
+     * stages prefetched; changes nothing. By default nothing.
+     */
+    virtual void
+    WarmRelayReceive(int /* stage */, uint32_t /* port */, const RoceFrameInfo& /* info */) const
+    {
+    }
+    /// \brief Likewise for RelayPull on port `port` when it has frames of the priorities in
+    /// `backlog` (bit p).
+    virtual void
+    WarmRelayPull(int /* stage */, uint32_t /* port */, uint8_t /* backlog */) const
+    {
+    }
 };
 
 /**
@@ -136,6 +152,12 @@ class PfcFrameSource
                                 uint8_t priority,
                                 RoceFrameInfo& info,
                                 uint32_t& bytes) = 0;
+    /// \brief Prefetch what SourcePull on port `port` will read, at depth `stage` (as
+    /// PfcFrameRelay::WarmRelayReceive). By default nothing.
+    virtual void
+    WarmSourcePull(int /* stage */, uint32_t /* port */) const
+    {
+    }
 };
 
 /**
@@ -155,6 +177,12 @@ class PfcFrameSink
                              FrameRef frame,
                              uint8_t priority,
                              const RoceFrameInfo* info) = 0;
+    /// \brief Prefetch what SinkReceive of a frame with header info will read, at depth
+    /// `stage` (as PfcFrameRelay::WarmRelayReceive). By default nothing.
+    virtual void
+    WarmSinkReceive(int /* stage */, const RoceFrameInfo& /* info */) const
+    {
+    }
 };
 
 /**
@@ -365,6 +393,46 @@ class PfcNetDevice : public NetDevice
     /// \brief Called by the channel when a RoCE frame with a known header has fully arrived:
     /// our reference to it (header-only or not) and its size.
     void ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes);
+    /// \brief Prefetch what ReceiveFrame of a frame with header info will read, at depth
+    /// `stage` (warmable-event.h): 1 this device's receive line, later stages its relay's or
+    /// sink's lines. Changes nothing.
+    void
+    WarmReceive(int stage, const RoceFrameInfo& info) const
+    {
+        if (stage <= 1)
+        {
+            __builtin_prefetch(&m_relay);
+        }
+        else if (m_relayReceives)
+        {
+            m_relay->WarmRelayReceive(stage - 1, m_relayPort, info);
+        }
+        else if (m_frameSink != nullptr)
+        {
+            m_frameSink->WarmSinkReceive(stage - 1, info);
+        }
+    }
+    /// \brief Prefetch what the end of the frame being sent (TransmitComplete, then the
+    /// next frame's start) will read, at depth `stage`: 1 this device's transmit lines,
+    /// later stages its relay's or frame source's lines. Changes nothing.
+    void
+    WarmTransmitEnd(int stage) const
+    {
+        if (stage <= 1)
+        {
+            __builtin_prefetch(&m_txState);
+            __builtin_prefetch(&m_completion);
+            __builtin_prefetch(&m_drrCredit);
+        }
+        else if (m_hasRelay && m_relayBacklog != 0)
+        {
+            m_txRelay->WarmRelayPull(stage - 1, m_txRelayPort, m_relayBacklog);
+        }
+        else if (m_source != nullptr)
+        {
+            m_source->WarmSourcePull(stage - 1, m_sourcePort);
+        }
+    }
 
     // NetDevice
     void SetIfIndex(const uint32_t index) override;

@@ -509,9 +509,8 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         return;
     }
     NS_ABORT_MSG_IF(!m_table, "PfcSwitch: no ForwardingTable");
-    uint8_t base = m_table->GetBasePriority();
-    bool isLane = priority >= base && priority < base + m_table->GetLaneCount();
-    uint8_t inLane = isLane ? static_cast<uint8_t>(priority - base) : 0;
+    uint8_t inLane = 0;
+    const bool isLane = LaneOf(priority, inLane);
     const ForwardingRoute* route = m_table->Lookup(
         info.dstHost, inLane, info.srcHost, info.udpSrcPort);
     if (!route)
@@ -561,6 +560,77 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     q.fifo.push_back({std::move(frame), info, bytes, inPort, priority});
     q.bytes += bytes;
     q.device->Wake();
+}
+
+bool
+PfcSwitch::LaneOf(uint8_t priority, uint8_t& lane) const
+{
+    const uint8_t base = m_table->GetBasePriority();
+    const bool isLane = priority >= base && priority < base + m_table->GetLaneCount();
+    lane = isLane ? static_cast<uint8_t>(priority - base) : 0;
+    return isLane;
+}
+
+void
+PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const
+{
+    // The chain RelayReceive walks: this object's two lines; then the MMU's and the
+    // table's per-frame lines and our "paused upstream" byte; then the ingress account
+    // and the lane's forwarding runs. (The egress queue needs the route: not warmed.)
+    if (stage <= 1)
+    {
+        __builtin_prefetch(this);
+        __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
+        return;
+    }
+    if (!m_mmu || !m_table || inPort >= m_pausedUpstream.size())
+    {
+        return; // not initialized yet: nothing to warm
+    }
+    if (stage == 2)
+    {
+        m_mmu->WarmAccount(1, inPort, info.priority);
+        m_table->WarmLookup(1, 0);
+        __builtin_prefetch(&m_pausedUpstream[inPort]);
+        return;
+    }
+    m_mmu->WarmAccount(2, inPort, info.priority);
+    uint8_t lane = 0;
+    LaneOf(info.priority, lane);
+    m_table->WarmLookup(2, lane);
+}
+
+void
+PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
+{
+    // RelayPull reads this object, the egress queue line of the priority it serves and the
+    // slot of the queue's first frame.
+    if (stage <= 1)
+    {
+        __builtin_prefetch(this);
+        __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
+        return;
+    }
+    if (port >= m_ports.size())
+    {
+        return;
+    }
+    const PortState& ps = m_ports[port];
+    for (uint8_t p = 0; backlog != 0; ++p, backlog >>= 1)
+    {
+        if ((backlog & 1) == 0)
+        {
+            continue;
+        }
+        if (stage == 2)
+        {
+            __builtin_prefetch(&ps.egress[p]);
+        }
+        else if (!ps.egress[p].fifo.empty())
+        {
+            __builtin_prefetch(&ps.egress[p].fifo.front());
+        }
+    }
 }
 
 FrameRef

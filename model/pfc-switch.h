@@ -207,6 +207,10 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
                        uint8_t priority,
                        RoceFrameInfo& info,
                        uint32_t& bytes) override;
+    void WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const override;
+    void WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const override;
+    /// \brief Whether priority is one of the table's data lanes; its lane in `lane` (0 if not).
+    bool LaneOf(uint8_t priority, uint8_t& lane) const;
     /// \brief Pause / resume decisions for ingress (port, priority).
     void CheckPause(uint32_t port, uint8_t priority);
     /// \brief The data lanes' priorities of the forwarding table (all 8 without a table).

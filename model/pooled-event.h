@@ -27,11 +27,11 @@ namespace ns3
 {
 
 /**
- * \brief Base of an event class T (final, derived from PooledEvent<T>) allocated from a free
- * list of T-sized blocks.
+ * \brief Base of an event class T (final, derived from PooledEvent<T, Base>) allocated from a
+ * free list of T-sized blocks; Base is EventImpl or a class derived from it (WarmableEvent).
  */
-template<typename T>
-class PooledEvent : public EventImpl
+template<typename T, typename Base = EventImpl>
+class PooledEvent : public Base
 {
   public:
     /**

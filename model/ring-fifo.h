@@ -51,6 +51,12 @@ class RingFifo
     {
         return m_slots[m_head];
     }
+    /// \brief The oldest item (the queue must not be empty).
+    const T&
+    front() const
+    {
+        return m_slots[m_head];
+    }
 
     /// \brief The newest item (not empty).
     T&

@@ -61,6 +61,41 @@ RoceNic::SinkReceive(PfcNetDevice& /* dev */,
 }
 
 void
+RoceNic::WarmSinkReceive(int stage, const RoceFrameInfo& info) const
+{
+    // Dispatch's chain: our two per-packet lines; then an ACK's QP pointer or a data frame's
+    // responder state (when it is the one looked up last); then the QP's lines.
+    const bool toQp = info.opcode == RoceOpcode::kAck || info.opcode == RoceOpcode::kCnp;
+    if (stage <= 1)
+    {
+        __builtin_prefetch(&m_ports);
+        __builtin_prefetch(&m_rxLastKey);
+        return;
+    }
+    if (!toQp)
+    {
+        if (stage == 2 && m_rxLast != nullptr &&
+            ((uint64_t(info.srcHost) << 24) | info.destQp) == m_rxLastKey)
+        {
+            __builtin_prefetch(m_rxLast);
+        }
+        return;
+    }
+    if (info.destQp < kFirstQpNumber || info.destQp - kFirstQpNumber >= m_qps.size())
+    {
+        return;
+    }
+    if (stage == 2)
+    {
+        __builtin_prefetch(&m_qps[info.destQp - kFirstQpNumber]);
+    }
+    else
+    {
+        WarmQp(PeekPointer(m_qps[info.destQp - kFirstQpNumber]));
+    }
+}
+
+void
 RoceNic::Dispatch(const RoceFrameInfo& info)
 {
     if (info.dstHost != m_hostRank)

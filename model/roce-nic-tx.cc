@@ -78,6 +78,47 @@ RoceNic::LoadTxMessage(QueuePair* qp)
     }
 }
 
+void
+RoceNic::WarmQp(const QueuePair* qp)
+{
+    __builtin_prefetch(&qp->m_nextPsn);
+    __builtin_prefetch(&qp->m_txBytes);
+}
+
+void
+RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
+{
+    // SourcePull's chain: our first line (the port vector); the port; its round-robin list
+    // at the next QP to look at; that QP's lines.
+    if (stage <= 1)
+    {
+        __builtin_prefetch(&m_ports);
+        return;
+    }
+    if (portIndex >= m_ports.size())
+    {
+        return;
+    }
+    const Port& port = m_ports[portIndex];
+    if (stage == 2)
+    {
+        __builtin_prefetch(&port);
+        return;
+    }
+    if (!port.active.empty())
+    {
+        const std::size_t i = port.rr < port.active.size() ? port.rr : 0;
+        if (stage == 3)
+        {
+            __builtin_prefetch(&port.active[i]);
+        }
+        else
+        {
+            WarmQp(port.active[i]);
+        }
+    }
+}
+
 FrameRef
 RoceNic::SourcePull(uint32_t portIndex, uint8_t p, RoceFrameInfo& info, uint32_t& bytes)
 {

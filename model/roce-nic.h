@@ -117,6 +117,7 @@ class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
                      FrameRef frame,
                      uint8_t priority,
                      const RoceFrameInfo* info) override;
+    void WarmSinkReceive(int stage, const RoceFrameInfo& info) const override;
 
     /**
      * \brief A new RC queue pair to dstHost: next QP number (kFirstQpNumber, +1, ...), for
@@ -232,6 +233,9 @@ class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
 
     /// \brief The device of port index `port` asks for a frame of priority p (PfcFrameSource).
     FrameRef SourcePull(uint32_t port, uint8_t p, RoceFrameInfo& info, uint32_t& bytes) override;
+    void WarmSourcePull(int stage, uint32_t port) const override;
+    /// \brief Prefetch a QP's per-packet lines (its two aligned lines, queue-pair.h).
+    static void WarmQp(const QueuePair* qp);
     /// \brief The data frame of the QP's next PSN (info: its header, as parsed; bytes: its
     /// size), header-only unless BuildFrameBytes; advances the send state.
     FrameRef MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes);

@@ -149,6 +149,24 @@ class SharedBufferMmu
         return m_config;
     }
 
+    /**
+     * \brief Prefetch what Admit / Release of (port, priority) will read, at depth `stage`
+     * (model/warmable-event.h): 1 this object's per-frame line, 2 the account. Changes
+     * nothing.
+     */
+    void
+    WarmAccount(int stage, uint32_t port, uint8_t priority) const
+    {
+        if (stage <= 1)
+        {
+            __builtin_prefetch(&m_accounts);
+        }
+        else if (8 * static_cast<std::size_t>(port) + priority < m_accounts.size())
+        {
+            __builtin_prefetch(&AccountOf(port, priority));
+        }
+    }
+
   private:
     /// The counts of one (ingress port, priority) and the threshold factor they are checked
     /// against: one 32-byte record, two to a cache line. Admit, Release and the pause checks

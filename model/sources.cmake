@@ -48,6 +48,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/roce-nic.h
   model/quad-heap-scheduler.h
   model/radix-heap-scheduler.h
+  model/warmable-event.h
 )
 # Compiled only where ns-3 has its mpi module (an ns-3 tree configured with --enable-mpi):
 # the crossing of a partitioned link through MpiInterface (README "Running across MPI ranks").
@@ -71,6 +72,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/dcqcn-cc-test.cc
   test/roce-nic-test.cc
   test/event-scheduler-test.cc
+  test/warmable-event-test.cc
   test/pooled-event-test.cc
   test/pfc-frame-info-tag-test.cc
   test/header-only-frame-test.cc

@@ -627,6 +627,38 @@ TEST(DriverCli, TheHeapIsOnHugePagesWhereTheKernelGivesThemOnRequestAndResultsDo
     EXPECT_GT(Field(a.out, "pfc_pause_frames"), 0) << a.out; // the case exercises PFC
 }
 
+TEST(DriverCli, WarmAheadChangesNoResult)
+{
+    // Prefetching the next events (model/warmable-event.h) only loads memory early: the same
+    // incast as above (PFC pauses, ECN off) gives the same row with the event queue's
+    // WarmAhead forced on and off (the driver picks it by network size unless the user sets
+    // it; fattree:k=4 alone would get it off).
+    const std::string flows = Scratch() + "/incast7-warm.txt";
+    {
+        std::ofstream f(flows);
+        f << "7\n";
+        for (int src = 1; src <= 7; ++src)
+        {
+            f << src << " 0 3 100 300000 0\n";
+        }
+    }
+    const std::string args = "--topology=fattree:k=4 --algorithm=none --cc=dcqcn --buffer=1MB "
+                             "--format=json --flows=" +
+                             flows;
+    const Outcome on = RunParamsync(args,
+                                    "NS_ATTRIBUTE_DEFAULT=ns3::RadixHeapScheduler::WarmAhead=true");
+    const Outcome off = RunParamsync(
+        args, "NS_ATTRIBUTE_DEFAULT=ns3::RadixHeapScheduler::WarmAhead=false");
+    ASSERT_EQ(on.code, 0) << on.err;
+    ASSERT_EQ(off.code, 0) << off.err;
+    for (const char* key : {"events", "pkt_hops", "pfc_pause_frames", "ecn_marks", "gst_s"})
+    {
+        EXPECT_EQ(Field(on.out, key), Field(off.out, key)) << key;
+    }
+    EXPECT_GT(Field(on.out, "pfc_pause_frames"), 0) << on.out;
+    EXPECT_GT(Field(on.out, "ecn_marks"), 0) << on.out;
+}
+
 TEST(DriverCli, InputFilesAreCappedAndOutOfMemoryIsOneLineExit5)
 {
     // --model=/dev/zero used to read until 11 GB; binary files were read 2 GB deep.
