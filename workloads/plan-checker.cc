@@ -122,6 +122,8 @@ class PlanReplay
     bool IsCovered(TransferId w);
     /// Records that t's deps, and when readsClosed the writers t read, are in t's closure.
     void RecordCovers(const Transfer& t, bool readsClosed);
+    /// Makes t the cover of x in covers, unless x has one.
+    void Cover(std::vector<TransferId>& covers, TransferId x, TransferId t);
     /// Stamps t's deps so that IsDirectDep answers in O(1).
     void MarkDirectDeps(const Transfer& t);
 
@@ -158,7 +160,7 @@ class PlanReplay
     // of covers at that participant (each in the closure of the next) reaches a direct
     // dependency of t: no search over the DAG. A chain is followed at most kMaxCoverSteps
     // steps and compressed, so a check costs O(writers + deps) unless the search runs.
-    static constexpr uint32_t kMaxCoverSteps = 64;
+    static constexpr uint32_t kMaxCoverSteps = 1024;
     std::vector<TransferId> m_coverAtSrc;
     std::vector<TransferId> m_coverAtDst;
 };
@@ -362,6 +364,10 @@ PlanReplay::IsCovered(TransferId w)
         x = next;
         found = IsDirectDep(x);
     }
+    if (!found)
+    {
+        return false;
+    }
     // Path compression (every transfer on the chain is in x's closure), so that a long
     // chain is walked once, not once per writer.
     for (TransferId y = m_coverAtDst[w]; y != x;)
@@ -371,21 +377,32 @@ PlanReplay::IsCovered(TransferId w)
         y = after;
     }
     m_coverAtDst[w] = x;
-    return found;
+    return true;
+}
+
+void
+PlanReplay::Cover(std::vector<TransferId>& covers, TransferId x, TransferId t)
+{
+    // The first cover stays: later ones extend the chain from it (a later send of the same
+    // participant that depends on it), and a sibling send of the same stage, with the same
+    // deps, must not displace the one a later stage depends on (hips-algorithm.cc,
+    // DirectReduceScatter: each member sends to every other with the same deps).
+    if (covers[x] == x)
+    {
+        covers[x] = t;
+    }
 }
 
 void
 PlanReplay::RecordCovers(const Transfer& t, bool readsClosed)
 {
     // Each dependency is in t's closure; so is every writer read, once the closure check
-    // passed. The latest such send is the one a later transfer most likely depends on
-    // (a ring step depends on the previous step's send and receive: hips-algorithm.cc,
-    // Commit), so it replaces the earlier cover. A dependency has two sides: t covers the
-    // one at t's source (a dependency must have the source at one end).
+    // passed. A dependency has two ends: t covers the one at t's source (a dependency must
+    // have the source at one end).
     for (TransferId d : t.deps)
     {
         const Transfer& dep = m_plan.transfers[d];
-        (dep.src == t.src ? m_coverAtSrc : m_coverAtDst)[d] = t.id;
+        Cover(dep.src == t.src ? m_coverAtSrc : m_coverAtDst, d, t.id);
     }
     if (!readsClosed)
     {
@@ -397,7 +414,7 @@ PlanReplay::RecordCovers(const Transfer& t, bool readsClosed)
     {
         for (TransferId w : it->second.writers)
         {
-            m_coverAtDst[w] = t.id;
+            Cover(m_coverAtDst, w, t.id);
         }
     }
 }
