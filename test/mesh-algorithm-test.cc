@@ -66,3 +66,31 @@ TEST(MeshAlgorithm, RegistryRejectsUnknownNamesAndOptions)
     std::vector<std::string> names = SyncAlgorithmNames();
     EXPECT_NE(std::find(names.begin(), names.end(), "mesh"), names.end());
 }
+
+TEST(MeshAlgorithm, CheckerNamesTheReduceAnAllGatherCopyDoesNotWaitFor)
+{
+    // n = 8: the all-gather copy from worker 0 to worker 1 lists the n - 1 = 7 reduces into
+    // worker 0's chunk. Dropping the third of them from its deps leaves exactly that reduce
+    // missing from its closure (nothing else leads to it: reduces have no deps).
+    const uint32_t n = 8;
+    HostsOnly topo(n);
+    SyncPlan plan = MakeSyncAlgorithm("mesh")->Compile(topo, ModelProfile::Load("bytes:8400", "."));
+    auto copy = std::find_if(plan.transfers.begin(), plan.transfers.end(), [](const Transfer& t) {
+        return t.op == TransferOp::Copy && t.src == 0 && t.dst == 1;
+    });
+    ASSERT_NE(copy, plan.transfers.end());
+    ASSERT_EQ(copy->deps.size(), n - 1);
+    const TransferId dropped = copy->deps[2];
+    copy->deps.erase(copy->deps.begin() + 2);
+    PlanCheckResult r = PlanChecker().Check(plan);
+    ASSERT_EQ(r.errorCount, 1u) << r.Summary();
+    const std::string missing = "transfer #" + std::to_string(dropped) + " (p" +
+                                std::to_string(plan.transfers[dropped].src) +
+                                "->p0 [0,1050) phase 0 chunk 0)";
+    EXPECT_NE(r.errors[0].find("missing dependency: it sends data written by " + missing),
+              std::string::npos)
+        << r.errors[0];
+    EXPECT_EQ(r.errors[0].rfind("transfer #" + std::to_string(copy->id) + " (p0->p1 [0,1050)", 0),
+              0u)
+        << r.errors[0];
+}

@@ -23,22 +23,18 @@ SyncApplication::SyncApplication() = default;
 SyncApplication::~SyncApplication() = default;
 
 void
-SyncApplication::Setup(SyncJob* job, ParticipantIndex me)
+SyncApplication::Setup(SyncJob* job, ParticipantIndex me, std::vector<TransferId> outgoing)
 {
     m_job = job;
     m_me = me;
-    m_outgoing.clear();
+    m_outgoing = std::move(outgoing);
     m_waiters.clear();
-    for (const Transfer& t : job->Plan().transfers)
+    const auto& transfers = job->Plan().transfers;
+    for (TransferId t : m_outgoing)
     {
-        if (t.src != me)
+        for (TransferId dep : transfers[t].deps)
         {
-            continue;
-        }
-        m_outgoing.push_back(t.id);
-        for (TransferId dep : t.deps)
-        {
-            m_waiters[dep].push_back(t.id);
+            m_waiters[dep].push_back(t);
         }
     }
 }

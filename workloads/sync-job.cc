@@ -85,10 +85,18 @@ void
 SyncJob::InstallApplications(const std::function<Ptr<Node>(uint32_t)>& nodeOfHost)
 {
     m_apps.clear();
+    std::vector<std::vector<TransferId>> outgoing(m_plan.ParticipantCount());
+    for (const Transfer& t : m_plan.transfers)
+    {
+        if (t.src < outgoing.size()) // a plan is checked first; a bad one sends nothing
+        {
+            outgoing[t.src].push_back(t.id);
+        }
+    }
     for (ParticipantIndex p = 0; p < m_plan.ParticipantCount(); ++p)
     {
         Ptr<SyncApplication> app = CreateObject<SyncApplication>();
-        app->Setup(this, p);
+        app->Setup(this, p, std::move(outgoing[p]));
         nodeOfHost(m_plan.hostOf[p])->AddApplication(app);
         m_apps.push_back(app);
     }

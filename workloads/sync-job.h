@@ -205,7 +205,6 @@ class SyncJob : public MessageSink
     SyncJobConfig m_config;                            //!< options
     SyncTransport* m_transport{nullptr};               //!< moves bytes
     std::vector<Ptr<SyncApplication>> m_apps;          //!< by participant
-    std::vector<std::vector<TransferId>> m_outgoing;   //!< by participant: transfers it sends
     std::vector<std::vector<TransferId>> m_dependents; //!< by transfer: transfers waiting on it
     MessageMailbox<TransferId> m_mail;                 //!< posted stripes, FIFO per queue pair
     std::vector<uint32_t> m_partsUndelivered;          //!< by transfer: stripes not yet delivered
