@@ -32,7 +32,7 @@ class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent
     void
     Warm(int stage) const override
     {
-        m_dev->WarmTransmitEnd(stage);
+        m_dev->WarmTransmit(stage);
     }
 
   private:

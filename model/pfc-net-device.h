@@ -412,11 +412,11 @@ class PfcNetDevice : public NetDevice
             m_frameSink->WarmSinkReceive(stage - 1, info);
         }
     }
-    /// \brief Prefetch what the end of the frame being sent (TransmitComplete, then the
-    /// next frame's start) will read, at depth `stage`: 1 this device's transmit lines,
-    /// later stages its relay's or frame source's lines. Changes nothing.
+    /// \brief Prefetch what starting the next frame will read (after TransmitComplete, or a
+    /// Wake), at depth `stage`: 1 this device's transmit lines, later stages its relay's or
+    /// frame source's lines. Changes nothing.
     void
-    WarmTransmitEnd(int stage) const
+    WarmTransmit(int stage) const
     {
         if (stage <= 1)
         {
