@@ -56,10 +56,10 @@
  * the order they will run, so on each removal the queue prefetches the memory of the events
  * up to kWarmStages + 1 ahead, one level of pointers per removal: the event's own line when
  * it is 5 ahead, what that line points to when 4 ahead, and so on, so each stage reads only
- * lines the stage before loaded and the loads overlap the events running meanwhile. Paired
- * runs (user CPU, bench/README.md): fattree:k=32 13.3 -> ~10.0 s, k=16 ~0.9x, k=8 1.1x
- * (cached already: the packet backend turns it off below 4,096 ports). 3 stages gained
- * less at k=16 (17.4 against 16.3 s), 5 lost again (18.6 against 17.1 s).
+ * lines the stage before loaded and the loads overlap the events running meanwhile. User
+ * CPU (bench/README.md, "the next events warmed in stages"): fattree:k=32 0.78x, k=16
+ * within the noise (0.9-1.0x paired), k=8 1.1x (cached already: the packet backend turns
+ * it off below 4,096 ports). 3 stages gained less at k=16, 5 lost again.
  */
 #ifndef PARAMSYNC_RADIX_HEAP_SCHEDULER_H
 #define PARAMSYNC_RADIX_HEAP_SCHEDULER_H
