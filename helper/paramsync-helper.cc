@@ -24,6 +24,7 @@
 #include "ns3/sync-algorithm.h"
 #include "ns3/sync-plan.h"
 #include "ns3/topology.h"
+#include "ns3/warmable-event.h"
 
 #include <algorithm>
 
@@ -381,6 +382,9 @@ ParamsyncHelper::Run(const RunControl& control)
         {
             guard->SetGlobalView(&MpiSession::CombineLook);
         }
+        // The network's objects live through the run: its events may be warmed
+        // (model/warmable-event.h), and only here.
+        const WarmableEvent::WarmingScope warming;
         Simulator::Run();
     }
     m_end = RunEnd{};

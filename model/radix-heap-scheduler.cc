@@ -336,7 +336,7 @@ RadixHeapScheduler::RemoveNext()
         m_firstNext = 0;
     }
     --m_size;
-    if (m_warmAhead)
+    if (m_warmAhead && WarmableEvent::InWarmingScope())
     {
         WarmAhead();
     }

@@ -52,7 +52,8 @@
  * Chunks (4 bits): 4 KiB are colder when reused (1.20 against 0.95), 256 B touch more
  * partly used lines (1.04).
  *
- * Warming (attribute WarmAhead, model/warmable-event.h): bucket 0 holds the next events in
+ * Warming (attribute WarmAhead, inside a WarmableEvent::WarmingScope only, model/
+ * warmable-event.h): bucket 0 holds the next events in
  * the order they will run, so on each removal the queue prefetches the memory of the events
  * up to kWarmStages + 1 ahead, one level of pointers per removal: the event's own line when
  * it is 5 ahead, what that line points to when 4 ahead, and so on, so each stage reads only

@@ -26,6 +26,12 @@
  * right after, and the queue takes the announcement (TakeAnnounced) with that insertion. An
  * event destroyed before its insertion withdraws its announcement, so a stale address can
  * never be taken for a warmable event.
+ *
+ * When: only inside a WarmingScope (ParamsyncHelper::Run opens one around Simulator::Run).
+ * A warmable event holds plain pointers to objects its Notify would find alive; an event
+ * left pending when a run stops is never notified, and Simulator::Destroy drains the queue
+ * (RemoveNext) after the nodes, and with them the devices, switches and NICs, are gone:
+ * warming it there would read freed memory.
  */
 #ifndef PARAMSYNC_WARMABLE_EVENT_H
 #define PARAMSYNC_WARMABLE_EVENT_H
@@ -60,6 +66,30 @@ class WarmableEvent : public EventImpl
      */
     virtual void Warm(int stage) const = 0;
 
+    /// \brief While one lives (on this thread), the event queue may warm events.
+    class WarmingScope
+    {
+      public:
+        WarmingScope()
+            : m_outer(Warming())
+        {
+            Warming() = true;
+        }
+        ~WarmingScope() { Warming() = m_outer; }
+        WarmingScope(const WarmingScope&) = delete;
+        WarmingScope& operator=(const WarmingScope&) = delete;
+
+      private:
+        bool m_outer; //!< whether an enclosing scope was open
+    };
+
+    /// \brief Whether a WarmingScope is open on this thread.
+    static bool
+    InWarmingScope()
+    {
+        return Warming();
+    }
+
     /// \brief Whether impl is the warmable event made last and not yet taken; clears it.
     static bool
     TakeAnnounced(const EventImpl* impl)
@@ -70,6 +100,13 @@ class WarmableEvent : public EventImpl
     }
 
   private:
+    /// \brief Whether a WarmingScope is open on this thread.
+    static bool&
+    Warming()
+    {
+        static thread_local bool warming = false;
+        return warming;
+    }
     /// \brief The warmable event made last on this thread and not yet inserted.
     static const EventImpl*&
     Announced()

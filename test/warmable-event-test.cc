@@ -113,6 +113,7 @@ TEST(WarmableEvent, EachStageOnceInOrderBeforeTheEventLeaves)
     // stage 3. Stage 0 first happens while e0 is taken, to e5; so e5 has stage s while
     // e(s) is taken, e6 while e(s + 1) is, and e7 (nothing behind it) while e(s + 2) is.
     // e0-e4 were never 5 ahead with stage 0 first: no stage at all.
+    const WarmableEvent::WarmingScope warming;
     RadixHeapScheduler s;
     const Log log = MakeAndDrain(s, 8);
     for (int id = 0; id <= 4; ++id)
@@ -133,9 +134,28 @@ TEST(WarmableEvent, EachStageOnceInOrderBeforeTheEventLeaves)
 TEST(WarmableEvent, NoStagesWithWarmAheadOff)
 {
     // Made as the driver makes it (attributes need the TypeId set at construction).
+    const WarmableEvent::WarmingScope warming;
     Ptr<RadixHeapScheduler> s = CreateObject<RadixHeapScheduler>();
     s->SetAttribute("WarmAhead", BooleanValue(false));
     const Log log = MakeAndDrain(*s, 8);
+    EXPECT_EQ(log, (Log{"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"}));
+}
+
+TEST(WarmableEvent, NoStagesOutsideAWarmingScope)
+{
+    // As when Simulator::Destroy drains the queue after the network is gone: WarmAhead on,
+    // but no scope open (the first one closed before the queue is drained).
+    RadixHeapScheduler s;
+    {
+        const WarmableEvent::WarmingScope warming;
+        EXPECT_TRUE(WarmableEvent::InWarmingScope());
+        {
+            const WarmableEvent::WarmingScope nested;
+        }
+        EXPECT_TRUE(WarmableEvent::InWarmingScope()); // a nested scope restores the outer
+    }
+    EXPECT_FALSE(WarmableEvent::InWarmingScope());
+    const Log log = MakeAndDrain(s, 8);
     EXPECT_EQ(log, (Log{"e0", "e1", "e2", "e3", "e4", "e5", "e6", "e7"}));
 }
 
@@ -145,6 +165,7 @@ TEST(WarmableEvent, OnlyTheEventInsertedRightAfterItIsMadeIsWarmed)
     // announcement, so w is inserted unmarked and never warmed, however far ahead it waits.
     // v, made and inserted at once behind it, is warmed (6 plain events after it keep it
     // five ahead long enough: stage s after the s-th removal following its stage 0).
+    const WarmableEvent::WarmingScope warming;
     Log log;
     RadixHeapScheduler s;
     PlainEvent plain[8];
