@@ -32,8 +32,8 @@ namespace ns3
 {
 
 ParamsyncHelper::ParamsyncHelper()
+    : m_nic("ns3::RoceNic")
 {
-    m_nic.SetTypeId("ns3::RoceNic");
 }
 
 ParamsyncHelper::~ParamsyncHelper() = default;

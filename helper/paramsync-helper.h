@@ -35,6 +35,7 @@
 #include "ns3/data-rate.h"
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/resolved-object-factory.h"
 
 #include <cstdint>
 #include <memory>
@@ -254,7 +255,7 @@ class ParamsyncHelper
     std::vector<std::string> MergeBroken(const std::vector<std::string>& broken) const;
 
     NetworkBuilder m_builder;                            //!< network factories
-    ObjectFactory m_nic;                                 //!< RoceNic factory
+    ResolvedObjectFactory m_nic;                         //!< RoceNic factory
     std::string m_cc{"none"};                            //!< congestion-control preset
     std::unique_ptr<Topology> m_ownTopology;             //!< from SetTopology(spec)
     const Topology* m_topology{nullptr};                 //!< the topology

@@ -46,28 +46,6 @@ struct CompletedConstruction : UncountedTag
     Object* object; //!< the object whose attributes are all set
 };
 
-/**
- * The attributes set on an ObjectFactory: ns-3.37 keeps them in its private m_parameters and
- * has no accessor for them (its operator<< prints them, but as text, and misplaces the '|'
- * between them). An explicit instantiation may name a private member ([temp.explicit]/12 of
- * C++17): this one defines the friend function below, which reads the member it is given.
- */
-template<AttributeConstructionList ObjectFactory::*Member>
-struct FactoryParametersAccess
-{
-    /// \brief factory's attribute list.
-    friend const AttributeConstructionList&
-    FactoryParameters(const ObjectFactory& factory)
-    {
-        return factory.*Member;
-    }
-};
-
-/// \brief factory's attribute list (defined by the instantiation below).
-const AttributeConstructionList& FactoryParameters(const ObjectFactory& factory);
-
-template struct FactoryParametersAccess<&ObjectFactory::m_parameters>;
-
 } // namespace
 
 template<>
@@ -89,18 +67,6 @@ CompleteConstruct<CompletedConstruction>(CompletedConstruction* c)
 ResolvedObjectFactory::ResolvedObjectFactory(const std::string& tid)
 {
     m_factory.SetTypeId(tid);
-}
-
-ResolvedObjectFactory::ResolvedObjectFactory(const ObjectFactory& factory)
-    : m_factory(factory)
-{
-    // The list holds one value per attribute (a later ObjectFactory::Set replaced an earlier
-    // one), each already checked by ObjectFactory::Set.
-    const AttributeConstructionList& parameters = FactoryParameters(factory);
-    for (auto item = parameters.Begin(); item != parameters.End(); ++item)
-    {
-        m_set.emplace_back(item->name, item->value);
-    }
 }
 
 void

@@ -36,9 +36,6 @@ class ResolvedObjectFactory
   public:
     /// \brief A factory of objects of type tid (by name, as ObjectFactory::SetTypeId).
     explicit ResolvedObjectFactory(const std::string& tid);
-    /// \brief A factory of factory's type with the attributes set on it, in their order (a
-    /// later Set adds to them, as on an ObjectFactory).
-    explicit ResolvedObjectFactory(const ObjectFactory& factory);
 
     /// \brief As ObjectFactory::Set (aborts on an unknown name or invalid value, as it does);
     /// takes effect at the next Resolve.

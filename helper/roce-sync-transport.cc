@@ -51,10 +51,10 @@ class HostRankSetter
 
 } // namespace
 
-ObjectFactory
+ResolvedObjectFactory
 RoceTransportConfig::NicFactory() const
 {
-    ObjectFactory nic("ns3::RoceNic");
+    ResolvedObjectFactory nic("ns3::RoceNic");
     nic.Set("Mtu", UintegerValue(mtu));
     nic.Set("Priority", UintegerValue(priority));
     nic.Set("RetransmitTimeout", TimeValue(rto));
@@ -79,7 +79,7 @@ RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net, const RoceTransportC
 }
 
 RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net,
-                                     const ObjectFactory& nicFactory,
+                                     const ResolvedObjectFactory& nicFactory,
                                      const CongestionControlPreset* preset)
     : m_net(net)
 {
@@ -87,7 +87,7 @@ RoceSyncTransport::RoceSyncTransport(const PfcNetwork& net,
 }
 
 void
-RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory,
+RoceSyncTransport::InstallNics(const ResolvedObjectFactory& nicFactory,
                                const CongestionControlPreset* preset)
 {
     const PfcNetwork& net = m_net;
@@ -97,7 +97,7 @@ RoceSyncTransport::InstallNics(const ObjectFactory& nicFactory,
     // setting them on each NIC after construction did): resolved once, not looked up by
     // name per NIC (helper/resolved-object-factory.h; at 8,192 hosts ns-3's path was 485 M
     // instructions and the preset's by-name settings 146 M, callgrind).
-    ResolvedObjectFactory nics(nicFactory);
+    ResolvedObjectFactory nics = nicFactory;
     if (preset)
     {
         for (const auto& [name, value] : preset->NicAttributes())

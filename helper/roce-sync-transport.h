@@ -13,6 +13,7 @@
 
 #include "ns3/nstime.h"
 #include "ns3/object-factory.h"
+#include "ns3/resolved-object-factory.h"
 #include "ns3/sync-job.h"
 
 #include <functional>
@@ -38,7 +39,7 @@ struct RoceTransportConfig
     std::string cc{"none"};    //!< congestion-control preset (CongestionControlPreset)
 
     /// \brief The RoceNic factory with mtu, priority and rto set.
-    ObjectFactory NicFactory() const;
+    ResolvedObjectFactory NicFactory() const;
     /// \brief \throws std::invalid_argument naming --cc and the presets, for an unknown name
     static void CheckCongestionControl(const std::string& name);
 };
@@ -55,7 +56,7 @@ class RoceSyncTransport : public SyncTransport
     /// \brief Installs a RoceNic made by nicFactory (its attributes: Mtu, Priority, ...) per
     /// host, with a congestion-control preset applied to each (none: nullptr).
     RoceSyncTransport(const PfcNetwork& net,
-                      const ObjectFactory& nicFactory,
+                      const ResolvedObjectFactory& nicFactory,
                       const CongestionControlPreset* preset = nullptr);
     ~RoceSyncTransport() override;
 
@@ -123,7 +124,8 @@ class RoceSyncTransport : public SyncTransport
     static constexpr uint32_t kFlowTag = ~0u;
     /// \brief One NIC per host from nicFactory and the --cc preset's NIC settings (resolved
     /// once for all), the preset's congestion-control values (or none: nullptr) on each.
-    void InstallNics(const ObjectFactory& nicFactory, const CongestionControlPreset* preset);
+    void InstallNics(const ResolvedObjectFactory& nicFactory,
+                     const CongestionControlPreset* preset);
     /// \brief A counter summed over every host's NIC.
     uint64_t SumOverNics(const std::function<uint64_t(const RoceNic&)>& count) const;
     /// \brief A message of srcHost's QP `qpNumber` arrived at dstHost.

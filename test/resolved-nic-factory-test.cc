@@ -1,5 +1,5 @@
-// RoceSyncTransport makes its NICs with a ResolvedObjectFactory that takes the attributes of
-// the ns-3 ObjectFactory it is handed and the preset's NIC settings: each NIC must be the one
+// RoceSyncTransport makes its NICs with the ResolvedObjectFactory it is handed plus the
+// preset's NIC settings, resolved once: each NIC must be the one
 // ns-3's ObjectFactory::Create followed by CongestionControlPreset::ApplyTo made (every
 // gettable attribute equal, the same per-QP congestion control), and a preset RoceNic
 // rejects is still refused with its name.
@@ -51,7 +51,7 @@ AttributeText(const ObjectBase& obj)
 }
 
 /// The NIC factory the driver hands RoceSyncTransport: --mtu, a priority, a timeout.
-ObjectFactory
+ResolvedObjectFactory
 DriverNicFactory()
 {
     RoceTransportConfig config;
@@ -73,14 +73,15 @@ Ns3Nic(const ObjectFactory& factory, const CongestionControlPreset& preset, Data
 
 } // namespace
 
-TEST(ResolvedNicFactory, TakesTheObjectFactorysAttributes)
+TEST(ResolvedNicFactory, NicsEqualTheNs3FactorysBesideIt)
 {
-    // The ObjectFactory's values, the later of two for one attribute, then a Set on the
-    // resolved factory replacing one of them, as a second ObjectFactory::Set would.
-    ObjectFactory factory = DriverNicFactory();
-    factory.Set("AckInterval", UintegerValue(7));
-    factory.Set("AckInterval", UintegerValue(9));
-    ResolvedObjectFactory resolved(factory);
+    // The driver's values, the later of two for one attribute, then a Set after a Resolve
+    // replacing one of them: each time a NIC equal to the one ns-3's ObjectFactory with the
+    // same Sets makes.
+    ResolvedObjectFactory resolved = DriverNicFactory();
+    resolved.Set("AckInterval", UintegerValue(7));
+    resolved.Set("AckInterval", UintegerValue(9));
+    const ObjectFactory& factory = resolved.Factory();
     resolved.Resolve();
     ASSERT_TRUE(resolved.IsResolved());
     const Ptr<RoceNic> fast = resolved.Create<RoceNic>();
@@ -96,9 +97,10 @@ TEST(ResolvedNicFactory, TakesTheObjectFactorysAttributes)
 
     resolved.Set("Mtu", UintegerValue(4000));
     resolved.Resolve();
-    factory.Set("Mtu", UintegerValue(4000));
     EXPECT_EQ(AttributeText(*resolved.Create<RoceNic>()),
-              AttributeText(*factory.Create<RoceNic>()));
+              AttributeText(*resolved.Factory().Create<RoceNic>()));
+    resolved.Factory().Create<RoceNic>()->GetAttribute("Mtu", value);
+    EXPECT_EQ(value.Get(), 4000U); // the ns-3 factory beside it got the Set as well
 }
 
 TEST(ResolvedNicFactory, TransportNicsEqualNs3NicsWithThePresetApplied)
@@ -112,11 +114,11 @@ TEST(ResolvedNicFactory, TransportNicsEqualNs3NicsWithThePresetApplied)
         const CongestionControlPreset& preset = *CongestionControlPreset::Find(cc);
         auto topology = MakeTopology("star:n=3", 100e9, 1e-6);
         PfcNetwork net = NetworkBuilder().Build(*topology);
-        const ObjectFactory factory = DriverNicFactory();
+        const ResolvedObjectFactory factory = DriverNicFactory();
         RoceSyncTransport transport(net, factory, &preset);
         const DataRate rate = net.HostPorts(1).front()->GetDataRate();
         ASSERT_EQ(rate.GetBitRate(), 100000000000ULL);
-        const Ptr<RoceNic> ns3Nic = Ns3Nic(factory, preset, rate);
+        const Ptr<RoceNic> ns3Nic = Ns3Nic(factory.Factory(), preset, rate);
         const Ptr<RoceNic> nic = transport.Nic(1);
         EXPECT_EQ(AttributeText(*nic), AttributeText(*ns3Nic));
         if (cc == "dcqcn-hpcc")
