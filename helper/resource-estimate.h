@@ -62,8 +62,9 @@ class ResourceEstimate
     /**
      * \brief With --trace, the bytes of writing the trace of a run with `pauses` pauses
      * (else 0): the document, transfer slices and kPauseSliceBytes per pause up to
-     * --trace-max, is built in one string that grows by doubling and is copied when
-     * returned (helper/trace-event-writer.cc, EventSink::Finish): up to 3 times its size;
+     * --trace-max, is built in one string that grows by doubling
+     * (helper/trace-event-writer.cc, EventSink): up to 3 times its size while it grows
+     * (the old buffer and the new, twice as large, at once);
      * the writer also groups the pauses by port, a doubling vector of 8 B indices.
      */
     uint64_t TraceMemory(uint64_t pauses) const;
