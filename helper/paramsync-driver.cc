@@ -469,9 +469,9 @@ int
 ParamsyncDriver::Run(int argc, char** argv)
 {
     const int setup = Setup(argc, argv);
-    if (setup != kExitOk || m_options.versionRequested)
+    if (setup != kExitOk || m_options.versionRequested || m_options.estimateOnly)
     {
-        return setup;
+        return setup; // (--version, --estimate: printed; nothing to run or print after)
     }
     if (m_options.seedsFirst != 0)
     {

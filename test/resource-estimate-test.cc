@@ -176,6 +176,11 @@ TEST(ResourceEstimate, EstimatePrintsTheCountsAndRunsNothing)
     EXPECT_NE(o.out.find("devices        96\n"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("routing        560 entries"), std::string::npos) << o.out;
     EXPECT_NE(o.out.find("limit          4 GB (--max-memory)"), std::string::npos) << o.out;
+    // Nothing after the estimate: no (empty) results table, whose header starts "topology ".
+    EXPECT_EQ(o.out.find("topology "), std::string::npos) << o.out;
+    EXPECT_EQ(o.out.substr(o.out.size() - std::string("(--max-memory)\n").size()),
+              "(--max-memory)\n")
+        << o.out;
 }
 
 TEST(ResourceEstimate, PacketBytesAreTheCountsTimesTheFittedCosts)
