@@ -18,13 +18,17 @@
 namespace ns3
 {
 
-/// The end of a frame's serialization (PfcNetDevice::TransmitComplete), one per frame and
-/// hop on a busy port: its memory is reused from a free list (pooled-event.h).
-class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent, WarmableEvent>
+/// An event of the transmit path that runs `Step` on a device: the end of a frame's
+/// serialization (TransmitComplete, one per frame and hop on a busy port) and a frame
+/// source's wake-up (Wake, e.g. a NIC's pacing: one per paced packet). Its memory is reused
+/// from a free list (pooled-event.h); it is warmed as what follows both, the next frame's
+/// start (WarmTransmit, warmable-event.h).
+template<void (PfcNetDevice::*Step)()>
+class PfcNetDevice::TransmitEvent final : public PooledEvent<TransmitEvent<Step>, WarmableEvent>
 {
   public:
-    /// \brief The end of the frame dev is sending.
-    explicit TransmitEndEvent(PfcNetDevice* dev)
+    /// \brief The step of dev's transmit path.
+    explicit TransmitEvent(PfcNetDevice* dev)
         : m_dev(dev)
     {
     }
@@ -39,11 +43,17 @@ class PfcNetDevice::TransmitEndEvent final : public PooledEvent<TransmitEndEvent
     void
     Notify() override
     {
-        m_dev->TransmitComplete();
+        (m_dev->*Step)();
     }
 
     PfcNetDevice* m_dev; //!< the device (held by its node until the simulation is destroyed)
 };
+
+EventId
+PfcNetDevice::ScheduleWake(Time delay)
+{
+    return Simulator::Schedule(delay, TransmitEvent<&PfcNetDevice::Wake>::Make(this));
+}
 
 namespace
 {
@@ -85,8 +95,9 @@ PfcNetDevice::LineBusy()
         if (!m_completionPending && HasEligibleFrame())
         {
             m_completionPending = true;
-            m_completion = Simulator::Schedule(m_txEnd - Simulator::Now(),
-                                               TransmitEndEvent::Make(this));
+            m_completion = Simulator::Schedule(
+                m_txEnd - Simulator::Now(),
+                TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this));
         }
         return true;
     }
@@ -303,7 +314,8 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     if (HasEligibleFrame())
     {
         m_completionPending = true;
-        m_completion = Simulator::Schedule(txTime, TransmitEndEvent::Make(this));
+        m_completion = Simulator::Schedule(
+            txTime, TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this));
     }
     if (info != nullptr)
     {

@@ -299,6 +299,9 @@ class PfcNetDevice : public NetDevice
     }
     /// \brief Try to transmit now if idle.
     void Wake();
+    /// \brief Wake() after delay, as a pooled event the event queue can warm (a frame
+    /// source's pacing: one per paced packet).
+    EventId ScheduleWake(Time delay);
     /**
      * \brief Where received data frames go (instead of the frame relay, if any). A sink
      * that reads a RoCE frame's header with GetRxInfo alone (RoceNic::Receive) says so with
@@ -527,7 +530,9 @@ class PfcNetDevice : public NetDevice
     void Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization (scheduled only when a frame may wait for the port).
     void TransmitComplete();
-    class TransmitEndEvent; // pfc-net-device-tx.cc: the TransmitComplete event, pooled
+    /// pfc-net-device-tx.cc: the TransmitComplete and Wake events, pooled and warmable.
+    template<void (PfcNetDevice::*Step)()>
+    class TransmitEvent;
     /// \brief Whether a frame could be sent now (control, queued or pullable, not paused).
     bool HasEligibleFrame() const;
     /// \brief Mask of the data priorities that may have a frame (queued or pullable, not paused).

@@ -6,49 +6,12 @@
 #include "roce-frame.h"
 #include "roce-nic.h"
 
-#include "ns3/pooled-event.h"
 #include "ns3/simulator.h"
-#include "ns3/warmable-event.h"
 
 #include <algorithm>
 
 namespace ns3
 {
-
-namespace
-{
-/**
- * A port's pacing wake-up (RoceNic::ScheduleWake): its device asks its sources for a frame
- * again. Under rate-limiting congestion control one is scheduled for nearly every data
- * packet; as ns-3's MakeEvent it was a malloc, a reference on the device and a cold event
- * line each. Pooled (pooled-event.h) and warmable like a transmission's end: the device's
- * transmit lines, then this NIC's send chain (PfcNetDevice::WarmTransmit).
- */
-class NicWakeEvent final : public PooledEvent<NicWakeEvent, WarmableEvent>
-{
-  public:
-    /// \brief A wake-up of dev (held by the NIC's port until the simulation is destroyed).
-    explicit NicWakeEvent(PfcNetDevice* dev)
-        : m_dev(dev)
-    {
-    }
-
-    void
-    Warm(int stage) const override
-    {
-        m_dev->WarmTransmit(stage);
-    }
-
-  private:
-    void
-    Notify() override
-    {
-        m_dev->Wake();
-    }
-
-    PfcNetDevice* m_dev; //!< the device to wake
-};
-} // namespace
 
 void
 RoceNic::Activate(QueuePair* qp)
@@ -88,8 +51,7 @@ RoceNic::ScheduleWake(Port& port, Time t)
         }
         port.wake.Cancel();
     }
-    port.wake = Simulator::Schedule(t - Simulator::Now(),
-                                    NicWakeEvent::Make(PeekPointer(port.dev)));
+    port.wake = port.dev->ScheduleWake(t - Simulator::Now());
 }
 
 void

@@ -35,6 +35,20 @@ Scratch()
     return dir;
 }
 
+/// Seven hosts of fattree:k=4 each sending 300 kB to host 0 at once, as an HPCC flow list
+/// at path; returns path.
+std::string
+WriteIncast7(const std::string& path)
+{
+    std::ofstream f(path);
+    f << "7\n";
+    for (int src = 1; src <= 7; ++src)
+    {
+        f << src << " 0 3 100 300000 0\n";
+    }
+    return path;
+}
+
 } // namespace
 
 TEST(DriverCli, BadInputIsOneLineExit2AndWritesNothing)
@@ -604,15 +618,7 @@ TEST(DriverCli, TheHeapIsOnHugePagesWhereTheKernelGivesThemOnRequestAndResultsDo
     // row either way (every counter and time of the JSON row, wall time aside).
     // Seven hosts of fattree:k=4 send 300 kB each to host 0 at once, no congestion control,
     // a 1 MB switch buffer: 2.1 MB converge on one 40 Gb/s port, so switches pause.
-    const std::string flows = Scratch() + "/incast7.txt";
-    {
-        std::ofstream f(flows);
-        f << "7\n";
-        for (int src = 1; src <= 7; ++src)
-        {
-            f << src << " 0 3 100 300000 0\n";
-        }
-    }
+    const std::string flows = WriteIncast7(Scratch() + "/incast7.txt");
     const std::string args = "--topology=fattree:k=4 --algorithm=none --cc=none --buffer=1MB "
                              "--format=json --flows=" +
                              flows;
@@ -633,15 +639,7 @@ TEST(DriverCli, WarmAheadChangesNoResult)
     // incast as above (PFC pauses, ECN off) gives the same row with the event queue's
     // WarmAhead forced on and off (the driver picks it by network size unless the user sets
     // it; fattree:k=4 alone would get it off).
-    const std::string flows = Scratch() + "/incast7-warm.txt";
-    {
-        std::ofstream f(flows);
-        f << "7\n";
-        for (int src = 1; src <= 7; ++src)
-        {
-            f << src << " 0 3 100 300000 0\n";
-        }
-    }
+    const std::string flows = WriteIncast7(Scratch() + "/incast7-warm.txt");
     const std::string args = "--topology=fattree:k=4 --algorithm=none --cc=dcqcn --buffer=1MB "
                              "--format=json --flows=" +
                              flows;
