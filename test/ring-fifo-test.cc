@@ -58,6 +58,77 @@ TEST(RingFifoTest, PopReleasesTheItemAndClearEmpties)
     EXPECT_EQ(item.use_count(), 1);
 }
 
+/// Counts the instances alive, and every assignment (a push must not assign into a slot).
+struct Counted
+{
+    static int alive;
+    static int assignments;
+    int value{0};
+    explicit Counted(int v)
+        : value(v)
+    {
+        ++alive;
+    }
+    Counted(Counted&& o) noexcept
+        : value(o.value)
+    {
+        ++alive;
+    }
+    Counted& operator=(Counted&& o) noexcept
+    {
+        value = o.value;
+        ++assignments;
+        return *this;
+    }
+    ~Counted() { --alive; }
+};
+int Counted::alive = 0;
+int Counted::assignments = 0;
+
+TEST(RingFifoTest, OnlyQueuedItemsAreConstructed)
+{
+    // A free slot holds no item: a push constructs one there (no assignment, which would read
+    // the slot first), a pop destroys it, growth moves the queued ones. So after each step the
+    // items alive are the argument of the push in flight (none after it) plus the queued ones.
+    {
+        RingFifo<Counted> q;
+        for (int i = 0; i < 6; ++i) // grows 4 -> 8 slots at the fifth push
+        {
+            q.push_back(Counted(i));
+            EXPECT_EQ(Counted::alive, i + 1); // 6 slots queued of 8: 2 free slots hold nothing
+        }
+        q.pop_front();
+        q.pop_front();
+        EXPECT_EQ(Counted::alive, 4);
+        EXPECT_EQ(q.front().value, 2);
+        for (int i = 6; i < 10; ++i) // wraps around the 8 slots
+        {
+            q.push_back(Counted(i));
+        }
+        EXPECT_EQ(Counted::alive, 8);
+        EXPECT_EQ(q.back().value, 9);
+        EXPECT_EQ(Counted::assignments, 0);
+    }
+    EXPECT_EQ(Counted::alive, 0); // the ring's destructor destroyed the 8 queued
+}
+
+TEST(RingFifoTest, MovesItsRing)
+{
+    RingFifo<std::unique_ptr<int>> a;
+    a.push_back(std::make_unique<int>(1));
+    a.push_back(std::make_unique<int>(2));
+    RingFifo<std::unique_ptr<int>> b(std::move(a));
+    EXPECT_TRUE(a.empty());
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_EQ(*b.front(), 1);
+    RingFifo<std::unique_ptr<int>> c;
+    c.push_back(std::make_unique<int>(3));
+    c = std::move(b); // c's own item is destroyed, b's two taken
+    EXPECT_TRUE(b.empty());
+    ASSERT_EQ(c.size(), 2u);
+    EXPECT_EQ(*c.back(), 2);
+}
+
 TEST(RingFifoTest, IsAPointerAndThreeCounts)
 {
     // 8 B pointer + 3 x 4 B counts = 20 B, padded to the pointer's 8 B alignment: 24 B, so
