@@ -5,6 +5,11 @@ of 128, 1,024 and 8,192 hosts, paramsync alone. CPU time is the child's user tim
 the machine is shared, so wall time says more about the neighbours than about the program.
 Reported per case: packet-hops per CPU second, peak RSS and peak RSS per host, and the CPU
 per packet-hop against the 128-host case (targets: 1.3 at 1,024 hosts, 1.6 at 8,192).
+
+Beside each case the same permutation on the bare fat-tree (bench/bare-fattree-bench.cc: a
+FIFO and a busy flag per port, the same links, frames, ECMP and event queue): how much of
+the growth this machine's caches impose on a simulator that keeps almost nothing per port,
+and paramsync's growth over it (`over_bare_growth`).
 """
 import json, os, random, subprocess, tempfile
 
@@ -69,6 +74,37 @@ def run_case(build, case, tmpdir):
             "pfc_pause_frames": r["pfc_pause_frames"]}
 
 
+def run_bare(build, case, tmpdir):
+    """One run of a case on the bare fat-tree: packet-hops, events and user CPU seconds."""
+    flows = os.path.join(tmpdir, "perm-%d.txt" % case["hosts"])
+    if not os.path.exists(flows):
+        write_permutation(flows, case["hosts"], case["bytes"])
+    k = case["topo"].split("k=")[1]
+    cmd = [os.path.join(build, "bare-fattree-bench"), k, flows]
+    with tempfile.TemporaryFile("w+") as so:
+        proc = subprocess.Popen(cmd, stdout=so, stderr=subprocess.DEVNULL, text=True)
+        _, status, usage = os.wait4(proc.pid, 0)
+        so.seek(0)
+        lines = [l for l in so.read().splitlines() if l.startswith("{")]
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0 or not lines:
+        return {"error": "exit %d" % code}
+    r = json.loads(lines[-1])
+    return {"pkt_hops": r["pkt_hops"], "events": r["events"], "user_cpu_s": usage.ru_utime,
+            "peak_rss_kb": usage.ru_maxrss}
+
+
+def summarize_bare(runs):
+    """The bare runs' median by CPU time, with packet-hops per CPU second."""
+    ok = sorted((r for r in runs if "error" not in r), key=lambda r: r["user_cpu_s"])
+    if not ok:
+        return {"status": "error", "error": runs[0]["error"] if runs else "no runs"}
+    r = dict(ok[len(ok) // 2])
+    r.update({"status": "ok", "runs": len(ok), "user_cpu_s_min": ok[0]["user_cpu_s"],
+              "pkt_hops_per_cpu_s": r["pkt_hops"] / r["user_cpu_s"]})
+    return r
+
+
 def summarize(case, runs):
     """The median run by CPU time, with the derived rates."""
     ok = sorted((r for r in runs if "error" not in r), key=lambda r: r["user_cpu_s"])
@@ -92,12 +128,19 @@ def scaling_bench(build, names, reps):
     if not os.access(os.path.join(build, "paramsync"), os.X_OK):
         return {"status": "missing"}
     tmpdir = tempfile.mkdtemp(prefix="paramsync-scaling-")
+    bare = os.access(os.path.join(build, "bare-fattree-bench"), os.X_OK)
     runs = {n: [] for n in names}
+    bare_runs = {n: [] for n in names}
     for _ in range(reps):
         for n in names:
             runs[n].append(run_case(build, CASES[n], tmpdir))
+            if bare:
+                bare_runs[n].append(run_bare(build, CASES[n], tmpdir))
     section = {"status": "ok", "reps": reps, "loadavg_start": os.getloadavg()[0],
                "cases": {n: summarize(CASES[n], runs[n]) for n in names}}
+    for n in names:
+        section["cases"][n]["bare"] = (summarize_bare(bare_runs[n]) if bare
+                                       else {"status": "missing"})
     section["mpi"] = mpi_speedup(reps)  # bench/mpi_bench.py: 2 ranks against one process
     base = section["cases"].get(BASE_CASE, {})
     for n, c in section["cases"].items():
@@ -107,6 +150,12 @@ def scaling_bench(build, names, reps):
                 base["user_cpu_s_min"] / base["pkt_hops"])
             if n in TARGETS:
                 c["target_over_base"] = TARGETS[n]
+        b, bb = c.get("bare", {}), base.get("bare", {})
+        if b.get("status") == "ok" and bb.get("status") == "ok":
+            b["cpu_per_hop_over_base"] = bb["pkt_hops_per_cpu_s"] / b["pkt_hops_per_cpu_s"]
+            if "cpu_per_hop_over_base" in c:
+                # paramsync's growth beyond what the machine imposes on the bare simulator
+                c["over_bare_growth"] = c["cpu_per_hop_over_base"] / b["cpu_per_hop_over_base"]
     return section
 
 
@@ -115,9 +164,9 @@ def print_scaling(section):
     if section.get("status") != "ok":
         print("scaling: %s" % section.get("status"))
         return
-    print("%-12s %7s %12s %10s %12s %14s %10s %12s %8s %8s" % (
+    print("%-12s %7s %12s %10s %12s %14s %10s %12s %8s %8s %14s %8s %9s" % (
         "scaling", "hosts", "pkt-hops", "user s", "min-max", "hops/cpu-s", "RSS MB",
-        "KB per host", "x base", "x (min)"))
+        "KB per host", "x base", "x (min)", "bare hops/cpu-s", "bare x", "over bare"))
     mpi = section.get("mpi", {})
     if mpi.get("status") == "ok":
         print("scaling mpi: %s over 2 ranks %.2f s, one process %.2f s: speed-up %.2f "
@@ -130,10 +179,14 @@ def print_scaling(section):
         if c["status"] != "ok":
             print("%-12s %s" % (n, c.get("error", c["status"])))
             continue
-        print("%-12s %7d %12d %10.2f %12s %14.3g %10.1f %12.1f %8s %8s" % (
+        b = c.get("bare", {})
+        print("%-12s %7d %12d %10.2f %12s %14.3g %10.1f %12.1f %8s %8s %14s %8s %9s" % (
             n, c["hosts"], c["pkt_hops"], c["user_cpu_s"],
             "%.2f-%.2f" % (c["user_cpu_s_min"], c["user_cpu_s_max"]), c["pkt_hops_per_cpu_s"],
             c["peak_rss_kb"] / 1024, c["peak_rss_kb_per_host"],
             "%.2f" % c["cpu_per_hop_over_base"] if "cpu_per_hop_over_base" in c else "-",
             "%.2f" % c["cpu_per_hop_over_base_min"] if "cpu_per_hop_over_base_min" in c
-            else "-"))
+            else "-",
+            "%.3g" % b["pkt_hops_per_cpu_s"] if b.get("status") == "ok" else b.get("status", "-"),
+            "%.2f" % b["cpu_per_hop_over_base"] if "cpu_per_hop_over_base" in b else "-",
+            "%.2f" % c["over_bare_growth"] if "over_bare_growth" in c else "-"))

@@ -1,6 +1,7 @@
 # Benchmark programs; each becomes build/<name>.
 set(PARAMSYNC_BENCHES
     bench/bare-path-bench.cc
+    bench/bare-fattree-bench.cc
     bench/stock-ns3-bench.cc
     bench/fluid-bench.cc
 )

@@ -30,5 +30,26 @@ echo "$out" | grep -q '"pkt_hops":6,"events":13,"sim_s":1.32e-05,' || { echo "FA
 out=$("$b/stock-ns3-bench" "$d/t2.txt" "$d/f.txt" 1 4000)
 echo "$out"
 echo "$out" | grep -q '"pkt_hops":6,' || { echo "FAIL: stock payload 4000: expected 6 packet-hops"; exit 1; }
+# bare-fattree-bench on fattree:k=4 (16 hosts, 4 per pod, 2 per edge switch). Host 0 -> host
+# 4 (pod 1) crosses 6 links: 10 packets x 6 = 60 packet-hops, events 1 kick + 60 x 2 = 121.
+# A frame is 1000 + 66 B of headers, FCS and ICRC + 20 B of preamble and gap = 1086 B: 217.2 ns
+# at 40 Gb/s, 217 ns rounded. The window (68 packets) sends all 10 at once, so the last
+# arrives at 6 x (217 + 1000) + 9 x 217 = 9,255 ns.
+printf '1\n0 4 3 100 10000 0\n' > "$d/ft.txt"
+out=$("$b/bare-fattree-bench" 4 "$d/ft.txt")
+echo "$out"
+echo "$out" | grep -q '"pkt_hops":60,"events":121,"sim_s":9.255e-06,' || { echo "FAIL: bare-fattree k=4 one flow"; exit 1; }
+# Two flows: 0 -> 1 under one edge switch (2 links) and 2 -> 4 across pods (6): 10 x 2 +
+# 10 x 6 = 80 packet-hops, 2 kicks + 80 x 2 = 162 events.
+printf '2\n0 1 3 100 10000 0\n2 4 3 100 10000 0\n' > "$d/ft2.txt"
+out=$("$b/bare-fattree-bench" 4 "$d/ft2.txt")
+echo "$out"
+echo "$out" | grep -q '"pkt_hops":80,"events":162,' || { echo "FAIL: bare-fattree k=4 two flows"; exit 1; }
+# A K that is no fat-tree, and a host past the network: one line, exit 2.
+if "$b/bare-fattree-bench" 3 "$d/ft.txt" 2>/dev/null; then echo "FAIL: K=3 accepted"; exit 1; fi
+"$b/bare-fattree-bench" 3 "$d/ft.txt" 2>&1 | grep -q "K 3 is not allowed; allowed: an even integer" || { echo "FAIL: K=3 message"; exit 1; }
+printf '1\n0 16 3 100 10000 0\n' > "$d/ft3.txt"
+set +e; "$b/bare-fattree-bench" 4 "$d/ft3.txt" 2>/dev/null; rc=$?; set -e
+[ "$rc" = 2 ] || { echo "FAIL: host 16 on k=4: exit $rc, expected 2"; exit 1; }
 rm -rf "$d"
 echo PASS
