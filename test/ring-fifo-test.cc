@@ -74,7 +74,8 @@ struct Counted
     {
         ++alive;
     }
-    Counted& operator=(Counted&& o) noexcept
+    Counted&
+    operator=(Counted&& o) noexcept
     {
         value = o.value;
         ++assignments;
