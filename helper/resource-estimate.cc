@@ -2,6 +2,7 @@
 
 #include "driver-options.h"
 #include "job-registry.h"
+#include "trace-event-writer.h"
 
 #include "ns3/model-profile.h"
 
@@ -224,7 +225,9 @@ ResourceEstimate::TraceMemory(uint64_t pauses) const
                                          static_cast<double>(kPauseSliceBytes) *
                                              static_cast<double>(pauses),
                                      static_cast<double>(traceMaxBytes));
-    return static_cast<uint64_t>(std::min(3 * document + 16 * static_cast<double>(pauses), 4e18));
+    // Only one piece of the document is in memory at once; the rest is in the file.
+    const double piece = std::min(document, static_cast<double>(TraceEventWriter::kPieceBytes));
+    return static_cast<uint64_t>(std::min(piece + 16 * static_cast<double>(pauses), 4e18));
 }
 
 uint64_t
@@ -315,10 +318,10 @@ ResourceEstimate::Describe() const
            << " B per port)";
         if (tracing)
         {
-            // 3 x 88 B of trace document and a 16 B index per pause (TraceMemory).
-            os << "; --trace: " << 3 * kPauseSliceBytes + 16
-               << " B more per pause, the trace written at most 3 x "
-               << Size(static_cast<double>(traceMaxBytes)) << " (--trace-max)";
+            // A 16 B index per pause and one piece of the document (TraceMemory).
+            os << "; --trace: 16 B more per pause and at most "
+               << Size(static_cast<double>(TraceEventWriter::kPieceBytes))
+               << " of the trace at once (written in pieces)";
         }
         os << "\n";
     }

@@ -62,10 +62,10 @@ class ResourceEstimate
     /**
      * \brief With --trace, the bytes of writing the trace of a run with `pauses` pauses
      * (else 0): the document, transfer slices and kPauseSliceBytes per pause up to
-     * --trace-max, is built in one string that grows by doubling
-     * (helper/trace-event-writer.cc, EventSink): up to 3 times its size while it grows
-     * (the old buffer and the new, twice as large, at once);
-     * the writer also groups the pauses by port, a doubling vector of 8 B indices.
+     * --trace-max, is written to its file in pieces (helper/trace-event-writer.cc,
+     * DocumentOut): one piece buffer of TraceEventWriter::kPieceBytes, of which a document
+     * smaller than a piece touches only its own size; the writer also groups the pauses by
+     * port, a doubling vector of 8 B indices (16 B a pause).
      */
     uint64_t TraceMemory(uint64_t pauses) const;
 

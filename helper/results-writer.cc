@@ -316,6 +316,13 @@ ResultsWriter::AlignedTable(const std::vector<std::vector<std::string>>& rows, s
 void
 ResultsWriter::WriteFileAtomically(const std::string& path, const std::string& content)
 {
+    WriteFileAtomically(path, [&content](std::ostream& f) { f << content; });
+}
+
+void
+ResultsWriter::WriteFileAtomically(const std::string& path,
+                                   const std::function<void(std::ostream&)>& fill)
+{
     std::string tmp = path + ".tmp." + std::to_string(getpid());
     {
         std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
@@ -323,7 +330,16 @@ ResultsWriter::WriteFileAtomically(const std::string& path, const std::string& c
         {
             throw std::runtime_error(path + ": cannot write: " + std::strerror(errno));
         }
-        f << content;
+        try
+        {
+            fill(f);
+        }
+        catch (...)
+        {
+            f.close();
+            std::remove(tmp.c_str());
+            throw;
+        }
         f.flush();
         if (!f)
         {

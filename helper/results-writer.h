@@ -9,6 +9,7 @@
 
 #include "run-result.h"
 
+#include <functional>
 #include <ostream>
 #include <string>
 #include <utility>
@@ -103,6 +104,15 @@ class ResultsWriter
      * \throws std::runtime_error naming the path
      */
     static void WriteFileAtomically(const std::string& path, const std::string& content);
+
+    /**
+     * \brief Writes what fill puts on the stream to path via path.tmp.PID + rename, so a
+     * document too large to hold whole (the --trace file) is written in pieces and still
+     * appears at once; an exception from fill leaves no file and is rethrown.
+     * \throws std::runtime_error naming the path
+     */
+    static void WriteFileAtomically(const std::string& path,
+                                    const std::function<void(std::ostream&)>& fill);
 
     /// \brief JSON string literal of s (quotes and escapes).
     static std::string JsonString(const std::string& s);

@@ -15,6 +15,71 @@ namespace
 {
 
 /**
+ * Where the document's text goes: one string (Format), or a file in pieces of at most
+ * pieceBytes (Write: a piece is written out before the text that would overflow it, so the
+ * buffer, reserved once, never grows). Written whole, the demo's 61.5 MB document was a
+ * doubling string of up to 3 times its size, the process's peak RSS: `make demo` peaked at
+ * 194 MB then, 76 MB in pieces (README, "Resource estimate, memory limit and trace size").
+ */
+class DocumentOut
+{
+  public:
+    /// Keeps the whole document (Take).
+    DocumentOut() = default;
+
+    /// Writes the document to file in pieces of at most pieceBytes (a longer text alone).
+    DocumentOut(std::ostream& file, size_t pieceBytes)
+        : m_file(&file),
+          m_piece(pieceBytes)
+    {
+        m_text.reserve(pieceBytes);
+    }
+
+    /// Adds text to the document (writing out the piece first when text would overflow it).
+    void
+    Append(const std::string& text)
+    {
+        if (m_file && !m_text.empty() && m_text.size() + text.size() > m_piece)
+        {
+            Flush();
+        }
+        m_text += text;
+        m_bytes += text.size();
+    }
+
+    /// Writes out what the file's piece holds (nothing when the document is kept whole).
+    void
+    Flush()
+    {
+        if (m_file && !m_text.empty())
+        {
+            m_file->write(m_text.data(), static_cast<std::streamsize>(m_text.size()));
+            m_text.clear();
+        }
+    }
+
+    /// Size of the document so far, kept or written.
+    uint64_t
+    Bytes() const
+    {
+        return m_bytes;
+    }
+
+    /// The whole document (kept whole only): moved out, not copied.
+    std::string
+    Take()
+    {
+        return std::move(m_text);
+    }
+
+  private:
+    std::ostream* m_file{nullptr};
+    size_t m_piece{0};
+    std::string m_text;
+    uint64_t m_bytes{0};
+};
+
+/**
  * The trace's events, each kept whole while the document stays within maxBytes with room
  * for the closing marker; the first that does not fit and all after it are counted, not
  * written, so a limited trace is still one valid JSON document.
@@ -22,10 +87,11 @@ namespace
 class EventSink
 {
   public:
-    explicit EventSink(uint64_t maxBytes)
-        : m_max(maxBytes)
+    EventSink(uint64_t maxBytes, DocumentOut& out)
+        : m_max(maxBytes),
+          m_out(out)
     {
-        m_doc = "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n";
+        m_out.Append("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
         m_event.precision(12);
     }
 
@@ -39,23 +105,17 @@ class EventSink
         return m_event;
     }
 
-    /// The document, with the truncation marker when events were left out. Ends the sink:
-    /// the document is moved out, not copied (61 MB for `make demo`'s nine algorithms; its
-    /// peak RSS 195 -> 188 MB, the rest of the peak being the document's growth).
-    std::string
-    Finish(TraceOutcome* outcome)
+    /// Ends the document, with the truncation marker when events were left out.
+    TraceOutcome
+    Finish()
     {
         Commit();
         if (m_dropped > 0)
         {
-            m_doc += ",\n" + Marker();
+            m_out.Append(",\n" + Marker());
         }
-        m_doc += "\n]}\n";
-        if (outcome)
-        {
-            *outcome = {m_doc.size(), m_kept, m_dropped};
-        }
-        return std::move(m_doc);
+        m_out.Append("\n]}\n");
+        return {m_out.Bytes(), m_kept, m_dropped};
     }
 
   private:
@@ -79,13 +139,13 @@ class EventSink
         }
         m_open = false;
         const std::string ev = m_event.str();
-        const uint64_t need = m_doc.size() + 2 + ev.size() + kMarkerBytes;
+        const uint64_t need = m_out.Bytes() + 2 + ev.size() + kMarkerBytes;
         if (m_dropped > 0 || need > m_max)
         {
             ++m_dropped;
             return;
         }
-        m_doc += (m_kept ? ",\n" : "") + ev;
+        m_out.Append((m_kept ? ",\n" : "") + ev);
         ++m_kept;
     }
 
@@ -93,7 +153,7 @@ class EventSink
     static constexpr uint64_t kMarkerBytes = 200;
 
     uint64_t m_max;
-    std::string m_doc;
+    DocumentOut& m_out;
     std::ostringstream m_event;
     bool m_open{false};
     uint64_t m_kept{0};
@@ -135,12 +195,13 @@ TraceEventWriter::Lanes(const std::vector<std::pair<double, double>>& spans)
     return lane;
 }
 
-std::string
-TraceEventWriter::Format(const std::vector<RunResult>& runs,
-                         uint64_t maxBytes,
-                         TraceOutcome* outcome)
+namespace
 {
-    EventSink sink(maxBytes);
+
+/// The events of runs, in the document's order: the one formatter behind Format and Write.
+void
+Emit(const std::vector<RunResult>& runs, EventSink& sink)
+{
     uint32_t pid = 1;
     for (const auto& r : runs)
     {
@@ -167,7 +228,7 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs,
                 const auto& t = r.transfers[i];
                 spans.emplace_back(t.startS, t.endS >= 0 ? t.endS : t.startS);
             }
-            const std::vector<uint32_t> lanes = Lanes(spans);
+            const std::vector<uint32_t> lanes = TraceEventWriter::Lanes(spans);
             std::map<uint32_t, bool> named;
             for (size_t k = 0; k < indices.size(); ++k)
             {
@@ -203,7 +264,7 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs,
             {
                 spans.emplace_back(r.pauses[i].startS, r.pauses[i].endS);
             }
-            const std::vector<uint32_t> lanes = Lanes(spans);
+            const std::vector<uint32_t> lanes = TraceEventWriter::Lanes(spans);
             std::map<uint32_t, bool> named;
             for (size_t k = 0; k < indices.size(); ++k)
             {
@@ -227,16 +288,40 @@ TraceEventWriter::Format(const std::vector<RunResult>& runs,
             ++portIndex;
         }
     }
-    return sink.Finish(outcome);
+}
+
+} // namespace
+
+std::string
+TraceEventWriter::Format(const std::vector<RunResult>& runs,
+                         uint64_t maxBytes,
+                         TraceOutcome* outcome)
+{
+    DocumentOut out;
+    EventSink sink(maxBytes, out);
+    Emit(runs, sink);
+    const TraceOutcome done = sink.Finish();
+    if (outcome)
+    {
+        *outcome = done;
+    }
+    return out.Take();
 }
 
 TraceOutcome
 TraceEventWriter::Write(const std::string& path,
                         const std::vector<RunResult>& runs,
-                        uint64_t maxBytes)
+                        uint64_t maxBytes,
+                        size_t pieceBytes)
 {
     TraceOutcome outcome;
-    ResultsWriter::WriteFileAtomically(path, Format(runs, maxBytes, &outcome));
+    ResultsWriter::WriteFileAtomically(path, [&](std::ostream& file) {
+        DocumentOut out(file, pieceBytes);
+        EventSink sink(maxBytes, out);
+        Emit(runs, sink);
+        outcome = sink.Finish();
+        out.Flush();
+    });
     if (outcome.dropped > 0)
     {
         std::cerr << "paramsync: --trace: truncated at the --trace-max limit of " << maxBytes

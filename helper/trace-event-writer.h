@@ -13,6 +13,7 @@
 
 #include "run-result.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <utility>
@@ -52,12 +53,17 @@ class TraceEventWriter
      */
     static std::vector<uint32_t> Lanes(const std::vector<std::pair<double, double>>& spans);
     /**
-     * \brief Writes Format(runs, maxBytes) to path atomically; one stderr line when the
-     * limit left events out. \throws std::runtime_error naming path
+     * \brief Writes Format(runs, maxBytes), byte for byte, to path atomically, in pieces of
+     * at most pieceBytes (the document itself is never held whole); one stderr line when
+     * the limit left events out. \throws std::runtime_error naming path
      */
     static TraceOutcome Write(const std::string& path,
                               const std::vector<RunResult>& runs,
-                              uint64_t maxBytes = UINT64_MAX);
+                              uint64_t maxBytes = UINT64_MAX,
+                              size_t pieceBytes = kPieceBytes);
+
+    /// \brief Write's piece: 1 MiB, large writes for the file system, a bounded buffer.
+    static constexpr size_t kPieceBytes = size_t{1} << 20;
 };
 
 } // namespace ns3

@@ -439,6 +439,65 @@ TEST(TraceEventWriter, ALimitKeepsAWholePrefixAndEndsWithTheMarker)
     EXPECT_EQ(all.dropped, 0u);
 }
 
+TEST(TraceEventWriter, WriteStreamsFormatsBytesPieceByPiece)
+{
+    // 50 transfers of one host in a row (one lane) and 20 pauses on two ports (10 each, one
+    // after another: one lane each): 50 + 20 slices, 2 process names, 3 thread names = 75
+    // events, about 8 KB (~100 B a slice). With 512 B pieces that is more than 12 pieces,
+    // each cut between two events' texts (1 B pieces: each text alone); the file must be Format's
+    // string byte for byte, whole and cut by a limit (the limit counts the bytes already
+    // written out, not the piece in memory), with the same outcome.
+    RunResult r;
+    r.algorithm = "ring";
+    for (uint32_t i = 0; i < 50; ++i)
+    {
+        r.transfers.push_back({0, i, 1, 2, 1000, i * 1e-6, (i + 1) * 1e-6, 0, 0});
+    }
+    for (uint32_t i = 0; i < 20; ++i)
+    {
+        r.pauses.push_back({i % 2 ? "sw0/1" : "sw1/2", 3, i * 1e-6, (i + 2) * 1e-6});
+    }
+    const size_t piece = 512;
+    ASSERT_GT(TraceEventWriter::Format({r}).size(), 12 * piece);
+    const std::string path = "/tmp/paramsync-trace-pieces-" + std::to_string(getpid()) + ".json";
+    for (uint64_t limit : {uint64_t{UINT64_MAX}, uint64_t{2500}, uint64_t{6000}})
+    {
+        for (size_t pieceBytes : {size_t{1}, piece, TraceEventWriter::kPieceBytes})
+        {
+            TraceOutcome formatted;
+            const std::string expected = TraceEventWriter::Format({r}, limit, &formatted);
+            const TraceOutcome written = TraceEventWriter::Write(path, {r}, limit, pieceBytes);
+            std::ifstream f(path, std::ios::binary);
+            const std::string file((std::istreambuf_iterator<char>(f)),
+                                   std::istreambuf_iterator<char>());
+            EXPECT_EQ(file, expected) << limit << " " << pieceBytes;
+            EXPECT_EQ(written.bytes, file.size()) << limit << " " << pieceBytes;
+            EXPECT_EQ(written.events, formatted.events) << limit << " " << pieceBytes;
+            EXPECT_EQ(written.dropped, formatted.dropped) << limit << " " << pieceBytes;
+            EXPECT_EQ(written.events + written.dropped, 75u) << limit << " " << pieceBytes;
+            // Only the limits below the document's ~8 KB truncate it.
+            EXPECT_EQ(written.dropped > 0, limit != UINT64_MAX) << limit << " " << pieceBytes;
+        }
+    }
+    std::remove(path.c_str());
+}
+
+TEST(ResultsWriter, AFillThatThrowsLeavesNoFile)
+{
+    // A document written in pieces (the trace) that fails half-way leaves neither the file
+    // nor its temporary, and the error reaches the caller.
+    const std::string dir = "/tmp/paramsync-atomic-fill-" + std::to_string(getpid());
+    ASSERT_EQ(system(("mkdir -p " + dir).c_str()), 0);
+    EXPECT_THROW(ResultsWriter::WriteFileAtomically(dir + "/trace.json",
+                                                    [](std::ostream& f) {
+                                                        f << "{\"traceEvents\":[";
+                                                        throw std::runtime_error("half-way");
+                                                    }),
+                 std::runtime_error);
+    EXPECT_EQ(system(("test -z \"$(ls -A " + dir + ")\"").c_str()), 0);
+    EXPECT_EQ(system(("rm -rf " + dir).c_str()), 0);
+}
+
 TEST(ResultsWriter, AFailedWriteNamesThePathAndLeavesNothing)
 {
     const std::string path = "/nonexistent-dir-paramsync/summary.json";

@@ -220,19 +220,21 @@ TEST(ResourceEstimate, PausesCostPerPauseAndPerPortBesideTheEstimate)
               std::string::npos)
         << text;
     EXPECT_NE(text.find("62.4 KB of pause state (650 B per port)"), std::string::npos) << text;
-    // With --trace the trace is built in memory: 170 B x 480 transfer slices = 81,600 B
-    // plus 88 B per pause slice, 81,600 + 88,000 = 169,600 B, up to 3 times (a doubling
-    // string and its copy): 508,800 B, and a 16 B index per pause, 16,000 B: 524,800 B more,
-    // 15,405,332 + 524,800 = 15,930,132 B. --trace-max caps the document: at 100,000 B the
-    // trace takes 3 x 100,000 + 16,000 = 316,000 B.
+    // With --trace the trace is written in pieces of at most 1 MiB: 170 B x 480 transfer
+    // slices = 81,600 B plus 88 B per pause slice, 81,600 + 88,000 = 169,600 B, fits in one
+    // piece, and a 16 B index per pause, 16,000 B: 185,600 B more, 15,405,332 + 185,600 =
+    // 15,590,932 B. --trace-max caps the document: at 100,000 B the trace takes 100,000 +
+    // 16,000 = 116,000 B. A million pauses make an 88 MB document of which one piece,
+    // 1,048,576 B, is in memory, beside 16,000,000 B of index: 17,048,576 B.
     o.trace = "trace.json";
     const ResourceEstimate traced = ResourceEstimate::Of(o);
     EXPECT_EQ(traced.traceBytes, 81600u);
-    EXPECT_EQ(traced.TraceMemory(1000), 524800u);
-    EXPECT_NEAR(static_cast<double>(traced.BytesWithPauses(1000)), 15930132.0, 1.0);
+    EXPECT_EQ(traced.TraceMemory(1000), 185600u);
+    EXPECT_NEAR(static_cast<double>(traced.BytesWithPauses(1000)), 15590932.0, 1.0);
+    EXPECT_EQ(traced.TraceMemory(1000000), 17048576u);
     EXPECT_EQ(traced.bytes, e.bytes);
     o.traceMaxBytes = 100000;
-    EXPECT_EQ(ResourceEstimate::Of(o).TraceMemory(1000), 316000u);
+    EXPECT_EQ(ResourceEstimate::Of(o).TraceMemory(1000), 116000u);
     o.trace.clear();
     // PFC off: no port makes pause state. A count whose bytes pass 2^64 stops at the cap of
     // bytes (4e18) instead of wrapping.
