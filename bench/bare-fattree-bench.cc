@@ -54,6 +54,7 @@ struct BarePort
     RingFifo<BarePacket> fifo;
 };
 
+/// One flow of the list: what its source has still to send and how much is on the way.
 struct BareFlow
 {
     uint32_t src;
@@ -178,6 +179,8 @@ class BareFatTree
     std::vector<std::vector<BarePort>> m_ports;
 };
 
+// The run's state, as bare-path-bench keeps it: free functions scheduled with their
+// arguments (ns-3's stock event path), no objects.
 BareFatTree* g_tree = nullptr;
 std::vector<BareFlow> g_flows;
 uint32_t g_payload = 1000;
