@@ -142,21 +142,64 @@ def scaling_bench(build, names, reps):
         section["cases"][n]["bare"] = (summarize_bare(bare_runs[n]) if bare
                                        else {"status": "missing"})
     section["mpi"] = mpi_speedup(reps)  # bench/mpi_bench.py: 2 ranks against one process
-    base = section["cases"].get(BASE_CASE, {})
-    for n, c in section["cases"].items():
+    attach_ratios(section["cases"], runs, bare_runs)
+    return section
+
+
+def median(xs):
+    """The middle value (the lower of the two middle ones for an even count); None if empty."""
+    xs = sorted(xs)
+    return xs[(len(xs) - 1) // 2] if xs else None
+
+
+def paired_ratios(case_runs, base_runs):
+    """CPU per packet-hop of each round's run against the base case's run of the same round
+    (the cases alternate, so the two ran minutes apart: a neighbour that slows the machine
+    for a while slows both); rounds where either failed are left out."""
+    out = []
+    for r, b in zip(case_runs, base_runs):
+        if "error" in r or "error" in b:
+            continue
+        out.append((r["user_cpu_s"] / r["pkt_hops"]) / (b["user_cpu_s"] / b["pkt_hops"]))
+    return out
+
+
+def attach_ratios(cases, runs, bare_runs, base_name=BASE_CASE):
+    """CPU per packet-hop of every case against base_name's: of the medians
+    (cpu_per_hop_over_base), of the fastest runs (_min) and, robust to a machine whose speed
+    drifts, the median of each round's ratio (_paired); the same for the bare fat-tree, and
+    paramsync's growth over the bare one's (over_bare_growth, and _paired: each round's
+    paramsync ratio over that round's bare ratio)."""
+    base = cases.get(base_name, {})
+    for n, c in cases.items():
         if c["status"] == "ok" and base.get("status") == "ok":
             c["cpu_per_hop_over_base"] = base["pkt_hops_per_cpu_s"] / c["pkt_hops_per_cpu_s"]
             c["cpu_per_hop_over_base_min"] = (c["user_cpu_s_min"] / c["pkt_hops"]) / (
                 base["user_cpu_s_min"] / base["pkt_hops"])
+            c["cpu_per_hop_over_base_paired"] = median(paired_ratios(runs[n], runs[base_name]))
             if n in TARGETS:
                 c["target_over_base"] = TARGETS[n]
         b, bb = c.get("bare", {}), base.get("bare", {})
         if b.get("status") == "ok" and bb.get("status") == "ok":
             b["cpu_per_hop_over_base"] = bb["pkt_hops_per_cpu_s"] / b["pkt_hops_per_cpu_s"]
+            bare_paired = paired_ratios(bare_runs[n], bare_runs[base_name])
+            b["cpu_per_hop_over_base_paired"] = median(bare_paired)
             if "cpu_per_hop_over_base" in c:
                 # paramsync's growth beyond what the machine imposes on the bare simulator
                 c["over_bare_growth"] = c["cpu_per_hop_over_base"] / b["cpu_per_hop_over_base"]
-    return section
+                # per round, over the rounds where all four runs succeeded
+                per_round = []
+                for r, rb, pr, pb in zip(runs[n], runs[base_name], bare_runs[n],
+                                         bare_runs[base_name]):
+                    if not any("error" in x for x in (r, rb, pr, pb)):
+                        per_round.append(paired_ratios([r], [rb])[0] /
+                                         paired_ratios([pr], [pb])[0])
+                c["over_bare_growth_paired"] = median(per_round)
+
+
+def fmt2(x):
+    """x with two decimals, or "-" when there is none."""
+    return "-" if x is None else "%.2f" % x
 
 
 def print_scaling(section):
@@ -164,9 +207,10 @@ def print_scaling(section):
     if section.get("status") != "ok":
         print("scaling: %s" % section.get("status"))
         return
-    print("%-12s %7s %12s %10s %12s %14s %10s %12s %8s %8s %14s %8s %9s" % (
+    print("%-12s %7s %12s %10s %12s %14s %10s %12s %8s %8s %9s %14s %8s %9s %9s" % (
         "scaling", "hosts", "pkt-hops", "user s", "min-max", "hops/cpu-s", "RSS MB",
-        "KB per host", "x base", "x (min)", "bare hops/cpu-s", "bare x", "over bare"))
+        "KB per host", "x base", "x (min)", "x paired", "bare hops/cpu-s", "bare x",
+        "over bare", "(paired)"))
     mpi = section.get("mpi", {})
     if mpi.get("status") == "ok":
         print("scaling mpi: %s over 2 ranks %.2f s, one process %.2f s: speed-up %.2f "
@@ -180,13 +224,13 @@ def print_scaling(section):
             print("%-12s %s" % (n, c.get("error", c["status"])))
             continue
         b = c.get("bare", {})
-        print("%-12s %7d %12d %10.2f %12s %14.3g %10.1f %12.1f %8s %8s %14s %8s %9s" % (
+        print("%-12s %7d %12d %10.2f %12s %14.3g %10.1f %12.1f %8s %8s %9s %14s %8s %9s %9s" % (
             n, c["hosts"], c["pkt_hops"], c["user_cpu_s"],
             "%.2f-%.2f" % (c["user_cpu_s_min"], c["user_cpu_s_max"]), c["pkt_hops_per_cpu_s"],
             c["peak_rss_kb"] / 1024, c["peak_rss_kb_per_host"],
             "%.2f" % c["cpu_per_hop_over_base"] if "cpu_per_hop_over_base" in c else "-",
             "%.2f" % c["cpu_per_hop_over_base_min"] if "cpu_per_hop_over_base_min" in c
-            else "-",
+            else "-", fmt2(c.get("cpu_per_hop_over_base_paired")),
             "%.3g" % b["pkt_hops_per_cpu_s"] if b.get("status") == "ok" else b.get("status", "-"),
-            "%.2f" % b["cpu_per_hop_over_base"] if "cpu_per_hop_over_base" in b else "-",
-            "%.2f" % c["over_bare_growth"] if "over_bare_growth" in c else "-"))
+            fmt2(b.get("cpu_per_hop_over_base")), fmt2(c.get("over_bare_growth")),
+            fmt2(c.get("over_bare_growth_paired"))))
