@@ -94,19 +94,9 @@ def run_bare(build, case, tmpdir):
             "peak_rss_kb": usage.ru_maxrss}
 
 
-def summarize_bare(runs):
-    """The bare runs' median by CPU time, with packet-hops per CPU second."""
-    ok = sorted((r for r in runs if "error" not in r), key=lambda r: r["user_cpu_s"])
-    if not ok:
-        return {"status": "error", "error": runs[0]["error"] if runs else "no runs"}
-    r = dict(ok[len(ok) // 2])
-    r.update({"status": "ok", "runs": len(ok), "user_cpu_s_min": ok[0]["user_cpu_s"],
-              "pkt_hops_per_cpu_s": r["pkt_hops"] / r["user_cpu_s"]})
-    return r
-
-
-def summarize(case, runs):
-    """The median run by CPU time, with the derived rates."""
+def median_run(runs):
+    """The median run by CPU time, with its spread and packet-hops per CPU second (an error
+    entry when no run succeeded): paramsync's cases and the bare fat-tree's alike."""
     ok = sorted((r for r in runs if "error" not in r), key=lambda r: r["user_cpu_s"])
     if not ok:
         return {"status": "error", "error": runs[0]["error"] if runs else "no runs"}
@@ -114,11 +104,18 @@ def summarize(case, runs):
     # The spread beside the median: on a shared machine neighbours only ever add time, so
     # the fastest run is the closest to the program's own cost (same binary, same case:
     # 10.7 to 20.1 s at 1,024 hosts on this VM within an hour).
-    r.update({"user_cpu_s_min": ok[0]["user_cpu_s"], "user_cpu_s_max": ok[-1]["user_cpu_s"]})
-    r.update({"status": "ok", "runs": len(ok), "topology": case["topo"],
-              "hosts": case["hosts"], "flow_bytes": case["bytes"],
-              "pkt_hops_per_cpu_s": r["pkt_hops"] / r["user_cpu_s"],
-              "peak_rss_kb_per_host": r["peak_rss_kb"] / case["hosts"]})
+    r.update({"status": "ok", "runs": len(ok), "user_cpu_s_min": ok[0]["user_cpu_s"],
+              "user_cpu_s_max": ok[-1]["user_cpu_s"],
+              "pkt_hops_per_cpu_s": r["pkt_hops"] / r["user_cpu_s"]})
+    return r
+
+
+def summarize(case, runs):
+    """The median run of a paramsync case, with the case and its memory per host."""
+    r = median_run(runs)
+    if r["status"] == "ok":
+        r.update({"topology": case["topo"], "hosts": case["hosts"], "flow_bytes": case["bytes"],
+                  "peak_rss_kb_per_host": r["peak_rss_kb"] / case["hosts"]})
     return r
 
 
@@ -139,7 +136,7 @@ def scaling_bench(build, names, reps):
     section = {"status": "ok", "reps": reps, "loadavg_start": os.getloadavg()[0],
                "cases": {n: summarize(CASES[n], runs[n]) for n in names}}
     for n in names:
-        section["cases"][n]["bare"] = (summarize_bare(bare_runs[n]) if bare
+        section["cases"][n]["bare"] = (median_run(bare_runs[n]) if bare
                                        else {"status": "missing"})
     section["mpi"] = mpi_speedup(reps)  # bench/mpi_bench.py: 2 ranks against one process
     attach_ratios(section["cases"], runs, bare_runs)

@@ -49,7 +49,7 @@ class AttachRatios(unittest.TestCase):
                 "big": [run(3.0, 600), run(6.0, 600), run(3.0, 600)]}
         cases = {n: case(r) for n, r in runs.items()}
         for n in cases:
-            cases[n]["bare"] = sb.summarize_bare(bare[n])
+            cases[n]["bare"] = sb.median_run(bare[n])
         sb.attach_ratios(cases, runs, bare)
         c = cases["big"]
         self.assertAlmostEqual(c["cpu_per_hop_over_base"], 2.4)
