@@ -54,12 +54,16 @@ def write_permutation(path, hosts, size):
     return path
 
 
-def run_case(build, case, tmpdir):
-    """One run of a case: packet-hops, events, user CPU seconds and peak RSS."""
-    flows = write_permutation(os.path.join(tmpdir, "perm-%d.txt" % case["hosts"]),
-                              case["hosts"], case["bytes"])
-    cmd = [os.path.join(build, "paramsync"), "--topology=" + case["topo"], "--format=json",
-           "--flows=" + flows] + FLOW_ARGS
+def permutation_file(case, tmpdir):
+    """The case's permutation in tmpdir, written once (paramsync and bare read the same)."""
+    path = os.path.join(tmpdir, "perm-%d.txt" % case["hosts"])
+    if not os.path.exists(path):
+        write_permutation(path, case["hosts"], case["bytes"])
+    return path
+
+
+def run_program(cmd):
+    """Runs cmd alone: its last JSON line and its rusage (wait4), or None and an error entry."""
     with tempfile.TemporaryFile("w+") as so:
         proc = subprocess.Popen(cmd, stdout=so, stderr=subprocess.DEVNULL, text=True)
         _, status, usage = os.wait4(proc.pid, 0)
@@ -67,29 +71,30 @@ def run_case(build, case, tmpdir):
         lines = [l for l in so.read().splitlines() if l.startswith("{")]
     code = os.waitstatus_to_exitcode(status)
     if code != 0 or not lines:
-        return {"error": "exit %d" % code}
-    r = json.loads(lines[-1])
+        return None, {"error": "exit %d" % code}
+    return json.loads(lines[-1]), usage
+
+
+def run_case(build, case, tmpdir):
+    """One run of a case: packet-hops, events, user CPU seconds and peak RSS."""
+    cmd = [os.path.join(build, "paramsync"), "--topology=" + case["topo"], "--format=json",
+           "--flows=" + permutation_file(case, tmpdir)] + FLOW_ARGS
+    r, usage = run_program(cmd)
+    if r is None:
+        return usage
     return {"pkt_hops": r["pkt_hops"], "events": r["events"], "user_cpu_s": usage.ru_utime,
             "peak_rss_kb": usage.ru_maxrss, "ecn_marks": r["ecn_marks"],
             "pfc_pause_frames": r["pfc_pause_frames"]}
 
 
 def run_bare(build, case, tmpdir):
-    """One run of a case on the bare fat-tree: packet-hops, events and user CPU seconds."""
-    flows = os.path.join(tmpdir, "perm-%d.txt" % case["hosts"])
-    if not os.path.exists(flows):
-        write_permutation(flows, case["hosts"], case["bytes"])
+    """One run of a case on the bare fat-tree: packet-hops, events, user CPU seconds and
+    peak RSS."""
     k = case["topo"].split("k=")[1]
-    cmd = [os.path.join(build, "bare-fattree-bench"), k, flows]
-    with tempfile.TemporaryFile("w+") as so:
-        proc = subprocess.Popen(cmd, stdout=so, stderr=subprocess.DEVNULL, text=True)
-        _, status, usage = os.wait4(proc.pid, 0)
-        so.seek(0)
-        lines = [l for l in so.read().splitlines() if l.startswith("{")]
-    code = os.waitstatus_to_exitcode(status)
-    if code != 0 or not lines:
-        return {"error": "exit %d" % code}
-    r = json.loads(lines[-1])
+    r, usage = run_program([os.path.join(build, "bare-fattree-bench"), k,
+                            permutation_file(case, tmpdir)])
+    if r is None:
+        return usage
     return {"pkt_hops": r["pkt_hops"], "events": r["events"], "user_cpu_s": usage.ru_utime,
             "peak_rss_kb": usage.ru_maxrss}
 
@@ -153,12 +158,13 @@ def paired_ratios(case_runs, base_runs):
     """CPU per packet-hop of each round's run against the base case's run of the same round
     (the cases alternate, so the two ran minutes apart: a neighbour that slows the machine
     for a while slows both); rounds where either failed are left out."""
-    out = []
-    for r, b in zip(case_runs, base_runs):
-        if "error" in r or "error" in b:
-            continue
-        out.append((r["user_cpu_s"] / r["pkt_hops"]) / (b["user_cpu_s"] / b["pkt_hops"]))
-    return out
+    return [hop_ratio(r, b) for r, b in zip(case_runs, base_runs)
+            if "error" not in r and "error" not in b]
+
+
+def hop_ratio(run, base):
+    """CPU per packet-hop of run over that of base."""
+    return (run["user_cpu_s"] / run["pkt_hops"]) / (base["user_cpu_s"] / base["pkt_hops"])
 
 
 def attach_ratios(cases, runs, bare_runs, base_name=BASE_CASE):
@@ -185,12 +191,10 @@ def attach_ratios(cases, runs, bare_runs, base_name=BASE_CASE):
                 # paramsync's growth beyond what the machine imposes on the bare simulator
                 c["over_bare_growth"] = c["cpu_per_hop_over_base"] / b["cpu_per_hop_over_base"]
                 # per round, over the rounds where all four runs succeeded
-                per_round = []
-                for r, rb, pr, pb in zip(runs[n], runs[base_name], bare_runs[n],
-                                         bare_runs[base_name]):
-                    if not any("error" in x for x in (r, rb, pr, pb)):
-                        per_round.append(paired_ratios([r], [rb])[0] /
-                                         paired_ratios([pr], [pb])[0])
+                per_round = [hop_ratio(r, rb) / hop_ratio(pr, pb)
+                             for r, rb, pr, pb in zip(runs[n], runs[base_name], bare_runs[n],
+                                                      bare_runs[base_name])
+                             if not any("error" in x for x in (r, rb, pr, pb))]
                 c["over_bare_growth_paired"] = median(per_round)
 
 
