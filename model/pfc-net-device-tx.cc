@@ -74,7 +74,7 @@ PfcNetDevice::TryTransmit()
     do
     {
         m_wakePending = false;
-        if (!m_channel || LineBusy() || SendQueuedControl() || SendNextDataFrame())
+        if (!m_hasChannel || LineBusy() || SendQueuedControl() || SendNextDataFrame())
         {
             break;
         }
@@ -238,7 +238,7 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
 {
     known = false;
     auto local = [&]() {
-        if (m_source)
+        if (m_hasSource)
         {
             FrameRef f = m_source->SourcePull(m_sourcePort, p, info, bytes);
             known = static_cast<bool>(f);
@@ -264,7 +264,7 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
         known = static_cast<bool>(f);
         return f;
     };
-    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_source || m_hasPuller);
+    bool hasLocal = ((m_txBacklog >> p) & 1) && (m_hasSource || m_hasPuller);
     bool hasRelay = ((m_relayBacklog >> p) & 1) && m_hasRelay;
     if (hasLocal != hasRelay)
     {
@@ -297,7 +297,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     if (priority < kPfcPriorities)
     {
         CountTxFrame(priority);
-        if (!m_dequeueTrace.IsEmpty())
+        if (m_dequeueTraced)
         {
             m_dequeueTrace(frame.Share(info), priority);
         }
@@ -349,7 +349,7 @@ uint8_t
 PfcNetDevice::EligiblePriorities() const
 {
     uint8_t ready = m_queueMask;
-    if (m_source || m_hasPuller)
+    if (m_hasSource || m_hasPuller)
     {
         ready |= m_txBacklog;
     }
@@ -369,6 +369,9 @@ PfcNetDevice::TransmitComplete()
 {
     NS_ASSERT_MSG(m_txState == BUSY, "PfcNetDevice: transmit completed while idle");
     m_completionPending = false;
+    // Drop our hold on this event while its line is in the cache: the next assignment of
+    // m_completion would otherwise release it then, a cold line per congested hop.
+    m_completion = EventId();
     m_txState = READY;
     TryTransmit();
 }

@@ -148,6 +148,7 @@ PfcNetDevice::DoDispose()
     }
     m_node = nullptr;
     m_channel = nullptr;
+    m_hasChannel = false;
     ForgetDirectPath();
     m_completion.Cancel();
     m_control.clear();
@@ -160,6 +161,7 @@ PfcNetDevice::DoDispose()
     m_puller = TxPuller();
     m_hasPuller = false;
     m_source = nullptr;
+    m_hasSource = false;
     m_relay = nullptr;
     m_txRelay = nullptr;
     m_hasRelay = false;
@@ -176,6 +178,7 @@ void
 PfcNetDevice::Attach(Ptr<PfcChannel> channel)
 {
     m_channel = channel;
+    m_hasChannel = channel != nullptr;
     ForgetDirectPath();
     channel->Attach(this);
 }
@@ -247,12 +250,14 @@ PfcNetDevice::SetTxPuller(TxPuller puller)
     m_puller = puller;
     m_hasPuller = !puller.IsNull();
     m_source = nullptr;
+    m_hasSource = false;
 }
 
 void
 PfcNetDevice::SetFrameSource(PfcFrameSource* source, uint32_t port)
 {
     m_source = source;
+    m_hasSource = source != nullptr;
     m_sourcePort = port;
     m_puller = TxPuller();
     m_hasPuller = false;

@@ -54,6 +54,7 @@
 #ifndef PARAMSYNC_PFC_NET_DEVICE_H
 #define PARAMSYNC_PFC_NET_DEVICE_H
 
+#include "flagged-traced-callback.h"
 #include "frame-ref.h"
 #include "pfc-channel.h"
 #include "ring-fifo.h"
@@ -580,13 +581,16 @@ class PfcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace; //!< Rx (data frame)
     PfcFrameSink* m_frameSink{nullptr};                   //!< data frame sink (direct)
 
-    // Transmit: three lines per frame sent (a switch port's sent frame read five: these
-    // two, the DRR credit, the frame counts and the receive line's relay and capture). The
-    // relay, its port index and the capture are mirrored here from the receive line, the
-    // callback puller is a flag, and the frame counts of a run of one priority are kept in
-    // one counter (m_txRun) and added to m_txFrames when the priority changes.
+    // Transmit: two lines per frame sent, a third when another frame waits behind it (the
+    // end event) or the port is a host's (its frame source's port index). A switch port's
+    // sent frame read four before: the state line, the relay line, the DRR credit and peer
+    // line, and the frame counts, each a cache miss per hop in a network larger than the
+    // cache (bench/README.md, Scaling). The relay, its port index and the capture are mirrored
+    // here from the receive line, the callback puller, the channel, the frame source and the
+    // Dequeue trace are flags, and the frame counts of a run of one priority are kept in one
+    // counter (m_txRun) and added to m_txFrames when the priority changes.
 
-    // Line 1: the state, the link, the line rate and the frame source.
+    // Line 1: the state, the line rate, the DRR quantum and the direct path's node.
     alignas(64) TxState m_txState{READY};               //!< transmitter state
     TxScheduling m_scheduling{STRICT_PRIORITY};         //!< scheduling policy
     bool m_pfcEnabled{true};                            //!< honour received PFC frames
@@ -594,43 +598,48 @@ class PfcNetDevice : public NetDevice
     uint8_t m_rrNext{0};                                //!< round-robin: priority to look at first
     uint8_t m_controlPriority{kDefaultControlPriority}; //!< served first, never paused (8: none)
     uint8_t m_drrCurrent{0};                            //!< DRR: priority whose turn it is
-    bool m_inTryTransmit{false};       //!< TryTransmit is running (a puller may Wake us)
-    bool m_wakePending{false};         //!< Wake() arrived during the scan
-    uint8_t m_relayBacklog{0};         //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};         //!< priorities the frame source may have
-    uint8_t m_queueMask{0};            //!< priorities with queued frames
-    bool m_controlQueued{false};       //!< m_control is not empty
-    uint8_t m_pausedMask{0};           //!< priorities the peer paused
-    bool m_completionPending{false};   //!< a TransmitComplete event is scheduled
-    uint8_t m_relayFirst{0};           //!< bit p: ask the relay before the local source for p
-    bool m_hasPuller{false};           //!< m_puller is set
-    bool m_hasRelay{false};            //!< m_txRelay is set
-    bool m_txPcap{false};              //!< m_pcap is set (the capture of sent frames)
-    uint8_t m_txRunPriority{0};        //!< priority of the frames counted in m_txRun
-    uint32_t m_sourcePort{0};          //!< our port index at m_source
-    Ptr<PfcChannel> m_channel;         //!< the link
-    Time m_txEnd;                      //!< end of the frame being (or last) serialized
-    DataRate m_rate;                   //!< line rate
-    uint64_t m_txCarry{0};             //!< fraction of a time step (x rate) carried over
-    PfcFrameSource* m_source{nullptr}; //!< on-demand frame source (NIC)
-    // Line 2: the end event, the dequeue trace, the relay source and the run counter.
-    alignas(64) EventId m_completion; //!< the pending TransmitComplete, if any
-    TracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
-    PfcFrameRelay* m_txRelay{nullptr};                         //!< m_relay, for the transmit path
-    uint32_t m_txRelayPort{0}; //!< m_relayPort, for the transmit path
-    uint32_t m_txRun{0};       //!< frames of m_txRunPriority not yet in m_txFrames
-    // Line 3: DRR credit and the direct path to the peer (a frame with its header is
-    // scheduled at the peer without reading the channel's line: PfcChannel::GetDirectPath).
-    // A credit is at most DrrQuantum (at most kMaxDrrQuantum) and at least minus one frame.
-    alignas(64) std::array<int32_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
+    bool m_inTryTransmit{false};     //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending{false};       //!< Wake() arrived during the scan
+    uint8_t m_relayBacklog{0};       //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};       //!< priorities the frame source may have
+    uint8_t m_queueMask{0};          //!< priorities with queued frames
+    bool m_controlQueued{false};     //!< m_control is not empty
+    uint8_t m_pausedMask{0};         //!< priorities the peer paused
+    bool m_completionPending{false}; //!< a TransmitComplete event is scheduled
+    uint8_t m_relayFirst{0};         //!< bit p: ask the relay before the local source for p
+    bool m_hasPuller{false};         //!< m_puller is set
+    bool m_hasRelay{false};          //!< m_txRelay is set
+    bool m_hasSource{false};         //!< m_source is set
+    bool m_hasChannel{false};        //!< m_channel is set
+    bool m_txPcap{false};            //!< m_pcap is set (the capture of sent frames)
+    bool m_dequeueTraced{false};     //!< m_dequeueTrace has a sink
+    bool m_pathKnown{false};         //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
+    uint8_t m_txRunPriority{0};      //!< priority of the frames counted in m_txRun
+    uint32_t m_txRelayPort{0};       //!< m_relayPort, for the transmit path
+    uint32_t m_peerContext{0};       //!< the direct path's node id
+    Time m_txEnd;                    //!< end of the frame being (or last) serialized
+    DataRate m_rate;                 //!< line rate
+    uint64_t m_txCarry{0};           //!< fraction of a time step (x rate) carried over
+    uint32_t m_drrQuantum{0};        //!< DRR: credit per turn (bytes)
+    uint32_t m_txRun{0};             //!< frames of m_txRunPriority not yet in m_txFrames
+    // Line 2: the frame sources, the DRR credit and the direct path to the peer (a frame
+    // with its header is scheduled at the peer without reading the channel's line:
+    // PfcChannel::GetDirectPath). A credit is at most DrrQuantum (at most kMaxDrrQuantum)
+    // and at least minus one frame.
+    alignas(64) PfcFrameRelay* m_txRelay{nullptr};     //!< m_relay, for the transmit path
+    PfcFrameSource* m_source{nullptr};                 //!< on-demand frame source (NIC)
+    std::array<int32_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
     PfcNetDevice* m_peer{nullptr}; //!< the direct path's receiver (null: through the channel)
     Time m_peerDelay;              //!< its propagation delay
-    uint32_t m_peerContext{0};     //!< its node id
-    bool m_pathKnown{false};       //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
-    // Per frame of a changed priority or per DRR turn (every DrrQuantum bytes).
+    // Line 3: the end event, the frame source's port, the link.
+    alignas(64) EventId m_completion; //!< the pending TransmitComplete, if any
+    uint32_t m_sourcePort{0};         //!< our port index at m_source
+    Ptr<PfcChannel> m_channel;        //!< the link
+    // Per frame of a changed priority, or traced.
     std::array<uint64_t, kPfcPriorities> m_txFrames{}; //!< frames sent per priority (but m_txRun)
-    uint32_t m_drrQuantum{0};                          //!< DRR: credit per turn (bytes)
-    TxPuller m_puller;                                 //!< on-demand frame source as a callback
+    FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace{
+        &m_dequeueTraced}; //!< Dequeue (tx start)
+    TxPuller m_puller;     //!< on-demand frame source as a callback
 
     // Rarer: queues of frames the owner pushed (hosts' ACK/NAK/CNP; frames without a source).
     std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue

@@ -241,7 +241,10 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     std::unique_ptr<PfcWatchdog> m_watchdog; //!< the storm watchdog, if any
     bool m_hasLocal{false};                  //!< a host relays through us
     bool m_ecnEnabled;                       //!< EcnEnabled
+    bool m_stagedActive{false};              //!< m_staged holds a frame (below)
+    uint8_t m_stagedPriority{0};             //!< its egress priority
     uint32_t m_localHost{0};                 //!< that host's rank
+    uint32_t m_stagedPort{0};                //!< its egress port
     uint64_t m_forwarded{0};                 //!< frames dequeued
     /// Per ingress port, bit p set = we paused the upstream of priority p. CheckPause reads
     /// it twice per hop (admission, release at the next port's dequeue): one byte per port,
@@ -249,6 +252,12 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     /// where a flag array in each port's state cost a line of the port (its L2 misses per hop
     /// at 1,024 hosts 0.81 -> 0.12, bench/README.md, one line per switch egress).
     std::vector<uint8_t> m_pausedUpstream;
+    /// The frame RelayReceive is handing to an empty egress queue while it wakes the
+    /// device (m_stagedActive; the queue is m_stagedPort, m_stagedPriority): RelayPull takes
+    /// it from here, or RelayReceive moves it into the queue's ring when the device did not
+    /// (busy or paused). A line of this object, which the relay path keeps in cache, instead
+    /// of a slot of the ring, cold in a large network.
+    Queued m_staged;
 
     double m_pmax;                                              //!< EcnPmax
     Ptr<UniformRandomVariable> m_uniform;                       //!< ECN marking draws

@@ -30,6 +30,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/ethernet-crc.h
   model/pfc-header.h
   model/frame-ref.h
+  model/flagged-traced-callback.h
   model/ring-fifo.h
   model/pooled-event.h
   model/pfc-channel.h
@@ -67,6 +68,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/pfc-net-device-test.cc
   test/pfc-pcap-test.cc
   test/pfc-switch-test.cc
+  test/flagged-traced-callback-test.cc
   test/forwarding-table-test.cc
   test/ring-fifo-test.cc
   test/dcqcn-cc-test.cc

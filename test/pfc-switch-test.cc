@@ -329,6 +329,51 @@ TEST_F(PfcSwitchTest, EcnMarksFramesDequeuedAboveKmax)
     RecordProperty("ecn_marks", std::to_string(l->sw->GetEcnMarks()));
 }
 
+TEST_F(PfcSwitchTest, AFrameForAnIdleEgressLeavesAtOnceAndOneForAPausedEgressWaits)
+{
+    // A frame is 1066 B (1000 B payload, 66 B of headers), 1086 B on the wire with 20 B of
+    // preamble and gap: 217.2 ns at 40 Gb/s; the links delay 1 us.
+    auto l = MakeLine(1.0);
+    uint64_t framesAt1300ns = 99;
+    uint64_t sentAt1300ns = 99;
+    uint64_t framesAt20us = 99;
+    uint64_t bytesAt20us = 99;
+    uint64_t receivedAt20us = 99;
+    // Frame 1 leaves S at 0 and reaches the idle switch at 1,217.2 ns: port 1 takes it as it
+    // arrives, so at 1,300 ns nothing waits in the switch and port 1 has started sending it.
+    l->blaster.remaining = 1;
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Schedule(NanoSeconds(1300), [&]() {
+        framesAt1300ns = l->sw->EgressFrames();
+        sentAt1300ns = l->sw1->GetTxFrames(3);
+    });
+    // R pauses priority 3 at 2 us for 65535 quanta (838.848 us): port 1 stops by ~4.6 us
+    // (1 us on the link, the 84 B frame, its reaction time). Frames 2 and 3 leave S at 10 us
+    // and reach the switch at 11.217 and 11.434 us: both wait in port 1's queue until R
+    // resumes at 30 us.
+    Simulator::Schedule(MicroSeconds(2), &PfcNetDevice::SendPause, l->r, 3, 0xffff);
+    Simulator::Schedule(MicroSeconds(10), [&]() {
+        l->blaster.remaining = 2;
+        l->s->Wake();
+    });
+    Simulator::Schedule(MicroSeconds(20), [&]() {
+        framesAt20us = l->sw->EgressFrames();
+        bytesAt20us = l->sw->EgressBytes(1, 3);
+        receivedAt20us = l->received;
+    });
+    Simulator::Schedule(MicroSeconds(30), &PfcNetDevice::SendPause, l->r, 3, 0);
+    Simulator::Run();
+    EXPECT_EQ(framesAt1300ns, 0u);
+    EXPECT_EQ(sentAt1300ns, 1u);
+    EXPECT_EQ(framesAt20us, 2u);
+    EXPECT_EQ(bytesAt20us, 2u * 1066u);
+    EXPECT_EQ(receivedAt20us, 1u);
+    EXPECT_EQ(l->received, 3u);
+    EXPECT_EQ(l->sw->EgressFrames(), 0u);
+    EXPECT_EQ(l->sw->EgressBytes(1, 3), 0u);
+    EXPECT_EQ(l->sw->GetMmu().SharedUsed(), 0u);
+}
+
 TEST_F(PfcSwitchTest, LaneRouteMovesTheFrameToItsPriority)
 {
     // BasePriority 3 (default): priority 3 is lane 0; the route puts it on lane 1, so it
