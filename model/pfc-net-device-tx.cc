@@ -96,15 +96,17 @@ PfcNetDevice::LineBusy()
         {
             m_completionPending = true;
             m_completion = Simulator::Schedule(
-                m_txEnd - Simulator::Now(),
-                TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this));
+                               m_txEnd - Simulator::Now(),
+                               TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this))
+                               .PeekEventImpl();
         }
         return true;
     }
     // The frame ended already; a completion event due now has not run yet.
     if (m_completionPending)
     {
-        m_completion.Cancel();
+        m_completion->Cancel(); // pending: as Simulator::Cancel of its EventId
+        m_completion = nullptr;
         m_completionPending = false;
     }
     m_txState = READY;
@@ -293,7 +295,6 @@ PfcNetDevice::TransmitStart(FrameRef frame,
 {
     NS_ASSERT_MSG(m_txState == READY, "PfcNetDevice: transmit started while busy");
     m_txState = BUSY;
-    m_currentPriority = priority;
     if (priority < kPfcPriorities)
     {
         CountTxFrame(priority);
@@ -315,7 +316,8 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     {
         m_completionPending = true;
         m_completion = Simulator::Schedule(
-            txTime, TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this));
+                           txTime, TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this))
+                           .PeekEventImpl();
     }
     if (info != nullptr)
     {
@@ -371,7 +373,7 @@ PfcNetDevice::TransmitComplete()
     m_completionPending = false;
     // Drop our hold on this event while its line is in the cache: the next assignment of
     // m_completion would otherwise release it then, a cold line per congested hop.
-    m_completion = EventId();
+    m_completion = nullptr;
     m_txState = READY;
     TryTransmit();
 }

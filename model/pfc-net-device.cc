@@ -127,7 +127,19 @@ PfcNetDevice::GetTypeId()
     return tid;
 }
 
-PfcNetDevice::PfcNetDevice() = default;
+PfcNetDevice::PfcNetDevice()
+    : m_inTryTransmit(false),
+      m_wakePending(false),
+      m_controlQueued(false),
+      m_completionPending(false),
+      m_hasPuller(false),
+      m_hasRelay(false),
+      m_hasSource(false),
+      m_hasChannel(false),
+      m_txPcap(false),
+      m_pathKnown(false)
+{
+}
 
 PfcNetDevice::~PfcNetDevice() = default;
 
@@ -150,7 +162,12 @@ PfcNetDevice::DoDispose()
     m_channel = nullptr;
     m_hasChannel = false;
     ForgetDirectPath();
-    m_completion.Cancel();
+    if (m_completionPending)
+    {
+        m_completion->Cancel();
+        m_completionPending = false;
+    }
+    m_completion = nullptr;
     m_control.clear();
     m_controlQueued = false;
     for (auto& q : m_queues)
@@ -256,9 +273,12 @@ PfcNetDevice::SetTxPuller(TxPuller puller)
 void
 PfcNetDevice::SetFrameSource(PfcFrameSource* source, uint32_t port)
 {
+    NS_ABORT_MSG_IF(port > kMaxFrameSourcePorts,
+                    "PfcNetDevice: frame source port " << port << " is over "
+                                                       << kMaxFrameSourcePorts);
     m_source = source;
     m_hasSource = source != nullptr;
-    m_sourcePort = port;
+    m_sourcePort = static_cast<uint16_t>(port);
     m_puller = TxPuller();
     m_hasPuller = false;
 }
@@ -269,8 +289,11 @@ PfcNetDevice::SetFrameRelay(PfcFrameRelay* relay, uint32_t port)
     m_relay = relay;
     m_relayPort = port;
     m_relayReceives = relay != nullptr;
+    NS_ABORT_MSG_IF(port > kMaxFrameSourcePorts,
+                    "PfcNetDevice: frame relay port " << port << " is over "
+                                                      << kMaxFrameSourcePorts);
     m_txRelay = relay;
-    m_txRelayPort = port;
+    m_txRelayPort = static_cast<uint16_t>(port);
     m_hasRelay = relay != nullptr;
 }
 

@@ -63,6 +63,7 @@
 #include "ns3/callback.h"
 #include "ns3/data-rate.h"
 #include "ns3/event-id.h"
+#include "ns3/event-impl.h"
 #include "ns3/mac48-address.h"
 #include "ns3/net-device.h"
 #include "ns3/nstime.h"
@@ -87,6 +88,9 @@ constexpr uint8_t kPfcPriorities = 8;
 constexpr uint8_t kDefaultControlPriority = 7;
 /// \brief The largest DrrQuantum (1 GiB): a credit (at most one quantum) fits 32 bits.
 constexpr uint32_t kMaxDrrQuantum = uint32_t{1} << 30;
+/// Largest port index a device may have at its frame relay or frame source (SetFrameRelay,
+/// SetFrameSource): the transmit path keeps it in 16 bits.
+constexpr uint32_t kMaxFrameSourcePorts = 0xffff;
 
 class PfcNetDevice;
 
@@ -425,8 +429,7 @@ class PfcNetDevice : public NetDevice
         if (stage <= 1)
         {
             __builtin_prefetch(&m_txState);
-            __builtin_prefetch(&m_completion);
-            __builtin_prefetch(&m_drrCredit);
+            __builtin_prefetch(&m_txRelay);
         }
         else if (m_hasRelay && m_relayBacklog != 0)
         {
@@ -581,47 +584,52 @@ class PfcNetDevice : public NetDevice
     TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace; //!< Rx (data frame)
     PfcFrameSink* m_frameSink{nullptr};                   //!< data frame sink (direct)
 
-    // Transmit: two lines per frame sent, a third when another frame waits behind it (the
-    // end event) or the port is a host's (its frame source's port index). A switch port's
-    // sent frame read four before: the state line, the relay line, the DRR credit and peer
-    // line, and the frame counts, each a cache miss per hop in a network larger than the
-    // cache (bench/README.md, Scaling). The relay, its port index and the capture are mirrored
-    // here from the receive line, the callback puller, the channel, the frame source and the
-    // Dequeue trace are flags, and the frame counts of a run of one priority are kept in one
-    // counter (m_txRun) and added to m_txFrames when the priority changes.
+    // Transmit: two lines per frame sent, and per transmission end. A switch port's sent
+    // frame read four before: the state line, the relay line, the DRR credit and peer line,
+    // and the frame counts, and a transmission end a third for its event, each a cache miss
+    // per hop in a network larger than the cache (bench/README.md, Scaling). The relay, its
+    // port index and the capture are mirrored here from the receive line; the callback
+    // puller, the channel, the frame source and the Dequeue trace are flags (bits where no
+    // attribute or trace needs an address); the end event is its EventImpl alone; the frame
+    // counts of a run of one priority are kept in one counter (m_txRun) and added to
+    // m_txFrames when the priority changes.
 
-    // Line 1: the state, the line rate, the DRR quantum and the direct path's node.
+    // Line 1: the state, the end event, the line rate, the DRR quantum, the port indexes at
+    // the frame sources and the direct path's node.
     alignas(64) TxState m_txState{READY};               //!< transmitter state
     TxScheduling m_scheduling{STRICT_PRIORITY};         //!< scheduling policy
     bool m_pfcEnabled{true};                            //!< honour received PFC frames
-    uint8_t m_currentPriority{0};                       //!< priority being serialized (8 = PFC)
     uint8_t m_rrNext{0};                                //!< round-robin: priority to look at first
     uint8_t m_controlPriority{kDefaultControlPriority}; //!< served first, never paused (8: none)
     uint8_t m_drrCurrent{0};                            //!< DRR: priority whose turn it is
-    bool m_inTryTransmit{false};     //!< TryTransmit is running (a puller may Wake us)
-    bool m_wakePending{false};       //!< Wake() arrived during the scan
-    uint8_t m_relayBacklog{0};       //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};       //!< priorities the frame source may have
-    uint8_t m_queueMask{0};          //!< priorities with queued frames
-    bool m_controlQueued{false};     //!< m_control is not empty
-    uint8_t m_pausedMask{0};         //!< priorities the peer paused
-    bool m_completionPending{false}; //!< a TransmitComplete event is scheduled
-    uint8_t m_relayFirst{0};         //!< bit p: ask the relay before the local source for p
-    bool m_hasPuller{false};         //!< m_puller is set
-    bool m_hasRelay{false};          //!< m_txRelay is set
-    bool m_hasSource{false};         //!< m_source is set
-    bool m_hasChannel{false};        //!< m_channel is set
-    bool m_txPcap{false};            //!< m_pcap is set (the capture of sent frames)
-    bool m_dequeueTraced{false};     //!< m_dequeueTrace has a sink
-    bool m_pathKnown{false};         //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
-    uint8_t m_txRunPriority{0};      //!< priority of the frames counted in m_txRun
-    uint32_t m_txRelayPort{0};       //!< m_relayPort, for the transmit path
-    uint32_t m_peerContext{0};       //!< the direct path's node id
-    Time m_txEnd;                    //!< end of the frame being (or last) serialized
-    DataRate m_rate;                 //!< line rate
-    uint64_t m_txCarry{0};           //!< fraction of a time step (x rate) carried over
-    uint32_t m_drrQuantum{0};        //!< DRR: credit per turn (bytes)
-    uint32_t m_txRun{0};             //!< frames of m_txRunPriority not yet in m_txFrames
+    uint8_t m_relayBacklog{0};    //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};    //!< priorities the frame source may have
+    uint8_t m_queueMask{0};       //!< priorities with queued frames
+    uint8_t m_pausedMask{0};      //!< priorities the peer paused
+    uint8_t m_relayFirst{0};      //!< bit p: ask the relay before the local source for p
+    uint8_t m_txRunPriority{0};   //!< priority of the frames counted in m_txRun
+    bool m_dequeueTraced{false};  //!< m_dequeueTrace has a sink
+    bool m_inTryTransmit : 1;     //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending : 1;       //!< Wake() arrived during the scan
+    bool m_controlQueued : 1;     //!< m_control is not empty
+    bool m_completionPending : 1; //!< a TransmitComplete event is scheduled (m_completion)
+    bool m_hasPuller : 1;         //!< m_puller is set
+    bool m_hasRelay : 1;          //!< m_txRelay is set
+    bool m_hasSource : 1;         //!< m_source is set
+    bool m_hasChannel : 1;        //!< m_channel is set
+    bool m_txPcap : 1;            //!< m_pcap is set (the capture of sent frames)
+    bool m_pathKnown : 1;         //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
+    uint16_t m_txRelayPort{0};    //!< m_relayPort, for the transmit path (kMaxFrameSourcePorts)
+    uint16_t m_sourcePort{0};     //!< our port index at m_source (kMaxFrameSourcePorts)
+    uint32_t m_peerContext{0};    //!< the direct path's node id
+    /// The pending TransmitComplete while m_completionPending (cancelled through it), null
+    /// once it ran: an EventId would take 24 bytes, a line of its own.
+    Ptr<EventImpl> m_completion;
+    Time m_txEnd;             //!< end of the frame being (or last) serialized
+    DataRate m_rate;          //!< line rate
+    uint64_t m_txCarry{0};    //!< fraction of a time step (x rate) carried over
+    uint32_t m_drrQuantum{0}; //!< DRR: credit per turn (bytes)
+    uint32_t m_txRun{0};      //!< frames of m_txRunPriority not yet in m_txFrames
     // Line 2: the frame sources, the DRR credit and the direct path to the peer (a frame
     // with its header is scheduled at the peer without reading the channel's line:
     // PfcChannel::GetDirectPath). A credit is at most DrrQuantum (at most kMaxDrrQuantum)
@@ -631,10 +639,8 @@ class PfcNetDevice : public NetDevice
     std::array<int32_t, kPfcPriorities> m_drrCredit{}; //!< DRR: bytes it may still send
     PfcNetDevice* m_peer{nullptr}; //!< the direct path's receiver (null: through the channel)
     Time m_peerDelay;              //!< its propagation delay
-    // Line 3: the end event, the frame source's port, the link.
-    alignas(64) EventId m_completion; //!< the pending TransmitComplete, if any
-    uint32_t m_sourcePort{0};         //!< our port index at m_source
-    Ptr<PfcChannel> m_channel;        //!< the link
+    // Set-up and rarer.
+    alignas(64) Ptr<PfcChannel> m_channel; //!< the link
     // Per frame of a changed priority, or traced.
     std::array<uint64_t, kPfcPriorities> m_txFrames{}; //!< frames sent per priority (but m_txRun)
     FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace{
