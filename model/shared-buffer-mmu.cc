@@ -74,8 +74,10 @@ SharedBufferMmu::AddPort(double rateBps, double delayS, double responseS)
     m_ports.push_back(p);
     for (uint8_t q = 0; q < 8; ++q)
     {
+        // The factor Admit checks the class against, in the line it reads anyway (a lossy
+        // frame read m_config's line for it).
         Account a;
-        a.alpha = p.alpha;
+        a.alpha = Lossless(q) ? p.alpha : m_config.lossyAlpha;
         m_accounts.push_back(a);
     }
     return static_cast<uint32_t>(m_ports.size() - 1);
@@ -127,8 +129,14 @@ SharedBufferMmu::Xoff(uint32_t port, uint8_t priority) const
     {
         return m_config.staticXoffBytes;
     }
+    return DynamicLimit(AccountOf(port, priority));
+}
+
+uint64_t
+SharedBufferMmu::DynamicLimit(const Account& a) const
+{
     uint64_t free = m_sharedPool > m_sharedUsed ? m_sharedPool - m_sharedUsed : 0;
-    return static_cast<uint64_t>(AccountOf(port, priority).alpha * static_cast<double>(free));
+    return static_cast<uint64_t>(a.alpha * static_cast<double>(free));
 }
 
 uint64_t
@@ -161,7 +169,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
     // take every free byte would drive the lossless XOFF to zero.
     bool sharedOk = toShared == 0 ||
                     (m_sharedUsed + toShared <= m_sharedPool &&
-                     a.shared + toShared <= (lossless ? Xoff(port, priority) : LossyLimit()));
+                     a.shared + toShared <= (lossless ? Xoff(port, priority) : DynamicLimit(a)));
     if (sharedOk && a.hdrm == 0)
     {
         a.reserved += toReserve;

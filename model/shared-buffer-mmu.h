@@ -104,7 +104,8 @@ class SharedBufferMmu
     {
         return m_sharedPool;
     }
-    /// \brief Current XOFF of a port-priority.
+    /// \brief Current XOFF of a port-priority (of a lossy class under the dynamic threshold:
+    /// its shared limit, lossyAlpha x free, as LossyLimit).
     uint64_t Xoff(uint32_t port, uint8_t priority) const;
     /// \brief Shared bytes a lossy port-priority may hold now (lossyAlpha x free).
     uint64_t LossyLimit() const;
@@ -177,7 +178,9 @@ class SharedBufferMmu
         uint64_t shared{0};   //!< shared bytes
         uint64_t hdrm{0};     //!< headroom bytes
         uint64_t reserved{0}; //!< reserve bytes
-        double alpha{0};      //!< dynamic threshold factor of the port (a copy per priority)
+        /// Dynamic threshold factor it is checked against: the port's for a lossless class
+        /// (a copy per priority), Config::lossyAlpha for a lossy one.
+        double alpha{0};
     };
     /// What only set-up, a frame bound for headroom or a drop reads, per ingress port.
     struct Port
@@ -203,6 +206,9 @@ class SharedBufferMmu
         return m_accounts[8 * static_cast<std::size_t>(port) + priority];
     }
 
+    /// \brief Shared bytes an account may hold under the dynamic threshold: its alpha x the
+    /// free shared buffer.
+    uint64_t DynamicLimit(const Account& a) const;
     /// \brief Whether priority p is lossless.
     bool
     Lossless(uint8_t p) const

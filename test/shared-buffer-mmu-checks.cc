@@ -161,6 +161,7 @@ CheckMmuLossyClassCannotDriveTheLosslessXoffToZero(CheckReporter& r)
     }
     PS_CHECK_EQ(r, admitted, 866);
     PS_CHECK_EQ(r, m.LossyLimit(), uint64_t{8} * 108000);
+    PS_CHECK_EQ(r, m.Xoff(1, 0), uint64_t{8} * 108000); // a lossy class's XOFF: its limit
     PS_CHECK_EQ(r, m.Xoff(0, 3), uint64_t{13500});
     PS_CHECK_EQ(r, m.Admit(0, 3, 1000), SharedBufferMmu::SHARED);
     PS_CHECK(r, !m.ShouldPause(0, 3));
