@@ -10,13 +10,18 @@ DEBIAN_PACKAGES := ns3 libns3-dev libgsl-dev libsqlite3-dev libxml2-dev libboost
 	libeigen3-dev libgtest-dev cmake ninja-build g++ make python3-matplotlib tshark \
 	clang clang-format libclang-rt-14-dev bzip2 libopenmpi-dev openmpi-bin
 
-.PHONY: all deps build test test-ns3-trees test-mpi sanitize demo demo-reference bench debug fuzz clean
+.PHONY: all deps bench-deps build test test-ns3-trees test-mpi sanitize demo demo-reference bench debug fuzz clean
 
 all: build
 
-# Installs only what is missing; does nothing (not even apt-get update) when all is present.
-deps:
-	@missing=$$(for p in $(DEBIAN_PACKAGES); do \
+# What only `make bench` needs: valgrind for the scaling section's cache model
+# (bench/cache_model.py).
+BENCH_PACKAGES := valgrind
+
+# $(call install-missing,PACKAGES): installs only what is missing; does nothing (not even
+# apt-get update) when all is present.
+define install-missing
+	@missing=$$(for p in $(1); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || echo $$p; \
 	  done); \
 	if [ -n "$$missing" ]; then \
@@ -25,6 +30,13 @@ deps:
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get update -q && \
 	  $$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $$missing; \
 	fi
+endef
+
+deps:
+	$(call install-missing,$(DEBIAN_PACKAGES))
+
+bench-deps:
+	$(call install-missing,$(BENCH_PACKAGES))
 
 # CMAKE_FLAGS: extra configure flags of the release build (CI: -DPARAMSYNC_WERROR=ON).
 CMAKE_FLAGS ?=
@@ -74,7 +86,7 @@ demo: build
 demo-reference: build
 	./examples/demo.sh $(BUILD_DIR) results/demo plots/demo-gst.png
 
-bench: build
+bench: build bench-deps
 	./bench/run-bench.sh $(BUILD_DIR)
 
 # Developers: Debug + AddressSanitizer + UndefinedBehaviorSanitizer in build-debug/.

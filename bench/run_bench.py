@@ -8,6 +8,7 @@ built is reported as "missing" instead of failing the run.
 """
 import csv, json, os, statistics, subprocess, sys, tempfile, time
 
+from cache_model import cache_model, print_cache_model
 from scaling_bench import CASES as SCALING_CASES, print_scaling, scaling_bench
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -355,10 +356,19 @@ def write_json(path, result):
     print("wrote", os.path.normpath(path))
 
 
+def scaling_section(build, names, reps):
+    """The scaling section (bench/scaling_bench.py) with its cache model
+    (bench/cache_model.py) for the same cases."""
+    section = scaling_bench(build, names, reps)
+    section["cache_model"] = cache_model(build, names)
+    return section
+
+
 def scaling_only(opts):
     """--section=scaling: the scaling section alone, into the existing JSON's "scaling" key."""
-    section = scaling_bench(opts["build"], opts["scaling_cases"], opts["scaling_reps"])
+    section = scaling_section(opts["build"], opts["scaling_cases"], opts["scaling_reps"])
     print_scaling(section)
+    print_cache_model(section["cache_model"])
     result = {}
     if os.path.exists(opts["out"]):
         with open(opts["out"]) as f:
@@ -403,7 +413,7 @@ def main():
         result["scenarios"][name] = entry
     if not quick:
         result["fluid"] = fluid_bench(build, opts["full_scale"])
-        result["scaling"] = scaling_bench(build, opts["scaling_cases"], opts["scaling_reps"])
+        result["scaling"] = scaling_section(build, opts["scaling_cases"], opts["scaling_reps"])
     print("%-18s %-10s %-8s %16s %14s %10s" % ("scenario", "program", "status",
                                                  "pkt-hops/wall-s", "events/s", "wall s"))
     for name, e in result["scenarios"].items():
@@ -430,6 +440,7 @@ def main():
     result["loadavg_end"] = os.getloadavg()[0]
     if "scaling" in result:
         print_scaling(result["scaling"])
+        print_cache_model(result["scaling"]["cache_model"])
     print("load average (1 min): %.2f at start, %.2f at end" % (result["loadavg_start"],
                                                               result["loadavg_end"]))
     write_json(opts["out"], result)
