@@ -4,8 +4,9 @@ Why: on a shared machine the CPU time of one run varies by up to 2x at 1,024 hos
 neighbours and their memory traffic), which hides a change of 5-10 %; and what grows with the
 network is where a hop's memory accesses are served, not how many instructions it takes.
 cachegrind (valgrind) simulates one fixed hierarchy and counts, for the same program on the
-same input, the same misses every run: a change of memory layout moves the figure, the
-neighbours do not. The hierarchy is one core of AMD Zen 5 (the EPYC this was first measured
+same input and environment, the same misses every run: a change of memory layout moves the
+figure, the neighbours do not (a different environment moves it by a fraction of a percent:
+the addresses, and with them the cache sets, shift with its size). The hierarchy is one core of AMD Zen 5 (the EPYC this was first measured
 on): a 48 KiB 12-way L1 data cache and its 1 MiB 16-way L2 as the last level; beyond it (a
 shared L3, DRAM) every miss counts alike.
 
