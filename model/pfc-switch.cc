@@ -219,7 +219,6 @@ PfcSwitch::DoDispose()
     }
     m_watchdog.reset();
     m_ports.clear();
-    m_pausedUpstream.clear();
     m_table = nullptr;
     m_up = PfcNetDevice::FrameReceiveCallback();
     m_localSink = nullptr;
@@ -237,7 +236,6 @@ PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
     {
         q.device = device;
     }
-    m_pausedUpstream.push_back(0);
     m_refresh.emplace_back();
     device->SetFrameRelay(this, index);
 }
@@ -590,15 +588,15 @@ void
 PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const
 {
     // The chain RelayReceive walks: this object's two lines; then the MMU's and the
-    // table's per-frame lines and our "paused upstream" byte; then the ingress account
-    // and the lane's forwarding runs. (The egress queue needs the route: not warmed.)
+    // table's per-frame lines; then the ingress account (with its pause state) and the
+    // lane's forwarding runs. (The egress queue needs the route: not warmed.)
     if (stage <= 1)
     {
         __builtin_prefetch(this);
         __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
         return;
     }
-    if (!m_mmu || !m_table || inPort >= m_pausedUpstream.size())
+    if (!m_mmu || !m_table || inPort >= m_ports.size())
     {
         return; // not initialized yet: nothing to warm
     }
@@ -606,7 +604,6 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
     {
         m_mmu->WarmAccount(1, inPort, info.priority);
         m_table->WarmLookup(1, 0);
-        __builtin_prefetch(&m_pausedUpstream[inPort]);
         return;
     }
     m_mmu->WarmAccount(2, inPort, info.priority);
@@ -711,12 +708,12 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
 void
 PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
 {
-    if (!PausedUpstream(port, priority))
+    if (!m_mmu->IsPaused(port, priority))
     {
         if (m_mmu->ShouldPause(port, priority))
         {
             PfcNetDevice& device = *m_ports[port].egress[priority].device;
-            SetPausedUpstream(port, priority, true);
+            m_mmu->SetPaused(port, priority, true);
             device.SendPause(priority, m_pauseQuanta);
             m_pauseTrace(port, priority, m_pauseQuanta);
             m_refresh[port][priority] = Simulator::Schedule(device.PauseDuration(m_pauseQuanta) / 2,
@@ -728,7 +725,7 @@ PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
     }
     else if (m_mmu->ShouldResume(port, priority))
     {
-        SetPausedUpstream(port, priority, false);
+        m_mmu->SetPaused(port, priority, false);
         m_refresh[port][priority].Cancel();
         m_ports[port].egress[priority].device->SendPause(priority, 0);
         m_pauseTrace(port, priority, 0);
@@ -738,7 +735,7 @@ PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
 void
 PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
 {
-    if (!PausedUpstream(port, priority))
+    if (!m_mmu->IsPaused(port, priority))
     {
         return;
     }
@@ -747,7 +744,7 @@ PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
     {
         // XON may have come without a frame of ours leaving (XOFF is dynamic: other ports
         // freed the pool): resume instead of pausing again.
-        SetPausedUpstream(port, priority, false);
+        m_mmu->SetPaused(port, priority, false);
         device.SendPause(priority, 0);
         m_pauseTrace(port, priority, 0);
         return;
@@ -756,14 +753,6 @@ PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
     m_pauseTrace(port, priority, m_pauseQuanta);
     m_refresh[port][priority] = Simulator::Schedule(
         device.PauseDuration(m_pauseQuanta) / 2, &PfcSwitch::RefreshPause, this, port, priority);
-}
-
-void
-PfcSwitch::SetPausedUpstream(uint32_t port, uint8_t priority, bool paused)
-{
-    const auto bit = static_cast<uint8_t>(1u << priority);
-    m_pausedUpstream[port] = static_cast<uint8_t>(paused ? m_pausedUpstream[port] | bit
-                                                         : m_pausedUpstream[port] & ~bit);
 }
 
 } // namespace ns3

@@ -176,8 +176,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     };
     static_assert(sizeof(EgressQueue) == 64, "an egress queue fills one cache line");
     /// Per-port state the relay path touches: one line per egress priority (512 B). What
-    /// the ingress side reads per hop, "we paused this port's upstream", is kept apart in
-    /// m_pausedUpstream, and the pause timers in m_refresh.
+    /// the ingress side reads per hop, "we paused this port's upstream", is kept by the MMU
+    /// with the class's counts (SharedBufferMmu::IsPaused), and the pause timers in
+    /// m_refresh.
     struct PortState
     {
         PortState() = default;
@@ -221,14 +222,6 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     void FlushEgress(uint32_t port, uint8_t priority);
     /// \brief Refresh a pause before it expires.
     void RefreshPause(uint32_t port, uint8_t priority);
-    /// \brief Whether we paused the upstream of ingress (port, priority).
-    bool
-    PausedUpstream(uint32_t port, uint8_t priority) const
-    {
-        return (m_pausedUpstream[port] >> priority) & 1u;
-    }
-    /// \brief Record that we paused (true) or resumed (false) the upstream of (port, priority).
-    void SetPausedUpstream(uint32_t port, uint8_t priority, bool paused);
 
     // What every relayed frame reads, first and together: with the class aligned to a cache
     // line, the base objects and m_ports fill line 0 and the rest line 1, so a hop touches
@@ -246,12 +239,6 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     uint32_t m_localHost{0};                 //!< that host's rank
     uint32_t m_stagedPort{0};                //!< its egress port
     uint64_t m_forwarded{0};                 //!< frames dequeued
-    /// Per ingress port, bit p set = we paused the upstream of priority p. CheckPause reads
-    /// it twice per hop (admission, release at the next port's dequeue): one byte per port,
-    /// so a switch's bits share a line that stays in cache while the switch carries traffic,
-    /// where a flag array in each port's state cost a line of the port (its L2 misses per hop
-    /// at 1,024 hosts 0.81 -> 0.12, bench/README.md, one line per switch egress).
-    std::vector<uint8_t> m_pausedUpstream;
     /// The frame RelayReceive is handing to an empty egress queue while it wakes the
     /// device (m_stagedActive; the queue is m_stagedPort, m_stagedPriority): RelayPull takes
     /// it from here, or RelayReceive moves it into the queue's ring when the device did not

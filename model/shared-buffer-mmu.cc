@@ -21,6 +21,13 @@ SharedBufferMmu::SharedBufferMmu(const Config& config)
         os << "SharedBufferMmu: headroom scale = " << config.headroomScale << "; allowed: >= 0";
         throw std::invalid_argument(os.str());
     }
+    if (config.queueReserveBytes > UINT32_MAX)
+    {
+        std::ostringstream os;
+        os << "SharedBufferMmu: a queue reserve of " << config.queueReserveBytes
+           << " B is over the 4 GiB a class's count holds; allowed: at most " << UINT32_MAX << " B";
+        throw std::invalid_argument(os.str());
+    }
     if (!(config.alpha > 0) || !(config.lossyAlpha > 0))
     {
         std::ostringstream os;
@@ -172,7 +179,7 @@ SharedBufferMmu::Admit(uint32_t port, uint8_t priority, uint32_t bytes)
                      a.shared + toShared <= (lossless ? Xoff(port, priority) : DynamicLimit(a)));
     if (sharedOk && a.hdrm == 0)
     {
-        a.reserved += toReserve;
+        a.reserved += static_cast<uint32_t>(toReserve);
         a.shared += toShared;
         m_sharedUsed += toShared;
         return SHARED;
@@ -203,7 +210,7 @@ SharedBufferMmu::Release(uint32_t port, uint8_t priority, uint32_t bytes)
     uint64_t fromShared = std::min(rest, a.shared);
     a.shared -= fromShared;
     m_sharedUsed -= fromShared;
-    a.reserved -= rest - fromShared;
+    a.reserved -= static_cast<uint32_t>(rest - fromShared);
 }
 
 bool

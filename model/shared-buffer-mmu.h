@@ -120,6 +120,21 @@ class SharedBufferMmu
     bool ShouldPause(uint32_t port, uint8_t priority) const;
     /// \brief Whether a paused (port, priority) may resume now.
     bool ShouldResume(uint32_t port, uint8_t priority) const;
+    /// \brief Whether the upstream of (port, priority) is paused: set by the switch when it
+    /// sends XOFF, cleared when it sends XON. Kept with the class's counts, the line every
+    /// admission, release and pause check of the class reads anyway (a flag array of the
+    /// switch cost a line of its own per check in a network larger than the cache).
+    bool
+    IsPaused(uint32_t port, uint8_t priority) const
+    {
+        return AccountOf(port, priority).paused;
+    }
+    /// \brief Record that the upstream of (port, priority) was paused (true) or resumed.
+    void
+    SetPaused(uint32_t port, uint8_t priority, bool paused)
+    {
+        AccountOf(port, priority).paused = paused;
+    }
 
     /// \brief Shared bytes held by a port-priority.
     uint64_t SharedBytes(uint32_t port, uint8_t priority) const;
@@ -177,7 +192,8 @@ class SharedBufferMmu
     {
         uint64_t shared{0};   //!< shared bytes
         uint64_t hdrm{0};     //!< headroom bytes
-        uint64_t reserved{0}; //!< reserve bytes
+        uint32_t reserved{0}; //!< reserve bytes (at most Config::queueReserveBytes < 4 GiB)
+        bool paused{false};   //!< its upstream is paused (SetPaused)
         /// Dynamic threshold factor it is checked against: the port's for a lossless class
         /// (a copy per priority), Config::lossyAlpha for a lossy one.
         double alpha{0};
