@@ -245,6 +245,25 @@ CheckMmuHeadroomThatDoesNotFitIsAClearError(CheckReporter& r)
         threw = true;
     }
     PS_CHECK(r, threw);
+    // A class's reserve count holds 32 bits: a reserve of 2^32 B (one over the largest) is
+    // refused by name, 2^32 - 1 B is taken.
+    c.queueReserveBytes = uint64_t{1} << 32;
+    try
+    {
+        SharedBufferMmu m3(c);
+        r.Check(false, "a 4 GiB queue reserve was accepted", __FILE__, __LINE__);
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string what = e.what();
+        r.Check(what.find("4294967296") != std::string::npos,
+                "names the reserve: " + what,
+                __FILE__,
+                __LINE__);
+    }
+    c.queueReserveBytes = (uint64_t{1} << 32) - 1;
+    SharedBufferMmu m4(c);
+    PS_CHECK_EQ(r, m4.GetConfig().queueReserveBytes, uint64_t{4294967295});
 }
 
 namespace
