@@ -550,9 +550,15 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         }
         info.priority = outPriority;
     }
+    if (m_stagedActive)
+    {
+        // A frame relayed from within a device's wake-up (nothing in the model does that
+        // today): the frame being handed over heads its queue, so it is queued first.
+        QueueStaged();
+    }
     EgressQueue& q = m_ports[route->port].egress[outPriority];
     q.bytes += bytes;
-    if (!q.fifo.empty() || m_stagedActive)
+    if (!q.fifo.empty())
     {
         q.fifo.push_back({std::move(frame), info, bytes, inPort, priority});
         q.device->Wake();
@@ -570,9 +576,15 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     q.device->Wake();
     if (m_stagedActive)
     {
-        m_stagedActive = false;
-        q.fifo.push_back(std::move(m_staged));
+        QueueStaged(); // the device is busy or paused: the frame waits in its queue
     }
+}
+
+void
+PfcSwitch::QueueStaged()
+{
+    m_stagedActive = false;
+    m_ports[m_stagedPort].egress[m_stagedPriority].fifo.push_back(std::move(m_staged));
 }
 
 bool

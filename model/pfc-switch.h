@@ -210,6 +210,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
                        uint32_t& bytes) override;
     void WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const override;
     void WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const override;
+    /// \brief Moves the frame in m_staged into its egress queue's ring (its device did not
+    /// take it).
+    void QueueStaged();
     /// \brief Whether priority is one of the table's data lanes; its lane in `lane` (0 if not).
     bool LaneOf(uint8_t priority, uint8_t& lane) const;
     /// \brief Pause / resume decisions for ingress (port, priority).
