@@ -573,7 +573,7 @@ class PfcNetDevice : public NetDevice
 
     // Fields every frame touches sit together in a few cache lines: in a large topology each
     // hop otherwise pays a cache miss per scattered field of the two devices it crosses (one
-    // line on receive, four on transmit; the object is 64-byte aligned).
+    // line on receive, two on transmit; the object is 64-byte aligned).
 
     // Receive: one line.
     alignas(64) PfcFrameRelay* m_relay{nullptr};          //!< switch side of the port
