@@ -523,7 +523,8 @@ DriverOptions::AddRunLimitRows(OptionTable& t)
           });
     t.Add("estimate",
           "1: print the resource estimate (nodes, devices, routing entries, plan transfers, "
-          "packets in flight, memory, trace size) and the memory limit, run nothing, exit 0",
+          "packets in flight, memory, trace size) and the memory limit, run nothing, exit 0; "
+          "a topology the run would refuse is refused (exit 2)",
           estimateText,
           [this](const std::string& s) { estimateOnly = V::Flag(s, "--estimate"); });
     t.Add("trace-max",

@@ -379,6 +379,14 @@ ParamsyncDriver::Setup(int argc, char** argv)
         }
         // The options as ns-3 defaults: what ns3-attributes.txt records is what ran.
         m_options.SetNs3Defaults();
+        if (m_options.estimateOnly && ResourceEstimate::WithinLimit(m_options))
+        {
+            // The estimate reads a topology's size by its family's closed form, which does
+            // not check every parameter: a run that could go on builds the topology first,
+            // so that --estimate refuses what the run refuses (the graph is a small part of
+            // what the run would build).
+            MakeRunTopology();
+        }
         if (!ResourceEstimate::Guard(m_options, std::cout, std::cerr))
         {
             return kExitOk; // --estimate: printed, nothing run

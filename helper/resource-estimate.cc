@@ -330,6 +330,15 @@ ResourceEstimate::Describe() const
 }
 
 bool
+ResourceEstimate::WithinLimit(const DriverOptions& o)
+{
+    const ResourceEstimate e = Of(o);
+    std::string source;
+    const uint64_t limit = MemoryLimit(o, source);
+    return !e.known || limit == 0 || e.bytes <= limit;
+}
+
+bool
 ResourceEstimate::Guard(const DriverOptions& o, std::ostream& out, std::ostream& err)
 {
     const ResourceEstimate e = Of(o);

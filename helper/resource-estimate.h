@@ -47,6 +47,10 @@ class ResourceEstimate
      */
     static bool Guard(const DriverOptions& options, std::ostream& out, std::ostream& err);
 
+    /// \brief Whether the run would pass the guard's memory check: the estimate is unknown,
+    /// no limit is known, or it fits the limit.
+    static bool WithinLimit(const DriverOptions& options);
+
     /// \brief The estimate as "name value" lines.
     std::string Describe() const;
 

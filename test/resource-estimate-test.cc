@@ -183,6 +183,29 @@ TEST(ResourceEstimate, EstimatePrintsTheCountsAndRunsNothing)
         << o.out;
 }
 
+TEST(ResourceEstimate, EstimateRefusesWhatTheRunRefuses)
+{
+    // star:n takes 2..65535 (topologies/star-topology.cc); the closed form alone counts one
+    // host for n=1. With --estimate the spec is refused as the run refuses it: exit 2, one
+    // line naming the value and the range, no estimate.
+    for (const std::string& estimate : {"--estimate=1 ", ""})
+    {
+        Outcome o = RunParamsync("--topology=star:n=1 --algorithm=none " + estimate +
+                                 "--max-memory=4GB");
+        EXPECT_EQ(o.code, 2) << estimate << o.out;
+        EXPECT_NE(o.err.find("n must be an integer from 2 to 65535"), std::string::npos) << o.err;
+        EXPECT_EQ(o.out.find("hosts"), std::string::npos) << o.out;
+    }
+    // An unknown parameter, which the closed form does not read either.
+    Outcome o = RunParamsync("--topology=fattree:k=4,colour=red --estimate=1 --max-memory=4GB");
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_NE(o.err.find("colour"), std::string::npos) << o.err;
+    // Over the limit the estimate is still printed (nothing would be built): what it costs.
+    o = RunParamsync("--topology=fattree:k=64 --algorithm=mesh --estimate=1 --max-memory=1GB");
+    EXPECT_EQ(o.code, 0) << o.err;
+    EXPECT_NE(o.out.find("hosts          65536\n"), std::string::npos) << o.out;
+}
+
 TEST(ResourceEstimate, PacketBytesAreTheCountsTimesTheFittedCosts)
 {
     // Fat-tree k=4, ring, 64 KB of gradient (64,000 B), MTU 4096, 32 MB buffers: the counts
