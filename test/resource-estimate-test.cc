@@ -188,9 +188,9 @@ TEST(ResourceEstimate, EstimateRefusesWhatTheRunRefuses)
     // star:n takes 2..65535 (topologies/star-topology.cc); the closed form alone counts one
     // host for n=1. With --estimate the spec is refused as the run refuses it: exit 2, one
     // line naming the value and the range, no estimate.
-    for (const std::string& estimate : {"--estimate=1 ", ""})
+    for (const char* estimate : {"--estimate=1 ", ""})
     {
-        Outcome o = RunParamsync("--topology=star:n=1 --algorithm=none " + estimate +
+        Outcome o = RunParamsync(std::string("--topology=star:n=1 --algorithm=none ") + estimate +
                                  "--max-memory=4GB");
         EXPECT_EQ(o.code, 2) << estimate << o.out;
         EXPECT_NE(o.err.find("n must be an integer from 2 to 65535"), std::string::npos) << o.err;
