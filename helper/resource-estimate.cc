@@ -329,13 +329,21 @@ ResourceEstimate::Describe() const
     return os.str();
 }
 
+namespace
+{
+/// Whether a run of estimate e may go on under limit (0: none known).
+bool
+Fits(const ResourceEstimate& e, uint64_t limit)
+{
+    return !e.known || limit == 0 || e.bytes <= limit;
+}
+} // namespace
+
 bool
 ResourceEstimate::WithinLimit(const DriverOptions& o)
 {
-    const ResourceEstimate e = Of(o);
     std::string source;
-    const uint64_t limit = MemoryLimit(o, source);
-    return !e.known || limit == 0 || e.bytes <= limit;
+    return Fits(Of(o), MemoryLimit(o, source));
 }
 
 bool
@@ -350,7 +358,7 @@ ResourceEstimate::Guard(const DriverOptions& o, std::ostream& out, std::ostream&
             << (limit ? Size(static_cast<double>(limit)) + " (" + source + ")" : "unknown") << "\n";
         return false;
     }
-    if (e.known && limit > 0 && e.bytes > limit)
+    if (!Fits(e, limit))
     {
         throw OptionError("--topology: " + o.topology + " with --algorithm=" + o.algorithm +
                           " --backend=" + o.backend + " needs an estimated " +

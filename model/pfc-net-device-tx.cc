@@ -92,23 +92,14 @@ PfcNetDevice::LineBusy()
     if (Simulator::Now() < m_txEnd)
     {
         // Something may wait for the port: make sure the end of the frame is an event.
-        if (!m_completionPending && HasEligibleFrame())
+        if (!m_completion && HasEligibleFrame())
         {
-            m_completionPending = true;
-            m_completion = Simulator::Schedule(
-                               m_txEnd - Simulator::Now(),
-                               TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this))
-                               .PeekEventImpl();
+            ScheduleCompletion(m_txEnd - Simulator::Now());
         }
         return true;
     }
     // The frame ended already; a completion event due now has not run yet.
-    if (m_completionPending)
-    {
-        m_completion->Cancel(); // pending: as Simulator::Cancel of its EventId
-        m_completion = nullptr;
-        m_completionPending = false;
-    }
+    CancelCompletion();
     m_txState = READY;
     return false;
 }
@@ -314,10 +305,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     // an event per hop on every uncongested port. A frame that arrives meanwhile schedules it.
     if (HasEligibleFrame())
     {
-        m_completionPending = true;
-        m_completion = Simulator::Schedule(
-                           txTime, TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this))
-                           .PeekEventImpl();
+        ScheduleCompletion(txTime);
     }
     if (info != nullptr)
     {
@@ -367,12 +355,30 @@ PfcNetDevice::EligiblePriorities() const
 }
 
 void
+PfcNetDevice::ScheduleCompletion(Time delay)
+{
+    m_completion = Simulator::Schedule(delay,
+                                       TransmitEvent<&PfcNetDevice::TransmitComplete>::Make(this))
+                       .PeekEventImpl();
+}
+
+void
+PfcNetDevice::CancelCompletion()
+{
+    if (m_completion)
+    {
+        m_completion->Cancel(); // pending: as Simulator::Cancel of its EventId
+        m_completion = nullptr;
+    }
+}
+
+void
 PfcNetDevice::TransmitComplete()
 {
     NS_ASSERT_MSG(m_txState == BUSY, "PfcNetDevice: transmit completed while idle");
-    m_completionPending = false;
-    // Drop our hold on this event while its line is in the cache: the next assignment of
-    // m_completion would otherwise release it then, a cold line per congested hop.
+    // Not pending any more; and our hold on this event is dropped while its line is in the
+    // cache (the next assignment of m_completion would release it then, a cold line per
+    // congested hop).
     m_completion = nullptr;
     m_txState = READY;
     TryTransmit();

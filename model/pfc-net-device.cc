@@ -131,7 +131,6 @@ PfcNetDevice::PfcNetDevice()
     : m_inTryTransmit(false),
       m_wakePending(false),
       m_controlQueued(false),
-      m_completionPending(false),
       m_hasPuller(false),
       m_hasRelay(false),
       m_hasSource(false),
@@ -162,12 +161,7 @@ PfcNetDevice::DoDispose()
     m_channel = nullptr;
     m_hasChannel = false;
     ForgetDirectPath();
-    if (m_completionPending)
-    {
-        m_completion->Cancel();
-        m_completionPending = false;
-    }
-    m_completion = nullptr;
+    CancelCompletion();
     m_control.clear();
     m_controlQueued = false;
     for (auto& q : m_queues)

@@ -534,6 +534,10 @@ class PfcNetDevice : public NetDevice
     void Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info);
     /// \brief End of serialization (scheduled only when a frame may wait for the port).
     void TransmitComplete();
+    /// \brief Schedule TransmitComplete after `delay` (none is pending).
+    void ScheduleCompletion(Time delay);
+    /// \brief Cancel the pending TransmitComplete, if any.
+    void CancelCompletion();
     /// pfc-net-device-tx.cc: the TransmitComplete and Wake events, pooled and warmable.
     template<void (PfcNetDevice::*Step)()>
     class TransmitEvent;
@@ -602,28 +606,27 @@ class PfcNetDevice : public NetDevice
     uint8_t m_rrNext{0};                                //!< round-robin: priority to look at first
     uint8_t m_controlPriority{kDefaultControlPriority}; //!< served first, never paused (8: none)
     uint8_t m_drrCurrent{0};                            //!< DRR: priority whose turn it is
-    uint8_t m_relayBacklog{0};    //!< priorities the relay source has frames of
-    uint8_t m_txBacklog{0xff};    //!< priorities the frame source may have
-    uint8_t m_queueMask{0};       //!< priorities with queued frames
-    uint8_t m_pausedMask{0};      //!< priorities the peer paused
-    uint8_t m_relayFirst{0};      //!< bit p: ask the relay before the local source for p
-    uint8_t m_txRunPriority{0};   //!< priority of the frames counted in m_txRun
-    bool m_dequeueTraced{false};  //!< m_dequeueTrace has a sink
-    bool m_inTryTransmit : 1;     //!< TryTransmit is running (a puller may Wake us)
-    bool m_wakePending : 1;       //!< Wake() arrived during the scan
-    bool m_controlQueued : 1;     //!< m_control is not empty
-    bool m_completionPending : 1; //!< a TransmitComplete event is scheduled (m_completion)
-    bool m_hasPuller : 1;         //!< m_puller is set
-    bool m_hasRelay : 1;          //!< m_txRelay is set
-    bool m_hasSource : 1;         //!< m_source is set
-    bool m_hasChannel : 1;        //!< m_channel is set
-    bool m_txPcap : 1;            //!< m_pcap is set (the capture of sent frames)
-    bool m_pathKnown : 1;         //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
-    uint16_t m_txRelayPort{0};    //!< m_relayPort, for the transmit path (kMaxFrameSourcePorts)
-    uint16_t m_sourcePort{0};     //!< our port index at m_source (kMaxFrameSourcePorts)
-    uint32_t m_peerContext{0};    //!< the direct path's node id
-    /// The pending TransmitComplete while m_completionPending (cancelled through it), null
-    /// once it ran: an EventId would take 24 bytes, a line of its own.
+    uint8_t m_relayBacklog{0};   //!< priorities the relay source has frames of
+    uint8_t m_txBacklog{0xff};   //!< priorities the frame source may have
+    uint8_t m_queueMask{0};      //!< priorities with queued frames
+    uint8_t m_pausedMask{0};     //!< priorities the peer paused
+    uint8_t m_relayFirst{0};     //!< bit p: ask the relay before the local source for p
+    uint8_t m_txRunPriority{0};  //!< priority of the frames counted in m_txRun
+    bool m_dequeueTraced{false}; //!< m_dequeueTrace has a sink
+    bool m_inTryTransmit : 1;    //!< TryTransmit is running (a puller may Wake us)
+    bool m_wakePending : 1;      //!< Wake() arrived during the scan
+    bool m_controlQueued : 1;    //!< m_control is not empty
+    bool m_hasPuller : 1;        //!< m_puller is set
+    bool m_hasRelay : 1;         //!< m_txRelay is set
+    bool m_hasSource : 1;        //!< m_source is set
+    bool m_hasChannel : 1;       //!< m_channel is set
+    bool m_txPcap : 1;           //!< m_pcap is set (the capture of sent frames)
+    bool m_pathKnown : 1;        //!< m_peer is up to date (PfcChannel::ForgetDirectPath)
+    uint16_t m_txRelayPort{0};   //!< m_relayPort, for the transmit path (kMaxFrameSourcePorts)
+    uint16_t m_sourcePort{0};    //!< our port index at m_source (kMaxFrameSourcePorts)
+    uint32_t m_peerContext{0};   //!< the direct path's node id
+    /// The pending TransmitComplete (cancelled through it), null when none is: an EventId
+    /// would take 24 bytes, a line of its own.
     Ptr<EventImpl> m_completion;
     Time m_txEnd;             //!< end of the frame being (or last) serialized
     DataRate m_rate;          //!< line rate
