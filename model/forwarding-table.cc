@@ -262,7 +262,12 @@ ForwardingTable::Compile() const
     for (const std::vector<ForwardingRoute>& set : m_sets)
     {
         setOffset.push_back(static_cast<uint32_t>(m_flatRouteStore.size()));
-        m_flatRouteStore.insert(m_flatRouteStore.end(), set.begin(), set.end());
+        for (const ForwardingRoute& route : set)
+        {
+            ForwardingHop hop{route};
+            hop.device = route.port < m_portDevices.size() ? m_portDevices[route.port] : nullptr;
+            m_flatRouteStore.push_back(hop);
+        }
     }
     m_flatRunStore.clear();
     for (uint8_t lane = 0; lane < kMaxLanes; ++lane)
@@ -347,7 +352,16 @@ ForwardingTable::SourceRoutedPort(uint16_t entropy, uint32_t route, uint32_t rou
     return static_cast<uint16_t>(port);
 }
 
-const ForwardingRoute*
+void
+ForwardingTable::SetPortDevices(const std::vector<PfcNetDevice*>& devices)
+{
+    NS_ABORT_MSG_IF(!m_portDevices.empty() && !devices.empty() && devices != m_portDevices,
+                    "ForwardingTable: the ports of a second switch (a table serves one switch)");
+    m_portDevices = devices;
+    m_compiled = false; // the hops carry the devices from the next compilation
+}
+
+const ForwardingHop*
 ForwardingTable::Lookup(uint32_t dstHost,
                         uint8_t inLane,
                         uint32_t srcHost,
@@ -387,7 +401,7 @@ ForwardingTable::Lookup(uint32_t dstHost,
     {
         return nullptr;
     }
-    const ForwardingRoute* routes = m_flatRoutes + run->offset;
+    const ForwardingHop* routes = m_flatRoutes + run->offset;
     if (m_sourceRouted)
     {
         return &routes[udpSrcPort % size];

@@ -40,6 +40,8 @@
 namespace ns3
 {
 
+class PfcNetDevice;
+
 /// \brief One equal-cost next hop.
 struct ForwardingRoute
 {
@@ -59,6 +61,15 @@ struct ForwardingRoute
     {
         return !(*this == o);
     }
+};
+
+/// \brief A next hop as Lookup returns it: the route and, in the table of a switch, the
+/// device of its port (ForwardingTable::SetPortDevices), null elsewhere. The switch reaches
+/// the egress device through the line of routes it reads anyway: an array of its ports'
+/// devices cost a line of its own per hop in a network larger than the cache.
+struct ForwardingHop : ForwardingRoute
+{
+    PfcNetDevice* device{nullptr}; //!< the device of `port`, if the table was told
 };
 
 /// \brief Per-node forwarding: destination -> ECMP set of (port, lane).
@@ -92,10 +103,16 @@ class alignas(64) ForwardingTable : public Object
      * \brief The route of a flow: ECMP member chosen by the 5-tuple hash.
      * \return nullptr when there is no route.
      */
-    const ForwardingRoute* Lookup(uint32_t dstHost,
-                                  uint8_t inLane,
-                                  uint32_t srcHost,
-                                  uint16_t udpSrcPort) const;
+    const ForwardingHop* Lookup(uint32_t dstHost,
+                                uint8_t inLane,
+                                uint32_t srcHost,
+                                uint16_t udpSrcPort) const;
+    /**
+     * \brief The devices of the ports of the switch this table serves, by port index: the
+     * hops Lookup returns carry them (an empty vector: none). A table serves one switch:
+     * aborts when another set of devices was given before.
+     */
+    void SetPortDevices(const std::vector<PfcNetDevice*>& devices);
     /// \brief Equal-cost routes of (dst, inLane) (empty if none).
     const std::vector<ForwardingRoute>& Routes(uint32_t dstHost, uint8_t inLane = 0) const;
     /// \brief SourceRouted attribute: members picked by the route index in the UDP source port.
@@ -181,7 +198,7 @@ class alignas(64) ForwardingTable : public Object
     // switches' tables outgrow the cache; the compiled form costs three: this line, the
     // lane's runs and the set's routes (model/pfc-switch.h does the same for the relay).
     alignas(64) mutable const FlatRun* m_flatRuns{nullptr}; //!< every lane's runs, lane after lane
-    mutable const ForwardingRoute* m_flatRoutes{nullptr};   //!< every set's routes, set after set
+    mutable const ForwardingHop* m_flatRoutes{nullptr};     //!< every set's routes, set after set
     /// Lane L's runs are m_flatRuns[m_laneRuns[L], m_laneRuns[L + 1]): at least one each,
     /// the first starting at destination 0.
     mutable std::array<uint32_t, kMaxLanes + 1> m_laneRuns{};
@@ -234,7 +251,9 @@ class alignas(64) ForwardingTable : public Object
     /// where the set's routes sit in m_flatRouteStore.
     mutable std::vector<FlatRun> m_flatRunStore;
     /// Storage of m_flatRoutes: m_sets one after another.
-    mutable std::vector<ForwardingRoute> m_flatRouteStore;
+    mutable std::vector<ForwardingHop> m_flatRouteStore;
+    /// The devices of the switch's ports (SetPortDevices), copied into the hops.
+    std::vector<PfcNetDevice*> m_portDevices;
 };
 
 } // namespace ns3

@@ -442,7 +442,13 @@ PfcNetDevice::GetPausedTime(uint8_t priority) const
 uint64_t
 PfcNetDevice::GetTxFrames(uint8_t priority) const
 {
-    return m_txFrames[priority] + (priority == m_txRunPriority ? m_txRun : 0);
+    // A priority has a count in at most one run counter (both start at priority 0, empty).
+    uint64_t n = m_txFrames[priority];
+    for (std::size_t i = 0; i < m_txRun.size(); ++i)
+    {
+        n += priority == m_txRunPriority[i] ? m_txRun[i] : 0;
+    }
+    return n;
 }
 
 void

@@ -12,6 +12,8 @@
 #include "ns3/trace-source-accessor.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
+
 namespace ns3
 {
 
@@ -219,6 +221,10 @@ PfcSwitch::DoDispose()
     }
     m_watchdog.reset();
     m_ports.clear();
+    if (m_table)
+    {
+        m_table->SetPortDevices({});
+    }
     m_table = nullptr;
     m_up = PfcNetDevice::FrameReceiveCallback();
     m_localSink = nullptr;
@@ -244,6 +250,21 @@ void
 PfcSwitch::SetForwardingTable(Ptr<ForwardingTable> table)
 {
     m_table = table;
+    if (m_mmu)
+    {
+        GiveTableThePorts(); // else Initialize does
+    }
+}
+
+void
+PfcSwitch::GiveTableThePorts()
+{
+    std::vector<PfcNetDevice*> devices;
+    for (const auto& port : m_ports)
+    {
+        devices.push_back(PeekPointer(port.Device()));
+    }
+    m_table->SetPortDevices(devices);
 }
 
 void
@@ -290,6 +311,7 @@ PfcSwitch::Initialize()
     c.headroomBdps = m_headroomBdps;
     c.alphaReferenceRateBps = static_cast<double>(m_alphaReferenceRate.GetBitRate());
     auto mmu = std::make_unique<SharedBufferMmu>(c);
+    m_minKmin = UINT64_MAX;
     for (auto& port : m_ports)
     {
         const Ptr<PfcNetDevice>& device = port.Device();
@@ -311,9 +333,14 @@ PfcSwitch::Initialize()
             q.kminBytes = kmin;
             q.kmaxBytes = kmax;
         }
+        m_minKmin = std::min(m_minKmin, kmin);
     }
     mmu->Finalize(); // throws std::invalid_argument when the headroom does not fit
     m_mmu = std::move(mmu);
+    if (m_table)
+    {
+        GiveTableThePorts();
+    }
     if (m_watchdogDetection.IsStrictlyPositive())
     {
         StartWatchdog();
@@ -509,7 +536,7 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     NS_ABORT_MSG_IF(!m_table, "PfcSwitch: no ForwardingTable");
     uint8_t inLane = 0;
     const bool isLane = LaneOf(priority, inLane);
-    const ForwardingRoute* route = m_table->Lookup(
+    const ForwardingHop* route = m_table->Lookup(
         info.dstHost, inLane, info.srcHost, info.udpSrcPort);
     if (!route)
     {
@@ -556,24 +583,28 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         // today): the frame being handed over heads its queue, so it is queued first.
         QueueStaged();
     }
-    EgressQueue& q = m_ports[route->port].egress[outPriority];
-    q.bytes += bytes;
-    if (!q.fifo.empty())
+    PfcNetDevice& out = route->device ? *route->device : *m_ports[route->port].Device();
+    if (out.HasRelayBacklog(outPriority))
     {
+        // Frames wait in the queue already (nothing is staged here now): this one joins them.
+        EgressQueue& q = m_ports[route->port].egress[outPriority];
+        q.bytes += bytes;
         q.fifo.push_back({std::move(frame), info, bytes, inPort, priority});
-        q.device->Wake();
+        out.Wake();
         return;
     }
     // An empty queue: the frame is its head. It waits in m_staged, a line of this object,
     // while the device is woken; an idle device pulls it at once (RelayPull), and only a
-    // frame that must wait takes a slot of the queue's ring: most frames of a large network
-    // cross a switch without touching a cold slot line (bench/README.md, Scaling).
-    q.device->SetRelayBacklog(outPriority, true);
+    // frame that must wait takes a slot of the queue's ring and is counted in its bytes:
+    // most frames of a large network cross a switch without touching the queue's line or a
+    // slot (bench/README.md, Scaling).
+    out.SetRelayBacklog(outPriority, true);
     m_staged = Queued{std::move(frame), info, bytes, inPort, priority};
     m_stagedActive = true;
     m_stagedPort = route->port;
     m_stagedPriority = outPriority;
-    q.device->Wake();
+    m_stagedDevice = &out;
+    out.Wake();
     if (m_stagedActive)
     {
         QueueStaged(); // the device is busy or paused: the frame waits in its queue
@@ -584,7 +615,9 @@ void
 PfcSwitch::QueueStaged()
 {
     m_stagedActive = false;
-    m_ports[m_stagedPort].egress[m_stagedPriority].fifo.push_back(std::move(m_staged));
+    EgressQueue& q = m_ports[m_stagedPort].egress[m_stagedPriority];
+    q.bytes += m_staged.bytes;
+    q.fifo.push_back(std::move(m_staged));
 }
 
 bool
@@ -660,36 +693,42 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
 FrameRef
 PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint32_t& bytes)
 {
-    EgressQueue& eq = m_ports[port].egress[priority];
-    auto& q = eq.fifo;
     Queued item;
+    uint64_t queue = 0; // the queue's bytes with this frame at its head
     if (m_stagedActive && m_stagedPort == port && m_stagedPriority == priority)
     {
-        // The head of an empty queue, being enqueued (RelayReceive): the device took it.
+        // The head of an empty queue, being enqueued (RelayReceive): the device took it, and
+        // the queue, whose line is not read, stays empty.
         m_stagedActive = false;
         item = std::move(m_staged);
-    }
-    else if (q.empty())
-    {
-        return FrameRef();
+        queue = item.bytes;
+        m_stagedDevice->SetRelayBacklog(priority, false);
     }
     else
     {
-        item = std::move(q.front());
-        q.pop_front();
-    }
-    if (q.empty())
-    {
-        eq.device->SetRelayBacklog(priority, false);
+        EgressQueue& eq = m_ports[port].egress[priority];
+        if (eq.fifo.empty())
+        {
+            return FrameRef();
+        }
+        item = std::move(eq.fifo.front());
+        eq.fifo.pop_front();
+        if (eq.fifo.empty())
+        {
+            eq.device->SetRelayBacklog(priority, false);
+        }
+        queue = eq.bytes;
+        eq.bytes -= item.bytes;
     }
     bytes = item.bytes;
-    // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does).
-    uint64_t queue = eq.bytes;
-    eq.bytes -= bytes;
     m_mmu->Release(item.inPort, item.inPriority, bytes);
     CheckPause(item.inPort, item.inPriority);
-    if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > eq.kminBytes)
+    // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does). Below
+    // every port's Kmin the queue's own thresholds need not be read.
+    if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > m_minKmin &&
+        queue > m_ports[port].egress[priority].kminBytes)
     {
+        const EgressQueue& eq = m_ports[port].egress[priority];
         bool mark = queue > eq.kmaxBytes;
         if (!mark)
         {
@@ -712,7 +751,10 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
         }
     }
     ++m_forwarded;
-    ++eq.sent;
+    if (m_watchdog)
+    {
+        ++m_ports[port].egress[priority].sent; // what the watchdog reads of a queue's progress
+    }
     info = item.info;
     return std::move(item.frame);
 }

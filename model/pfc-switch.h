@@ -157,10 +157,11 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
         uint8_t inPriority; //!< ingress priority (MMU release)
     };
     /// One egress priority of a port: everything the relay path reads and writes per frame
-    /// at that egress, in one aligned cache line (64 B, asserted below). Per hop RelayReceive
-    /// reads the out port's device (backlog, Wake) and this queue, and RelayPull the device
-    /// again (backlog), this queue and Kmin/Kmax: with the device and the thresholds in a
-    /// port line of their own, a hop read two lines of the port, or three when the 40 B queue
+    /// at that egress, in one aligned cache line (64 B, asserted below), read when frames
+    /// wait there: a frame that finds the queue empty (its device's relay backlog says so)
+    /// and leaves at once reads none of it (m_staged), one that joins or leaves waiting
+    /// frames reads this line and its slot. With the device and the thresholds in a port
+    /// line of their own, a hop read two lines of the port, or three when the 40 B queue
     /// straddled two, a cache miss each in a network larger than the cache (bench/README.md,
     /// one line per switch egress). The device and thresholds are port-wide: each
     /// priority's line holds the same copies, set at AddPort and Initialize (8 x 24 B per
@@ -210,6 +211,8 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
                        uint32_t& bytes) override;
     void WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const override;
     void WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const override;
+    /// \brief Tells the forwarding table the ports' devices (its hops carry them).
+    void GiveTableThePorts();
     /// \brief Moves the frame in m_staged into its egress queue's ring (its device did not
     /// take it).
     void QueueStaged();
@@ -231,7 +234,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     // two lines of the switch object (it touched four or five when these were spread among
     // the attributes and traces, each a cache miss in a network larger than the cache). The
     // ECN draw and its counters, read only for frames above Kmin, are kept out of them.
-    std::vector<PortState> m_ports;          //!< ports
+    std::vector<PortState> m_ports; //!< ports
+    /// The device of m_staged's egress port (the forwarding hop's: ForwardingHop::device).
+    PfcNetDevice* m_stagedDevice{nullptr};
     Ptr<ForwardingTable> m_table;            //!< forwarding
     std::unique_ptr<SharedBufferMmu> m_mmu;  //!< buffer accounting
     std::unique_ptr<PfcWatchdog> m_watchdog; //!< the storm watchdog, if any
@@ -242,6 +247,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     uint32_t m_localHost{0};                 //!< that host's rank
     uint32_t m_stagedPort{0};                //!< its egress port
     uint64_t m_forwarded{0};                 //!< frames dequeued
+    /// The smallest ECN Kmin of the ports: a frame that leaves a queue holding no more bytes
+    /// is not marked, which RelayPull knows without reading the queue's line for its Kmin.
+    uint64_t m_minKmin{0};
     /// The frame RelayReceive is handing to an empty egress queue while it wakes the
     /// device (m_stagedActive; the queue is m_stagedPort, m_stagedPriority): RelayPull takes
     /// it from here, or RelayReceive moves it into the queue's ring when the device did not

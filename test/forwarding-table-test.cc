@@ -1,6 +1,7 @@
 // ForwardingTable: ECMP by 5-tuple hash, lanes.
 #include "ns3/boolean.h"
 #include "ns3/forwarding-table.h"
+#include "ns3/pfc-net-device.h"
 #include "ns3/uinteger.h"
 
 #include <gtest/gtest.h>
@@ -257,6 +258,33 @@ TEST(ForwardingTableTest, RoutesAddedAfterALookupAreSeenByTheNext)
     EXPECT_EQ(t->Lookup(30, 0, 0, 0), nullptr);
     t->Clear();
     EXPECT_EQ(t->Lookup(25, 0, 0, 0), nullptr);
+}
+
+TEST(ForwardingTableTest, HopsCarryTheDevicesOfTheirPortsAtTheSwitchTheTableServes)
+{
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(10, 1, 0);
+    t->AddRoute(11, 0, 0);
+    EXPECT_EQ(t->Lookup(10, 0, 0, 0)->device, nullptr); // not told: no device
+    std::vector<Ptr<PfcNetDevice>> ports{CreateObject<PfcNetDevice>(),
+                                         CreateObject<PfcNetDevice>()};
+    const std::vector<PfcNetDevice*> devices{PeekPointer(ports[0]), PeekPointer(ports[1])};
+    t->SetPortDevices(devices);
+    EXPECT_EQ(t->Lookup(10, 0, 0, 0)->device, devices[1]); // port 1's
+    EXPECT_EQ(t->Lookup(11, 0, 0, 0)->device, devices[0]);
+    // A route added later (its set compiled anew) carries its port's device too; one past the
+    // ports told carries none.
+    t->AddRoute(12, 1, 0);
+    t->AddRoute(13, 5, 0);
+    EXPECT_EQ(t->Lookup(12, 0, 0, 0)->device, devices[1]);
+    EXPECT_EQ(t->Lookup(13, 0, 0, 0)->port, 5u);
+    EXPECT_EQ(t->Lookup(13, 0, 0, 0)->device, nullptr);
+    // The same devices again are no second switch; other ones are.
+    t->SetPortDevices(devices);
+    EXPECT_DEATH(t->SetPortDevices({devices[1], devices[0]}), "a table serves one switch");
+    // Forgotten (the switch is disposed): no device.
+    t->SetPortDevices({});
+    EXPECT_EQ(t->Lookup(10, 0, 0, 0)->device, nullptr);
 }
 
 } // namespace

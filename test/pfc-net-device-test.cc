@@ -336,6 +336,58 @@ TEST_F(PfcNetDeviceTest, StrictPriorityAndRoundRobin)
     }
 }
 
+/// Pulls `remaining` frames, cycling through `priorities` one frame each (a priority other
+/// than the next one's gets nothing), for the frame counts below.
+struct CyclingPuller
+{
+    std::vector<uint8_t> priorities;
+    int remaining;
+    std::size_t next{0};
+    std::array<uint64_t, kPfcPriorities> pulled{};
+};
+
+Ptr<Packet>
+PullCycling(CyclingPuller* c, Ptr<PfcNetDevice>, uint8_t p)
+{
+    if (c->remaining == 0 || p != c->priorities[c->next])
+    {
+        return nullptr;
+    }
+    --c->remaining;
+    c->next = (c->next + 1) % c->priorities.size();
+    ++c->pulled[p];
+    return Frame(p);
+}
+
+TEST_F(PfcNetDeviceTest, FramesSentPerPriorityCountEveryFrameOfAnyMix)
+{
+    // The device counts runs of two priorities in 16-bit counters and adds them to its
+    // per-priority counts when a third priority comes or a run reaches 65,535 frames: the
+    // counts must not depend on the mix. Three priorities in turn (each frame evicts a run),
+    // two in turn (no eviction), then one priority for 70,000 frames (a run overflows once).
+    const std::vector<std::pair<std::vector<uint8_t>, int>> mixes{
+        {{0, 2, 5}, 9}, {{2, 5}, 10}, {{1}, 70000}};
+    for (const auto& [priorities, frames] : mixes)
+    {
+        auto l = MakeLink("RoundRobin");
+        CyclingPuller c{priorities, frames};
+        l->a->SetTxPuller(MakeBoundCallback(&PullCycling, &c));
+        Simulator::Schedule(NanoSeconds(0), &PfcNetDevice::Wake, l->a);
+        Simulator::Run();
+        ASSERT_EQ(c.remaining, 0);
+        uint64_t total = 0;
+        for (uint8_t p = 0; p < kPfcPriorities; ++p)
+        {
+            // 9 frames over 3 priorities: 3 each; 10 over 2: 5 each; 70,000 of priority 1.
+            EXPECT_EQ(l->a->GetTxFrames(p), c.pulled[p]) << int(p);
+            total += l->a->GetTxFrames(p);
+        }
+        EXPECT_EQ(total, static_cast<uint64_t>(frames));
+        EXPECT_EQ(c.pulled[priorities[0]], static_cast<uint64_t>(frames) / priorities.size());
+        Simulator::Destroy();
+    }
+}
+
 struct PullState
 {
     int remaining{3};

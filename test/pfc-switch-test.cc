@@ -12,6 +12,7 @@
 #include "ns3/simulator.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <stdexcept>
 #include <tuple>
@@ -102,7 +103,12 @@ CountDrop(Line* l, Ptr<const Packet>, uint32_t, uint8_t)
 }
 
 std::unique_ptr<Line>
-MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0, bool pfc = true)
+MakeLine(double headroomScale,
+         bool ecn = false,
+         uint8_t lane = 0,
+         bool pfc = true,
+         uint64_t kmin = 1500,
+         uint64_t kmax = 2000)
 {
     auto l = std::make_unique<Line>();
     Ptr<Node> s = CreateObject<Node>();
@@ -124,8 +130,8 @@ MakeLine(double headroomScale, bool ecn = false, uint8_t lane = 0, bool pfc = tr
     l->sw->SetAttribute("HeadroomScale", DoubleValue(headroomScale));
     l->sw->SetAttribute("PfcEnabled", BooleanValue(pfc));
     l->sw->SetAttribute("EcnEnabled", BooleanValue(ecn));
-    l->sw->SetAttribute("EcnKmin", UintegerValue(1500));
-    l->sw->SetAttribute("EcnKmax", UintegerValue(2000));
+    l->sw->SetAttribute("EcnKmin", UintegerValue(kmin));
+    l->sw->SetAttribute("EcnKmax", UintegerValue(kmax));
     swNode->AggregateObject(l->sw);
     l->sw->AddPort(l->sw0);
     l->sw->AddPort(l->sw1);
@@ -327,6 +333,35 @@ TEST_F(PfcSwitchTest, EcnMarksFramesDequeuedAboveKmax)
     EXPECT_EQ(l->sw->GetEcnMarks(), 192u);
     EXPECT_EQ(l->sw->GetEcnMarks(), l->receivedCe);
     RecordProperty("ecn_marks", std::to_string(l->sw->GetEcnMarks()));
+}
+
+TEST_F(PfcSwitchTest, EcnMarksAFrameThatFindsItsEgressIdleWhenOneFrameExceedsKmax)
+{
+    // Kmin 500 B and Kmax 1,000 B, below one 1,066 B frame: a frame that finds port 1's
+    // queue empty leaves with 1,066 B queued (itself), above Kmax, and is marked for sure,
+    // though an idle port takes it without its entering the queue's ring. Frames 5 us apart
+    // (each crosses the switch in 217.2 ns): every one finds the port idle. 6 frames,
+    // 6 marks, 6 CE frames received.
+    auto l = MakeLine(1.0, true, 0, true, 500, 1000);
+    for (int k = 0; k < 6; ++k)
+    {
+        Simulator::Schedule(MicroSeconds(5 * k), [&]() {
+            l->blaster.remaining = 1;
+            l->s->Wake();
+        });
+    }
+    uint64_t queuedMax = 0;
+    l->sw->TraceConnectWithoutContext("EcnMark",
+                                      Callback<void, Ptr<const Packet>, uint32_t, uint8_t>(
+                                          [&](Ptr<const Packet>, uint32_t, uint8_t) {
+                                              queuedMax = std::max(queuedMax,
+                                                                   l->sw->EgressFrames());
+                                          }));
+    Simulator::Run();
+    EXPECT_EQ(l->received, 6u);
+    EXPECT_EQ(l->sw->GetEcnMarks(), 6u);
+    EXPECT_EQ(l->receivedCe, 6u);
+    EXPECT_EQ(queuedMax, 0u); // no frame waited in a queue's ring
 }
 
 TEST_F(PfcSwitchTest, AFrameForAnIdleEgressLeavesAtOnceAndOneForAPausedEgressWaits)
