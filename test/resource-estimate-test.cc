@@ -117,13 +117,33 @@ TEST(ResourceEstimate, GrowsAsTheClosedFormSays)
     EXPECT_THROW(JobRegistry::SizeBound("mesh:x=1", 9), std::invalid_argument);
 }
 
-TEST(ResourceEstimate, AbsurdSpecsSaturateInsteadOfWrapping)
+TEST(ResourceEstimate, SpecsTheConstructorRefusesHaveNoCounts)
 {
-    // BCube(255, 15) has 255^16 ~ 3e38 hosts: the counts saturate at 2^62, never wrap.
-    const auto c = CountTopology("bcube:n=255,k=15");
+    // The closed forms read a spec as the constructors do: BCube(255, 15) (255^16 ~ 3e38
+    // hosts, over the 2^24 a BCube may have), an odd fat-tree, a star beyond 65,535 hosts, a
+    // torus side of 0, a ring without n, an unknown key and an unknown family have no counts
+    // (MakeTopology names what is wrong).
+    for (const char* spec : {"bcube:n=255,k=15",
+                             "fattree:k=7",
+                             "star:n=65536",
+                             "torus:dims=4x0",
+                             "ring:deadlockfree=1",
+                             "bigraph:s=2,m=2,colour=red",
+                             "moebius:n=3"})
+    {
+        EXPECT_FALSE(CountTopology(spec).has_value()) << spec;
+    }
+    // The largest BCube of three levels that may be built: 255^3 = 16,581,375 hosts (<= 2^24),
+    // 3 x 255^2 = 195,075 switches, a link per host and level.
+    const auto c = CountTopology("bcube:n=255,k=2");
     ASSERT_TRUE(c.has_value());
-    EXPECT_EQ(c->hosts, uint64_t{1} << 62);
-    EXPECT_FALSE(CountTopology("moebius:n=3").has_value());
+    EXPECT_EQ(c->hosts, 16581375u);
+    EXPECT_EQ(c->switches, 195075u);
+    EXPECT_EQ(c->links, 3u * 16581375u);
+    // Saturating arithmetic for the estimate's products: 2^40 x 2^40 caps at 2^62.
+    EXPECT_EQ(SaturatingMul(uint64_t{1} << 40, uint64_t{1} << 40), kCountCap);
+    EXPECT_EQ(SaturatingPow(255, 16), kCountCap);
+    EXPECT_EQ(SaturatingPow(255, 2), 65025u);
 }
 
 TEST(ResourceEstimate, AnAffordableRunGoesOnAndHugeOnesAreRefusedBeforeBuilding)
@@ -204,6 +224,21 @@ TEST(ResourceEstimate, EstimateRefusesWhatTheRunRefuses)
     o = RunParamsync("--topology=fattree:k=64 --algorithm=mesh --estimate=1 --max-memory=1GB");
     EXPECT_EQ(o.code, 0) << o.err;
     EXPECT_NE(o.out.find("hosts          65536\n"), std::string::npos) << o.out;
+    // Unless the topology cannot be built: BCube n=1000 (n takes 2..255) would count 10^12
+    // hosts, far over any limit, and was estimated (exit 0) where the run refused it for its
+    // memory, not its n. Both now name n, as the constructor does; so does an odd k.
+    for (const char* estimate : {"--estimate=1 ", ""})
+    {
+        o = RunParamsync(std::string("--topology=bcube:n=1000,k=3 ") + estimate +
+                         "--max-memory=1GB");
+        EXPECT_EQ(o.code, 2) << estimate << o.out;
+        EXPECT_NE(o.err.find("n must be an integer from 2 to 255"), std::string::npos) << o.err;
+        EXPECT_EQ(o.err.find("memory"), std::string::npos) << o.err;
+        EXPECT_EQ(o.out.find("hosts"), std::string::npos) << o.out;
+    }
+    o = RunParamsync("--topology=fattree:k=127 --estimate=1 --max-memory=1GB");
+    EXPECT_EQ(o.code, 2) << o.out;
+    EXPECT_NE(o.err.find("k = 127 is odd"), std::string::npos) << o.err;
 }
 
 TEST(ResourceEstimate, PacketBytesAreTheCountsTimesTheFittedCosts)

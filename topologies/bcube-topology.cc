@@ -15,28 +15,53 @@ namespace
 const char* const kBcubeUsage = "bcube:n=N,k=K with N in [2, 255], K in [0, 15] and "
                                 "N^(K+1) <= 16777216[,deadlockfree=0|1][,rate=R][,delay=D]";
 
+/// What a BCube spec says, read and checked once for the constructor and Counts.
+struct BcubeArgs
+{
+    uint32_t n;
+    uint32_t k;
+    bool deadlockFree;
+    double rate;
+    double delay;
+    std::vector<uint32_t> pow; //!< n^0 .. n^(k+1)
+};
+
+BcubeArgs
+ParseBcube(SpecString& spec, double rateBps, double delayS)
+{
+    BcubeArgs a;
+    a.n = static_cast<uint32_t>(RequireUint(spec, "n", 2, 255, kBcubeUsage));
+    a.k = static_cast<uint32_t>(RequireUint(spec, "k", 0, 15, kBcubeUsage));
+    a.deadlockFree = spec.GetBool("deadlockfree", true);
+    a.rate = spec.GetRate("rate", rateBps);
+    a.delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    a.pow.assign(1, 1);
+    for (uint32_t l = 0; l <= a.k; ++l)
+    {
+        uint64_t next = uint64_t{a.pow.back()} * a.n;
+        if (next > (uint64_t{1} << 24))
+        {
+            throw std::invalid_argument(spec.Where() + "BCube(" + std::to_string(a.n) + "," +
+                                        std::to_string(a.k) +
+                                        ") is too large; usage: " + kBcubeUsage);
+        }
+        a.pow.push_back(static_cast<uint32_t>(next));
+    }
+    return a;
+}
+
 } // namespace
 
 BcubeTopology::BcubeTopology(SpecString& spec, double rateBps, double delayS)
 {
-    m_n = static_cast<uint32_t>(RequireUint(spec, "n", 2, 255, kBcubeUsage));
-    m_k = static_cast<uint32_t>(RequireUint(spec, "k", 0, 15, kBcubeUsage));
-    m_deadlockFree = spec.GetBool("deadlockfree", true);
-    double rate = spec.GetRate("rate", rateBps);
-    double delay = spec.GetTime("delay", delayS);
-    spec.Finish();
-    m_pow.assign(1, 1);
-    for (uint32_t l = 0; l <= m_k; ++l)
-    {
-        uint64_t next = uint64_t{m_pow.back()} * m_n;
-        if (next > (uint64_t{1} << 24))
-        {
-            throw std::invalid_argument(spec.Where() + "BCube(" + std::to_string(m_n) + "," +
-                                        std::to_string(m_k) +
-                                        ") is too large; usage: " + kBcubeUsage);
-        }
-        m_pow.push_back(static_cast<uint32_t>(next));
-    }
+    BcubeArgs args = ParseBcube(spec, rateBps, delayS);
+    m_n = args.n;
+    m_k = args.k;
+    m_deadlockFree = args.deadlockFree;
+    const double rate = args.rate;
+    const double delay = args.delay;
+    m_pow = std::move(args.pow);
     m_spec = "bcube:n=" + std::to_string(m_n) + ",k=" + std::to_string(m_k) +
              ExplicitOptions(spec, {"deadlockfree", "rate", "delay"});
 
@@ -228,13 +253,14 @@ TopologyCounts
 BcubeTopology::Counts(SpecString& spec)
 {
     // BCube(n, k): n^(k+1) servers of k+1 ports, k+1 levels of n^k switches.
-    const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
-    const uint64_t k = spec.GetUint("k", 0, 0, 15);
+    const BcubeArgs args = ParseBcube(spec, 0, 0); // refuses what the constructor refuses
+    const uint64_t n = args.n;
+    const uint64_t k = args.k;
     TopologyCounts c;
     c.hosts = SaturatingPow(n, k + 1);
     c.switches = SaturatingMul(k + 1, SaturatingPow(n, k));
     c.links = SaturatingMul(k + 1, c.hosts);
-    c.lanes = spec.GetBool("deadlockfree", true) ? static_cast<uint32_t>(k + 1) : 1;
+    c.lanes = args.deadlockFree ? static_cast<uint32_t>(k + 1) : 1;
     c.hostsRelay = k >= 1;
     return c;
 }

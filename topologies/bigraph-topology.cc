@@ -14,16 +14,39 @@ namespace
 const char* const kBigraphUsage =
     "bigraph:s=S,m=M with S and M in [1, 255][,deadlockfree=0|1][,rate=R][,delay=D]";
 
+/// What a bigraph spec says, read and checked once for the constructor and Counts.
+struct BigraphArgs
+{
+    uint32_t s;
+    uint32_t m;
+    bool deadlockFree;
+    double rate;
+    double delay;
+};
+
+BigraphArgs
+ParseBigraph(SpecString& spec, double rateBps, double delayS)
+{
+    BigraphArgs a;
+    a.s = static_cast<uint32_t>(RequireUint(spec, "s", 1, 255, kBigraphUsage));
+    a.m = static_cast<uint32_t>(RequireUint(spec, "m", 1, 255, kBigraphUsage));
+    a.deadlockFree = spec.GetBool("deadlockfree", true);
+    a.rate = spec.GetRate("rate", rateBps);
+    a.delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    return a;
+}
+
 } // namespace
 
 BigraphTopology::BigraphTopology(SpecString& spec, double rateBps, double delayS)
 {
-    m_s = static_cast<uint32_t>(RequireUint(spec, "s", 1, 255, kBigraphUsage));
-    m_m = static_cast<uint32_t>(RequireUint(spec, "m", 1, 255, kBigraphUsage));
-    m_deadlockFree = spec.GetBool("deadlockfree", true);
-    double rate = spec.GetRate("rate", rateBps);
-    double delay = spec.GetTime("delay", delayS);
-    spec.Finish();
+    const BigraphArgs args = ParseBigraph(spec, rateBps, delayS);
+    m_s = args.s;
+    m_m = args.m;
+    m_deadlockFree = args.deadlockFree;
+    const double rate = args.rate;
+    const double delay = args.delay;
     m_spec = "bigraph:s=" + std::to_string(m_s) + ",m=" + std::to_string(m_m) +
              ExplicitOptions(spec, {"deadlockfree", "rate", "delay"});
 
@@ -154,13 +177,14 @@ BigraphTopology::Counts(SpecString& spec)
 {
     // Two parts of S switches with M servers each; every switch of one part to every
     // switch of the other.
-    const uint64_t s = spec.GetUint("s", 1, 1, 255);
-    const uint64_t m = spec.GetUint("m", 1, 1, 255);
+    const BigraphArgs args = ParseBigraph(spec, 0, 0); // refuses what the constructor refuses
+    const uint64_t s = args.s;
+    const uint64_t m = args.m;
     TopologyCounts c;
     c.hosts = 2 * s * m;
     c.switches = 2 * s;
     c.links = c.hosts + s * s;
-    c.lanes = spec.GetBool("deadlockfree", true) ? 2 : 1;
+    c.lanes = args.deadlockFree ? 2 : 1;
     return c;
 }
 

@@ -15,22 +15,47 @@ const char* const kFatTreeUsage =
     "fattree:k=K with K even in [2, 128][,oversub=O with O in [1, 64]][,rate=R][,aggrate=R]"
     "[,corerate=R][,delay=D]";
 
+/// What a fat-tree spec says, read and checked once for the constructor and Counts.
+struct FatTreeArgs
+{
+    uint32_t k;
+    uint32_t oversub;
+    double rate;
+    double aggRate;
+    double coreRate;
+    double delay;
+};
+
+FatTreeArgs
+ParseFatTree(SpecString& spec, double rateBps, double delayS)
+{
+    FatTreeArgs a;
+    a.k = static_cast<uint32_t>(RequireUint(spec, "k", 2, 128, kFatTreeUsage));
+    if (a.k % 2 != 0)
+    {
+        throw std::invalid_argument(spec.Where() + "k = " + std::to_string(a.k) +
+                                    " is odd; usage: " + kFatTreeUsage);
+    }
+    a.oversub = static_cast<uint32_t>(spec.GetUint("oversub", 1, 1, 64));
+    a.rate = spec.GetRate("rate", rateBps);
+    a.aggRate = spec.GetRate("aggrate", a.rate);
+    a.coreRate = spec.GetRate("corerate", a.rate);
+    a.delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    return a;
+}
+
 } // namespace
 
 FatTreeTopology::FatTreeTopology(SpecString& spec, double rateBps, double delayS)
 {
-    m_k = static_cast<uint32_t>(RequireUint(spec, "k", 2, 128, kFatTreeUsage));
-    if (m_k % 2 != 0)
-    {
-        throw std::invalid_argument(spec.Where() + "k = " + std::to_string(m_k) +
-                                    " is odd; usage: " + kFatTreeUsage);
-    }
-    uint32_t oversub = static_cast<uint32_t>(spec.GetUint("oversub", 1, 1, 64));
-    double rate = spec.GetRate("rate", rateBps);
-    double aggRate = spec.GetRate("aggrate", rate);
-    double coreRate = spec.GetRate("corerate", rate);
-    double delay = spec.GetTime("delay", delayS);
-    spec.Finish();
+    const FatTreeArgs args = ParseFatTree(spec, rateBps, delayS);
+    m_k = args.k;
+    const uint32_t oversub = args.oversub;
+    const double rate = args.rate;
+    const double aggRate = args.aggRate;
+    const double coreRate = args.coreRate;
+    const double delay = args.delay;
     m_spec = "fattree:k=" + std::to_string(m_k) +
              ExplicitOptions(spec, {"oversub", "rate", "aggrate", "corerate", "delay"});
 
@@ -234,8 +259,9 @@ FatTreeTopology::Counts(SpecString& spec)
 {
     // k pods of k/2 edge and k/2 aggregation switches, (k/2)^2 cores; O k/2 servers per
     // edge switch; links: one per server, (k/2)^2 per pod edge-agg and agg-core.
-    const uint64_t k = spec.GetUint("k", 2, 2, 128);
-    const uint64_t o = spec.GetUint("oversub", 1, 1, 64);
+    const FatTreeArgs args = ParseFatTree(spec, 0, 0); // refuses what the constructor refuses
+    const uint64_t k = args.k;
+    const uint64_t o = args.oversub;
     const uint64_t half = k / 2;
     TopologyCounts c;
     c.hosts = k * half * o * half;

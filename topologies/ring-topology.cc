@@ -57,11 +57,12 @@ TopologyCounts
 RingTopology::Counts(SpecString& spec)
 {
     // A one-dimensional torus: n servers, n links, a dateline lane pair from 4 servers.
-    const uint64_t n = spec.GetUint("n", 2, 2, 1u << 24);
+    const Args args = Parse(spec, 0, 0); // refuses what the constructor refuses
+    const uint64_t n = args.n;
     TopologyCounts c;
     c.hosts = n;
     c.links = n;
-    c.lanes = (spec.GetBool("deadlockfree", true) && n >= 4) ? 2 : 1;
+    c.lanes = (args.deadlockFree && n >= 4) ? 2 : 1;
     c.hostsRelay = true;
     return c;
 }

@@ -24,8 +24,8 @@ class RingTopology : public TorusTopology
   public:
     /// \brief Builds from a parsed spec; rateBps/delayS are the defaults for rate=/delay=.
     RingTopology(SpecString& spec, double rateBps, double delayS);
-    /// \brief Counts by closed form without building (topologies/topology-counts.h); a bad
-    /// value is left for the constructor to name.
+    /// \brief Counts by closed form without building (topologies/topology-counts.h), after
+    /// reading the spec as the constructor does: what it refuses throws the same error.
     static TopologyCounts Counts(SpecString& spec);
 
     std::string Family() const override;

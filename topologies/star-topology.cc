@@ -6,13 +6,37 @@
 namespace ns3
 {
 
+namespace
+{
+
+/// What a star spec says, read and checked once for the constructor and Counts.
+struct StarArgs
+{
+    uint32_t n;
+    double rate;
+    double delay;
+};
+
+StarArgs
+ParseStar(SpecString& spec, double rateBps, double delayS)
+{
+    StarArgs a;
+    a.n = static_cast<uint32_t>(
+        RequireUint(spec, "n", 2, 65535, "star:n=N with N in [2, 65535][,rate=R][,delay=D]"));
+    a.rate = spec.GetRate("rate", rateBps);
+    a.delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    return a;
+}
+
+} // namespace
+
 StarTopology::StarTopology(SpecString& spec, double rateBps, double delayS)
 {
-    m_n = static_cast<uint32_t>(
-        RequireUint(spec, "n", 2, 65535, "star:n=N with N in [2, 65535][,rate=R][,delay=D]"));
-    double rate = spec.GetRate("rate", rateBps);
-    double delay = spec.GetTime("delay", delayS);
-    spec.Finish();
+    const StarArgs args = ParseStar(spec, rateBps, delayS);
+    m_n = args.n;
+    const double rate = args.rate;
+    const double delay = args.delay;
     m_spec = "star:n=" + std::to_string(m_n) + ExplicitOptions(spec, {"rate", "delay"});
     for (uint32_t i = 0; i < m_n; ++i)
     {
@@ -56,7 +80,7 @@ TopologyCounts
 StarTopology::Counts(SpecString& spec)
 {
     TopologyCounts c;
-    c.hosts = spec.GetUint("n", 2, 1, 1u << 24);
+    c.hosts = ParseStar(spec, 0, 0).n; // refuses what the constructor refuses
     c.switches = 1;
     c.links = c.hosts;
     return c;

@@ -2,8 +2,10 @@
  * TopologyCounts: a topology's size by its family's closed form, without building it. The
  * driver's resource estimate (helper/resource-estimate.h) needs it before it lets a run build
  * millions of nodes. Each family computes its own beside its constructor (a static Counts),
- * and CountTopology (topology.cc) finds the family through the same registry as
- * MakeTopology. Counts of absurd specs saturate at 2^62 instead of wrapping.
+ * after reading the spec through the same parser as the constructor: a spec the constructor
+ * refuses has no counts (the estimate of a topology that cannot be built would mislead), and
+ * MakeTopology names what is wrong. CountTopology (topology.cc) finds the family through the
+ * same registry as MakeTopology. Counts saturate at 2^62 instead of wrapping.
  */
 #ifndef PARAMSYNC_TOPOLOGY_COUNTS_H
 #define PARAMSYNC_TOPOLOGY_COUNTS_H

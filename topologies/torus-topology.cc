@@ -70,15 +70,36 @@ SidesText(const std::vector<uint32_t>& sides)
     return out;
 }
 
+/// What a torus spec says, read and checked once for the constructor and Counts.
+struct TorusArgs
+{
+    std::vector<uint32_t> sides;
+    bool deadlockFree;
+    double rate;
+    double delay;
+};
+
+TorusArgs
+ParseTorus(SpecString& spec, double rateBps, double delayS)
+{
+    TorusArgs a;
+    a.sides = ParseSides(spec);
+    a.deadlockFree = spec.GetBool("deadlockfree", true);
+    a.rate = spec.GetRate("rate", rateBps);
+    a.delay = spec.GetTime("delay", delayS);
+    spec.Finish();
+    return a;
+}
+
 } // namespace
 
 TorusTopology::TorusTopology(SpecString& spec, double rateBps, double delayS)
 {
-    m_sides = ParseSides(spec);
-    m_deadlockFree = spec.GetBool("deadlockfree", true);
-    double rate = spec.GetRate("rate", rateBps);
-    double delay = spec.GetTime("delay", delayS);
-    spec.Finish();
+    TorusArgs args = ParseTorus(spec, rateBps, delayS);
+    m_sides = std::move(args.sides);
+    m_deadlockFree = args.deadlockFree;
+    const double rate = args.rate;
+    const double delay = args.delay;
     m_spec = "torus:dims=" + SidesText(m_sides) +
              ExplicitOptions(spec, {"deadlockfree", "rate", "delay"});
     Build(rate, delay);
@@ -304,25 +325,15 @@ TorusTopology::Counts(SpecString& spec)
 {
     // One link per server and dimension (to its + neighbour); no switches; a lane pair
     // (dateline) per dimension of side >= 4 when deadlock-free.
-    const bool deadlockFree = spec.GetBool("deadlockfree", true);
-    std::istringstream dims(spec.GetString("dims", "2"));
-    std::string side;
+    const TorusArgs args = ParseTorus(spec, 0, 0); // refuses what the constructor refuses
     TopologyCounts c;
     c.hosts = 1;
-    uint64_t d = 0;
-    while (std::getline(dims, side, 'x'))
+    for (uint32_t s : args.sides)
     {
-        uint64_t s = 0;
-        if (!ParseUint(side, s))
-        {
-            // CountTopology turns this into "unknown"; the constructor names what is wrong.
-            throw std::invalid_argument("torus side '" + side + "'");
-        }
-        c.hosts = SaturatingMul(c.hosts, std::max<uint64_t>(s, 1));
-        c.lanes += (deadlockFree && s >= 4) ? 1 : 0;
-        ++d;
+        c.hosts = SaturatingMul(c.hosts, s);
+        c.lanes += (args.deadlockFree && s >= 4) ? 1 : 0;
     }
-    c.links = SaturatingMul(d, c.hosts);
+    c.links = SaturatingMul(args.sides.size(), c.hosts);
     c.hostsRelay = true;
     return c;
 }
