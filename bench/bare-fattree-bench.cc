@@ -4,7 +4,7 @@
  * section can tell the machine's growth (caches, memory latency) from ours.
  *
  * The same network and traffic as the scaling cases of paramsync (bench/scaling_bench.py):
- * fattree:k=K (k^3/4 hosts, 40 Gb/s links with 1 us delay, paramsync's defaults), one
+ * fattree:k=K (k^3/4 hosts, links at the driver's default rate and delay, DriverOptions'), one
  * permutation flow list, 1000 B payloads sent as paramsync's RoCEv2 frame on the wire
  * (RoceWireBytes: headers, FCS, preamble and gap), ECMP by a hash of (source, destination)
  * at the edge and aggregation layers, the event queue paramsync's packet backend uses
@@ -21,6 +21,7 @@
  * user_cpu_s and peak_rss_kb. Bad arguments: one line on stderr, exit 2.
  */
 #include "ns3/core-module.h"
+#include "ns3/driver-options.h"
 #include "ns3/flow-list.h"
 #include "ns3/ring-fifo.h"
 #include "ns3/roce-frame.h"
@@ -185,8 +186,8 @@ BareFatTree* g_tree = nullptr;
 std::vector<BareFlow> g_flows;
 uint32_t g_payload = 1000;
 uint64_t g_window = 1;
-Time g_delay = MicroSeconds(1);
-double g_bps = 40e9;
+Time g_delay;   // the driver's default link delay (main)
+double g_bps{}; // the driver's default link rate (main)
 uint64_t g_hops = 0;
 
 uint32_t
@@ -286,6 +287,19 @@ main(int argc, char** argv)
         }
         g_payload = static_cast<uint32_t>(payload);
     }
+    // The links paramsync's scaling cases get: the driver's defaults, read from the driver's
+    // own options (a copy of the numbers here would drift when a default changes).
+    DriverOptions defaults;
+    try
+    {
+        defaults.Validate();
+    }
+    catch (const std::exception& e)
+    {
+        Refuse(std::string("the driver's default options do not validate: ") + e.what());
+    }
+    g_bps = defaults.rateBps;
+    g_delay = Seconds(defaults.delayS);
     BareFatTree tree(static_cast<uint32_t>(k));
     g_tree = &tree;
     // One bandwidth-delay product of packets: the longest path (6 links: host, edge, agg,
