@@ -220,8 +220,10 @@ class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
         bool becnPending{false}; //!< the next ACK carries BECN (CnpInAck)
         Time lastCnp;            //!< when
     };
-    /// Per-port state.
-    struct Port
+    /// Per-port state. Aligned to a cache line so that what SourcePull reads per packet (the
+    /// active list, its round-robin index, the data mask: the first 41 bytes) is one line;
+    /// unaligned, half of the ports' records had it straddle two.
+    struct alignas(64) Port
     {
         Ptr<PfcNetDevice> dev;                              //!< the device
         std::vector<QueuePair*> active;                     //!< QPs with data to send (round robin)
