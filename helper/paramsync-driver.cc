@@ -381,10 +381,10 @@ ParamsyncDriver::Setup(int argc, char** argv)
         m_options.SetNs3Defaults();
         if (m_options.estimateOnly && ResourceEstimate::WithinLimit(m_options))
         {
-            // The estimate reads a topology's size by its family's closed form, which does
-            // not check every parameter: a run that could go on builds the topology first,
-            // so that --estimate refuses what the run refuses (the graph is a small part of
-            // what the run would build).
+            // The closed forms read a spec as the constructors do, but a topology file is
+            // read only when built, and a wrapper (server:) has no closed form: a run that
+            // could go on builds the topology first, so that --estimate refuses what the run
+            // refuses (the graph is a small part of what the run would build).
             MakeRunTopology();
         }
         if (!ResourceEstimate::Guard(m_options, std::cout, std::cerr))

@@ -6,6 +6,7 @@
 #include "roce-frame.h"
 
 #include "ns3/abort.h"
+#include "ns3/assert.h"
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
@@ -583,7 +584,11 @@ PfcSwitch::RelayReceive(uint32_t inPort,
         // today): the frame being handed over heads its queue, so it is queued first.
         QueueStaged();
     }
-    PfcNetDevice& out = route->device ? *route->device : *m_ports[route->port].Device();
+    // The hop carries its port's device: Initialize (or SetForwardingTable after it) gave the
+    // table our ports, and RelayReceive runs after Initialize.
+    NS_ASSERT_MSG(route->device == PeekPointer(m_ports[route->port].Device()),
+                  "PfcSwitch: a forwarding hop without its port's device");
+    PfcNetDevice& out = *route->device;
     if (out.HasRelayBacklog(outPriority))
     {
         // Frames wait in the queue already (nothing is staged here now): this one joins them.
