@@ -16,6 +16,8 @@
 #ifndef PARAMSYNC_POOLED_EVENT_H
 #define PARAMSYNC_POOLED_EVENT_H
 
+#include "fast-tls.h"
+
 #include "ns3/event-impl.h"
 #include "ns3/ptr.h"
 
@@ -94,7 +96,7 @@ class PooledEvent : public Base
     static FreeBlock*&
     FreeList()
     {
-        static thread_local FreeBlock* head = nullptr;
+        PARAMSYNC_FAST_TLS static thread_local FreeBlock* head = nullptr;
         return head;
     }
 };

@@ -32,6 +32,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/frame-ref.h
   model/flagged-traced-callback.h
   model/ring-fifo.h
+  model/fast-tls.h
   model/pooled-event.h
   model/pfc-channel.h
   model/pfc-channel-crossing.h

@@ -36,6 +36,8 @@
 #ifndef PARAMSYNC_WARMABLE_EVENT_H
 #define PARAMSYNC_WARMABLE_EVENT_H
 
+#include "fast-tls.h"
+
 #include "ns3/event-impl.h"
 
 namespace ns3
@@ -104,14 +106,14 @@ class WarmableEvent : public EventImpl
     static bool&
     Warming()
     {
-        static thread_local bool warming = false;
+        PARAMSYNC_FAST_TLS static thread_local bool warming = false;
         return warming;
     }
     /// \brief The warmable event made last on this thread and not yet inserted.
     static const EventImpl*&
     Announced()
     {
-        static thread_local const EventImpl* announced = nullptr;
+        PARAMSYNC_FAST_TLS static thread_local const EventImpl* announced = nullptr;
         return announced;
     }
 };
