@@ -349,45 +349,84 @@ RadixHeapScheduler::RemoveNext()
     return next; // the base stays its key: every later insertion is as late or later
 }
 
+const RadixHeapScheduler::Record*
+RadixHeapScheduler::KnownCursor::Next(const RadixHeapScheduler& q)
+{
+    while (chunk == nullptr || index >= chunk->count)
+    {
+        if (chunk != nullptr && chunk->next != nullptr)
+        {
+            chunk = chunk->next;
+        }
+        else if (level0 != 0)
+        {
+            // Buckets 1..kDigits - 1 (bits of the first bitmap word): each holds one time, in
+            // uid order, and a radix heap's buckets are in key order.
+            chunk = q.m_buckets[1 + static_cast<std::size_t>(__builtin_ctzll(level0))].head;
+            level0 &= level0 - 1;
+        }
+        else if (lastLevel0)
+        {
+            chunk = q.m_buckets[kDigits].head; // the last level-0 bucket: the next word's bit 0
+            lastLevel0 = false;
+        }
+        else
+        {
+            return nullptr;
+        }
+        index = 0;
+    }
+    return &chunk->records[index++];
+}
+
 void
 RadixHeapScheduler::WarmAhead()
 {
-    // The events after this one, when they are known without a refill (bucket 0 holds more
-    // of this time: most of the time in a network of equal links and frames). In a large
-    // network their memory left the cache while they waited (an arrival waits a propagation
-    // delay): each is prefetched in steps, one step per event run, so that a step only reads
-    // lines the step before loaded (warmable-event.h). The event kWarmStages ahead gets its
-    // own line prefetched; the one s ahead (s < kWarmStages) is asked for stage
-    // kWarmStages - s if it had the stage before. Events inserted meanwhile go behind these
-    // (same time, later uid), so the ones warmed are the next to run.
-    std::array<const Record*, kWarmStages + 1> ahead{};
-    std::size_t n = 0;
-    std::size_t i = m_firstNext;
-    for (const Chunk* c = m_buckets[0].head; c != nullptr && n < ahead.size(); c = c->next)
+    // The next kWarmWindow events known without a refill (KnownCursor: the rest of bucket 0,
+    // then the level-0 buckets) each advance one stage per removal while they wait in the
+    // window: their own line first (stage 0), then Warm(1) .. Warm(kWarmStages), so that a
+    // stage only reads lines the one before loaded a removal earlier (warmable-event.h). An
+    // event that enters the window late (few events pending before it, or inserted ahead of
+    // others) gets the stages there is time for. The window keeps its order but for
+    // insertions: an event's last stage is looked up from where the last match was (most
+    // often the next entry: the window moved by one).
+    constexpr int kLast = static_cast<int>(kWarmStages);
+    KnownCursor cursor{
+        m_buckets[0].head, m_firstNext, m_nonEmpty[0] >> 1, (m_nonEmpty[1] & 1) != 0};
+    std::array<WarmedEvent, kWarmWindow> warmed{};
+    std::size_t from = 0;
+    for (WarmedEvent& w : warmed)
     {
-        for (; i < c->count && n < ahead.size(); ++i)
+        const Record* r = cursor.Next(*this);
+        if (r == nullptr)
         {
-            ahead[n++] = &c->records[i];
+            break;
         }
-        i = 0;
-    }
-    std::array<uint32_t, kWarmStages + 1> warmed{}; // kNoUid
-    for (std::size_t s = n; s-- > 0;)
-    {
-        const Record& r = *ahead[s];
-        const int stage = static_cast<int>(kWarmStages - s); // 0: its own line
+        int stage = 0;
+        for (std::size_t k = from; k < m_warmed.size(); ++k)
+        {
+            if (m_warmed[k].uid == r->uid)
+            {
+                stage = m_warmed[k].stage + 1;
+                from = k + 1;
+                break;
+            }
+        }
         if (stage == 0)
         {
-            __builtin_prefetch(WithoutWarmableBit(r.impl));
-            warmed[0] = r.uid;
+            __builtin_prefetch(WithoutWarmableBit(r->impl));
         }
-        else if (HasWarmableBit(r.impl) && r.uid == m_warmedUid[stage - 1])
+        else if (stage > kLast || !HasWarmableBit(r->impl))
         {
-            static_cast<const WarmableEvent*>(WithoutWarmableBit(r.impl))->Warm(stage);
-            warmed[stage] = r.uid;
+            stage = kLast; // nothing (more) to warm
         }
+        else
+        {
+            static_cast<const WarmableEvent*>(WithoutWarmableBit(r->impl))->Warm(stage);
+        }
+        w = WarmedEvent{r->uid, static_cast<uint8_t>(stage)};
     }
-    m_warmedUid = warmed;
+    m_warmed = warmed;
 }
 
 void

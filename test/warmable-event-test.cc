@@ -107,28 +107,89 @@ Of(const Log& log, int id)
 
 TEST(WarmableEvent, EachStageOnceInOrderBeforeTheEventLeaves)
 {
-    // 8 events of one time. While event k is taken, WarmAhead looks at the next five (k+1 ..
-    // k+5; four stages, kWarmStages): event k+5 gets its own line prefetched (stage 0, not
-    // logged), k+4 stage 1 if it had stage 0 at the last removal, ..., k+1 stage 4 if it had
-    // stage 3. Stage 0 first happens while e0 is taken, to e5; so e5 has stage s while
-    // e(s) is taken, e6 while e(s + 1) is, and e7 (nothing behind it) while e(s + 2) is.
-    // e0-e4 were never 5 ahead with stage 0 first: no stage at all.
+    // 8 events of one time. While event k is taken, WarmAhead looks at the next six (k+1 ..
+    // k+6, kWarmWindow) and moves each one stage on: an event new to the window gets its
+    // own line prefetched (stage 0, not logged), one seen at the last removal the stage
+    // after the one it had, up to 4 (kWarmStages). Taking e0 gives e1..e6 stage 0; taking e1
+    // gives e2..e6 stage 1 and e7 stage 0; and so on: an event has as many stages as
+    // removals it waited in the window after the first, at most 4.
+    //   e0: never in a window; e1: stage 0 only; e2: 1; e3: 1, 2; e4: 1..3; e5, e6, e7: 1..4
+    // (e6 reaches 4 while e4 is taken and waits two more removals without another stage).
     const WarmableEvent::WarmingScope warming;
     RadixHeapScheduler s;
     const Log log = MakeAndDrain(s, 8);
-    for (int id = 0; id <= 4; ++id)
-    {
-        EXPECT_EQ(Of(log, id), Log{"e" + std::to_string(id)}) << id;
-    }
-    for (int id = 5; id <= 7; ++id)
+    const std::vector<int> stages{0, 0, 1, 2, 3, 4, 4, 4};
+    for (int id = 0; id < 8; ++id)
     {
         const std::string e = "e" + std::to_string(id);
-        EXPECT_EQ(Of(log, id), (Log{e + ":1", e + ":2", e + ":3", e + ":4", e})) << id;
+        Log expected;
+        for (int stage = 1; stage <= stages[id]; ++stage)
+        {
+            expected.push_back(e + ":" + std::to_string(stage));
+        }
+        expected.push_back(e);
+        EXPECT_EQ(Of(log, id), expected) << id;
     }
     // The stages are asked while the event before is being taken (inside RemoveNext, so
-    // logged before it): e5:1 while e1 is taken, e6:1 and e5:2 while e2 is, e7:1 with e3.
-    const Log expectedHead{"e0", "e5:1", "e1", "e6:1", "e5:2", "e2", "e7:1"};
-    EXPECT_EQ(Log(log.begin(), log.begin() + 7), expectedHead);
+    // logged before it), in the order the events run: e2..e6 stage 1 while e1 is taken.
+    const Log expectedHead{"e0", "e2:1", "e3:1", "e4:1", "e5:1", "e6:1", "e1", "e3:2"};
+    EXPECT_EQ(Log(log.begin(), log.begin() + 8), expectedHead);
+}
+
+TEST(WarmableEvent, StagesGoOnAcrossTimesAndAnEventInsertedAhead)
+{
+    // e0 at 100 ns, e1..e4 at 110 ns: after e0 is taken, bucket 0 is empty and the next
+    // events wait in a level-0 bucket (one time each, in key order); the window reads them
+    // there (stage 0 each). x (e9) is then inserted at 105 ns, ahead of them, and taken
+    // next: e1..e4 keep their stages (found by uid, not by position) and move to stage 1.
+    // Taking e1 gives e2..e4 stage 2, e2 gives e3, e4 stage 3, e3 gives e4 stage 4.
+    const WarmableEvent::WarmingScope warming;
+    Log log;
+    RadixHeapScheduler s;
+    std::vector<std::unique_ptr<RecordingEvent>> events;
+    const auto insert = [&](int id, uint64_t ts, uint32_t uid) {
+        events.push_back(std::make_unique<RecordingEvent>(id, log));
+        s.Insert(At(ts, uid, events.back().get()));
+    };
+    insert(0, 100, 10);
+    for (int id = 1; id <= 4; ++id)
+    {
+        insert(id, 110, static_cast<uint32_t>(10 + id));
+    }
+    const auto take = [&]() {
+        const EventImpl* impl = s.RemoveNext().impl;
+        for (std::size_t i = 0; i < events.size(); ++i)
+        {
+            if (events[i].get() == impl)
+            {
+                log.push_back("taken" + std::to_string(i));
+            }
+        }
+    };
+    take(); // e0
+    insert(9, 105, 20);
+    while (!s.IsEmpty())
+    {
+        take();
+    }
+    // events[5] is x: taken second, never warmed (it was next as soon as it was inserted).
+    EXPECT_EQ(log,
+              (Log{"taken0",
+                   "e1:1",
+                   "e2:1",
+                   "e3:1",
+                   "e4:1",
+                   "taken5",
+                   "e2:2",
+                   "e3:2",
+                   "e4:2",
+                   "taken1",
+                   "e3:3",
+                   "e4:3",
+                   "taken2",
+                   "e4:4",
+                   "taken3",
+                   "taken4"}));
 }
 
 TEST(WarmableEvent, NoStagesWithWarmAheadOff)
@@ -163,8 +224,8 @@ TEST(WarmableEvent, OnlyTheEventInsertedRightAfterItIsMadeIsWarmed)
 {
     // w is made, then a plain event is inserted before w: that insertion takes (clears) the
     // announcement, so w is inserted unmarked and never warmed, however far ahead it waits.
-    // v, made and inserted at once behind it, is warmed (6 plain events after it keep it
-    // five ahead long enough: stage s after the s-th removal following its stage 0).
+    // v, made and inserted at once behind it, is warmed: it enters the window (six events)
+    // as plain[1] is taken, and has stage s after the s-th removal following.
     const WarmableEvent::WarmingScope warming;
     Log log;
     RadixHeapScheduler s;
