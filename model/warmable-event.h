@@ -11,7 +11,7 @@
  * the running one is in the queue's bucket of the current time ~94 % of the time. An event
  * that is about to run can be asked to prefetch its first lines, so their loads overlap the
  * work of the events before it (software pipelining across events: the stages are in
- * RadixHeapScheduler::RemoveNext).
+ * RadixHeapScheduler::WarmAhead).
  *
  * Stages: Warm(1) prefetches what the event's own line points to directly (the receiving
  * device's receive line); Warm(2) runs one event later, when those lines are expected to be
