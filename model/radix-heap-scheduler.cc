@@ -391,42 +391,57 @@ RadixHeapScheduler::WarmAhead()
     // insertions: an event's last stage is looked up from where the last match was (most
     // often the next entry: the window moved by one).
     constexpr int kLast = static_cast<int>(kWarmStages);
-    KnownCursor cursor{
-        m_buckets[0].head, m_firstNext, m_nonEmpty[0] >> 1, (m_nonEmpty[1] & 1) != 0};
-    std::array<WarmedEvent, kWarmWindow> warmed{};
-    std::size_t from = 0;
-    for (WarmedEvent& w : warmed)
+    std::array<const Record*, kWarmWindow> ahead;
+    std::size_t n = 0;
+    const Chunk* head = m_buckets[0].head;
+    if (head != nullptr && head->count - m_firstNext >= kWarmWindow)
     {
-        const Record* r = cursor.Next(*this);
-        if (r == nullptr)
+        // Most removals: the whole window in bucket 0's head chunk.
+        for (; n < kWarmWindow; ++n)
         {
-            break;
+            ahead[n] = &head->records[m_firstNext + n];
         }
-        int stage = 0;
-        for (std::size_t k = from; k < m_warmed.size(); ++k)
+    }
+    else
+    {
+        KnownCursor cursor{head, m_firstNext, m_nonEmpty[0] >> 1, (m_nonEmpty[1] & 1) != 0};
+        for (const Record* r = nullptr; n < kWarmWindow && (r = cursor.Next(*this)) != nullptr;)
         {
-            if (m_warmed[k].uid == r->uid)
+            ahead[n++] = r;
+        }
+    }
+    const std::array<WarmedEvent, kWarmWindow>& last = m_warmed[m_warmedNow];
+    std::array<WarmedEvent, kWarmWindow>& now = m_warmed[m_warmedNow ^ 1];
+    std::size_t from = 0;
+    for (std::size_t s = 0; s < n; ++s)
+    {
+        const Record& r = *ahead[s];
+        int stage = 0;
+        for (std::size_t k = from; k < m_warmedCount; ++k)
+        {
+            if (last[k].uid == r.uid)
             {
-                stage = m_warmed[k].stage + 1;
+                stage = last[k].stage + 1;
                 from = k + 1;
                 break;
             }
         }
         if (stage == 0)
         {
-            __builtin_prefetch(WithoutWarmableBit(r->impl));
+            __builtin_prefetch(WithoutWarmableBit(r.impl));
         }
-        else if (stage > kLast || !HasWarmableBit(r->impl))
+        else if (stage > kLast || !HasWarmableBit(r.impl))
         {
             stage = kLast; // nothing (more) to warm
         }
         else
         {
-            static_cast<const WarmableEvent*>(WithoutWarmableBit(r->impl))->Warm(stage);
+            static_cast<const WarmableEvent*>(WithoutWarmableBit(r.impl))->Warm(stage);
         }
-        w = WarmedEvent{r->uid, static_cast<uint8_t>(stage)};
+        now[s] = WarmedEvent{r.uid, static_cast<uint8_t>(stage)};
     }
-    m_warmed = warmed;
+    m_warmedNow ^= 1;
+    m_warmedCount = n;
 }
 
 void

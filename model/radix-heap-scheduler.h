@@ -223,10 +223,13 @@ class RadixHeapScheduler : public Scheduler
         uint32_t uid{kNoUid}; //!< EventKey::m_uid
         uint8_t stage{0};     //!< 0 .. kWarmStages
     };
-    /// The last window of WarmAhead, in the order the events run.
-    std::array<WarmedEvent, kWarmWindow> m_warmed{};
-    bool m_warmAhead{true}; //!< WarmAhead attribute
-    uint32_t m_lastUid{0};  //!< the latest uid inserted (serial-number order)
+    /// WarmAhead's last window (m_warmed[m_warmedNow], its first m_warmedCount entries, in
+    /// the order the events run) and the one it writes next.
+    std::array<std::array<WarmedEvent, kWarmWindow>, 2> m_warmed{};
+    std::size_t m_warmedNow{0};   //!< the last window's index in m_warmed
+    std::size_t m_warmedCount{0}; //!< its entries
+    bool m_warmAhead{true};       //!< WarmAhead attribute
+    uint32_t m_lastUid{0};        //!< the latest uid inserted (serial-number order)
 };
 
 } // namespace ns3
