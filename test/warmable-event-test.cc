@@ -136,6 +136,23 @@ TEST(WarmableEvent, EachStageOnceInOrderBeforeTheEventLeaves)
     EXPECT_EQ(Log(log.begin(), log.begin() + 8), expectedHead);
 }
 
+TEST(WarmableEvent, TheWindowCrossesChunks)
+{
+    // 100 events of one time fill bucket 0's chunks of 42 events each (1 KiB chunks, 24
+    // bytes an event after a 16-byte header: RadixHeapScheduler::kChunkEvents): while one of
+    // the last five of a chunk is taken, the window runs on into the next chunk. Every event
+    // from e5 on waits in the window five removals or more, so each has stages 1..4, once
+    // each and in order, e42 and e84 (the first of a chunk) as well.
+    const WarmableEvent::WarmingScope warming;
+    RadixHeapScheduler s;
+    const Log log = MakeAndDrain(s, 100);
+    for (int id = 5; id < 100; ++id)
+    {
+        const std::string e = "e" + std::to_string(id);
+        EXPECT_EQ(Of(log, id), (Log{e + ":1", e + ":2", e + ":3", e + ":4", e})) << id;
+    }
+}
+
 TEST(WarmableEvent, StagesGoOnAcrossTimesAndAnEventInsertedAhead)
 {
     // e0 at 100 ns, e1..e4 at 110 ns: after e0 is taken, bucket 0 is empty and the next
