@@ -209,6 +209,101 @@ TEST(WarmableEvent, StagesGoOnAcrossTimesAndAnEventInsertedAhead)
                    "taken4"}));
 }
 
+TEST(WarmableEvent, EventsInsertedBehindTheWindowJoinItInOrder)
+{
+    // The window is kept from one removal to the next and filled from where it was last
+    // read, so an event inserted behind its last one must still be found there: in a
+    // level-0 bucket made non-empty after the window was read (e3 at 115 ns, then e4 at
+    // 120 ns), and in the window's last bucket itself (e5 at 120 ns, behind e4). All times
+    // are below 128 ns, so every one of them is a level-0 bucket against a base of 100 ns
+    // (their 6-bit digits above the lowest agree).
+    //   take e0: e1, e2 (110 ns) enter the window (stage 0, not logged);
+    //   take e1 (after e3 is inserted): e2 stage 1, e3 enters;
+    //   take e2 (after e4, e5): e3 stage 1, e4 and e5 enter;
+    //   take e3: e4, e5 stage 1; take e4: e5 stage 2; take e5.
+    const WarmableEvent::WarmingScope warming;
+    Log log;
+    RadixHeapScheduler s;
+    std::vector<std::unique_ptr<RecordingEvent>> events;
+    const auto insert = [&](uint64_t ts) {
+        const int id = static_cast<int>(events.size());
+        events.push_back(std::make_unique<RecordingEvent>(id, log));
+        s.Insert(At(ts, static_cast<uint32_t>(10 + id), events.back().get()));
+    };
+    const auto take = [&]() {
+        const EventImpl* impl = s.RemoveNext().impl;
+        for (std::size_t i = 0; i < events.size(); ++i)
+        {
+            if (events[i].get() == impl)
+            {
+                log.push_back("taken" + std::to_string(i));
+            }
+        }
+    };
+    insert(100);
+    insert(110);
+    insert(110);
+    take();
+    insert(115);
+    take();
+    insert(120);
+    insert(120);
+    while (!s.IsEmpty())
+    {
+        take();
+    }
+    EXPECT_EQ(log,
+              (Log{"taken0",
+                   "e2:1",
+                   "taken1",
+                   "e3:1",
+                   "taken2",
+                   "e4:1",
+                   "e5:1",
+                   "taken3",
+                   "e5:2",
+                   "taken4",
+                   "taken5"}));
+}
+
+TEST(WarmableEvent, AnEventInsertedBetweenTheWindowsEventsJoinsIt)
+{
+    // e0, e1, e2 at 100 ns, e3, e4 at 110 ns; x (e5) is inserted at 105 ns after e0 is
+    // taken: behind e2, ahead of e3 and e4, which are in the window already. The window is
+    // then made afresh at the next removal (x enters it, stage 0) and the others keep their
+    // stages (found by uid):
+    //   take e0: e1..e4 enter; take e1: e2, e3, e4 stage 1, x enters;
+    //   take e2: x stage 1, e3, e4 stage 2; take x: e3, e4 stage 3; take e3: e4 stage 4.
+    const WarmableEvent::WarmingScope warming;
+    Log log;
+    RadixHeapScheduler s;
+    std::vector<std::unique_ptr<RecordingEvent>> events;
+    const auto insert = [&](uint64_t ts) {
+        const int id = static_cast<int>(events.size());
+        events.push_back(std::make_unique<RecordingEvent>(id, log));
+        s.Insert(At(ts, static_cast<uint32_t>(10 + id), events.back().get()));
+    };
+    for (const uint64_t ts : {100, 100, 100, 110, 110})
+    {
+        insert(ts);
+    }
+    std::vector<const EventImpl*> taken{s.RemoveNext().impl};
+    insert(105);
+    while (!s.IsEmpty())
+    {
+        taken.push_back(s.RemoveNext().impl);
+    }
+    EXPECT_EQ(Of(log, 5), (Log{"e5:1"}));
+    EXPECT_EQ(Of(log, 4), (Log{"e4:1", "e4:2", "e4:3", "e4:4"}));
+    const std::vector<const EventImpl*> expected{events[0].get(),
+                                                 events[1].get(),
+                                                 events[2].get(),
+                                                 events[5].get(),
+                                                 events[3].get(),
+                                                 events[4].get()};
+    EXPECT_EQ(taken, expected);
+}
+
 TEST(WarmableEvent, NoStagesWithWarmAheadOff)
 {
     // Made as the driver makes it (attributes need the TypeId set at construction).
