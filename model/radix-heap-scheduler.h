@@ -169,10 +169,12 @@ class RadixHeapScheduler : public Scheduler
     }
     /// \brief The bucket of key k against base (k >= base).
     static std::size_t BucketOf(Key k, Key base);
-    /// \brief Append ev to its bucket against the current base.
-    void Place(const Scheduler::Event& ev) const;
+    /// \brief Append ev to its bucket against the current base. Place and Append are inlined
+    /// into Insert and Refill's loop, each once per event (GCC 12 left Append a call from
+    /// Insert: 19 instructions more per packet-hop on the fattree:k=8 permutation).
+    [[gnu::always_inline]] inline void Place(const Scheduler::Event& ev) const;
     /// \brief Append ev to bucket b.
-    void Append(std::size_t b, const Scheduler::Event& ev) const;
+    [[gnu::always_inline]] inline void Append(std::size_t b, const Scheduler::Event& ev) const;
     /// \brief Put ev (its uid below one inserted before) ahead of the later uids of its time.
     void PlaceBeforeLaterUids(const Scheduler::Event& ev);
     /// \brief Make bucket 0 hold the smallest pending events (the queue must not be empty).
