@@ -9,6 +9,7 @@
 #include "ns3/config-store.h"
 #include "ns3/config.h"
 #include "ns3/global-value.h"
+#include "ns3/network-builder.h"
 #include "ns3/nstime.h"
 #include "ns3/string.h"
 #include "ns3/type-id.h"
@@ -119,16 +120,6 @@ const std::pair<const char*, const char*> kDriverSetAttributes[] = {
     {"ns3::PfcSwitch::WatchdogDetection", "--pfc-watchdog"},
     {"ns3::PfcSwitch::WatchdogRestore", "--pfc-watchdog"},
     {"ns3::ForwardingTable::HashSeed", "--seed"},
-};
-
-/// Attributes --preset=hpcc sets on the builder's factories (NetworkBuilder::SetHpccMmu):
-/// given beside the preset they would be overridden, so the pair is refused.
-const char* const kHpccPresetAttributes[] = {
-    "ns3::PfcSwitch::QueueReserveBytes",
-    "ns3::PfcSwitch::HeadroomOneWayBdps",
-    "ns3::PfcSwitch::XonHysteresis",
-    "ns3::PfcSwitch::AlphaReferenceRate",
-    "ns3::PfcNetDevice::PfcReactionBitTimes",
 };
 
 /// The initial value of an attribute default or global as text ("" when unknown).
@@ -307,7 +298,9 @@ DriverOptions::ApplyNs3Given()
                                   setBy + "; allowed: " + setBy);
             }
         }
-        for (const char* attribute : kHpccPresetAttributes)
+        // The attributes --preset=hpcc sets on the builder's factories: given beside it they
+        // would be overridden, so the pair is refused.
+        for (const std::string& attribute : NetworkBuilder::HpccMmuAttributeNames())
         {
             if (preset == "hpcc" && name == attribute)
             {

@@ -9,6 +9,7 @@
 #include "ns3/pfc-channel.h"
 #include "ns3/pfc-switch.h"
 #include "ns3/spec-string.h"
+#include "ns3/string.h"
 #include "ns3/system-path.h"
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
@@ -287,30 +288,98 @@ NetworkBuilder::LaneConflict(const Topology& topology,
                             : "a base priority in {" + allowed + "} for this topology");
 }
 
+namespace
+{
+
+/// One attribute of HPCC's switch buffer (NetworkBuilder::SetHpccMmu): on the switch factory
+/// or on the device factory, its name and value as text.
+struct HpccMmuSetting
+{
+    bool onSwitch;
+    const char* attribute;
+    const char* value;
+};
+
+// HPCC's simulator (alibaba-edu/High-Precision-Congestion-Control): switch-mmu.cc keeps 4 KiB
+// per queue aside and resumes 3 KiB below the threshold; its main program sizes each port's
+// headroom at 3 x rate x delay; its NIC stops at a pause's arrival. (Its lowering of the
+// free-buffer shift per doubling of a port's rate above the NIC rate is AlphaReferenceRate,
+// set from the network: HpccAlphaReferenceRate.)
+constexpr HpccMmuSetting kHpccMmu[] = {
+    {true, "QueueReserveBytes", "4096"},
+    {true, "HeadroomOneWayBdps", "3"},
+    {true, "XonHysteresis", "3072"},
+    {false, "PfcReactionBitTimes", "0"},
+};
+
+/// The hosts' NIC rate as HPCC's simulator takes it: the rate ConnectLinks gives host 0's
+/// first device; 0 without a host port.
+double
+HpccAlphaReferenceRate(const TopologyGraph& g)
+{
+    if (g.HostCount() == 0 || g.Ports(g.HostNode(0)).empty())
+    {
+        return 0;
+    }
+    return g.Link(g.LinkAt(g.HostNode(0), 0)).rateBps;
+}
+
+std::string
+FullName(const HpccMmuSetting& s)
+{
+    return std::string(s.onSwitch ? "ns3::PfcSwitch::" : "ns3::PfcNetDevice::") + s.attribute;
+}
+
+} // namespace
+
 void
 NetworkBuilder::SetHpccMmu()
 {
-    // HPCC's simulator (alibaba-edu/High-Precision-Congestion-Control): switch-mmu.cc keeps
-    // 4 KiB per queue aside and resumes 3 KiB below the threshold; its main program sizes
-    // each port's headroom at 3 x rate x delay and lowers the free-buffer shift (3) by one per
-    // doubling of the port's rate above the NIC rate; its NIC stops at a pause's arrival.
-    m_switch.Set("QueueReserveBytes", UintegerValue(4096));
-    m_switch.Set("HeadroomOneWayBdps", DoubleValue(3.0));
-    m_switch.Set("XonHysteresis", UintegerValue(3072));
-    m_device.Set("PfcReactionBitTimes", UintegerValue(0));
+    for (const HpccMmuSetting& s : kHpccMmu)
+    {
+        (s.onSwitch ? m_switch : m_device).Set(s.attribute, StringValue(s.value));
+    }
     m_alphaFromNicRate = true;
+}
+
+std::vector<std::pair<std::string, std::string>>
+NetworkBuilder::HpccMmuAttributes(const TopologyGraph& g)
+{
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const HpccMmuSetting& s : kHpccMmu)
+    {
+        out.emplace_back(FullName(s), s.value);
+    }
+    const double rate = HpccAlphaReferenceRate(g);
+    if (rate > 0)
+    {
+        const DataRateValue value(DataRate(static_cast<uint64_t>(rate)));
+        out.emplace_back("ns3::PfcSwitch::AlphaReferenceRate",
+                         value.SerializeToString(MakeDataRateChecker()));
+    }
+    return out;
+}
+
+std::vector<std::string>
+NetworkBuilder::HpccMmuAttributeNames()
+{
+    std::vector<std::string> out;
+    for (const HpccMmuSetting& s : kHpccMmu)
+    {
+        out.push_back(FullName(s));
+    }
+    out.emplace_back("ns3::PfcSwitch::AlphaReferenceRate");
+    return out;
 }
 
 ResolvedObjectFactory
 NetworkBuilder::SwitchFactory(const TopologyGraph& g) const
 {
     ResolvedObjectFactory factory = m_switch;
-    if (m_alphaFromNicRate && g.HostCount() > 0 && !g.Ports(g.HostNode(0)).empty())
+    const double rate = HpccAlphaReferenceRate(g);
+    if (m_alphaFromNicRate && rate > 0)
     {
-        // The rate ConnectLinks gives host 0's first device.
-        const TopologyLink& link = g.Link(g.LinkAt(g.HostNode(0), 0));
-        factory.Set("AlphaReferenceRate",
-                    DataRateValue(DataRate(static_cast<uint64_t>(link.rateBps))));
+        factory.Set("AlphaReferenceRate", DataRateValue(DataRate(static_cast<uint64_t>(rate))));
     }
     factory.Resolve();
     return factory;

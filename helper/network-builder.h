@@ -35,6 +35,7 @@
 
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ns3
@@ -127,6 +128,16 @@ class NetworkBuilder
      * port, as HPCC takes it), and pauses obeyed the moment they arrive (PfcReactionBitTimes 0).
      */
     void SetHpccMmu();
+    /**
+     * \brief What SetHpccMmu sets on the factories of a network built from g: each
+     * attribute's full name (ns3::Type::Name) and its value as ConfigStore's raw text writes
+     * it, AlphaReferenceRate at the rate of host 0's first link (none without hosts). The
+     * driver records them in ns3-attributes.txt: they are what a --preset=hpcc run ran with.
+     */
+    static std::vector<std::pair<std::string, std::string>> HpccMmuAttributes(
+        const TopologyGraph& g);
+    /// \brief The full names of the attributes SetHpccMmu sets.
+    static std::vector<std::string> HpccMmuAttributeNames();
 
     /**
      * \brief The ports a capture list names: comma-separated NODE (every port of the node)

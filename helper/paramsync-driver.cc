@@ -13,6 +13,7 @@
 #include "ns3/config-store.h"
 #include "ns3/config.h"
 #include "ns3/file-topology.h"
+#include "ns3/network-builder.h"
 #include "ns3/plan-checker.h"
 #include "ns3/string.h"
 
@@ -25,8 +26,10 @@
 #include <iostream>
 #include <new>
 #include <sstream>
+#include <stdexcept>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <utility>
 
 namespace ns3
 {
@@ -68,6 +71,28 @@ Ns3AttributeDefaults()
     const std::string name = "\"" + std::string(path) + "\"";
     const size_t at = saved.find(name);
     return at == std::string::npos ? saved : saved.replace(at, name.size(), "\"\"");
+}
+
+/**
+ * ConfigStore raw text with each of the given attributes' default line set to the value the
+ * run used: what the builder set on its factories (--preset=hpcc) rather than the default.
+ * \throws std::logic_error when the text has no line of one of them
+ */
+std::string
+WithValuesAsRun(std::string text, const std::vector<std::pair<std::string, std::string>>& values)
+{
+    for (const auto& [name, value] : values)
+    {
+        const std::string key = "default " + name + " \"";
+        const size_t at = text.find(key);
+        const size_t end = at == std::string::npos ? at : text.find('"', at + key.size());
+        if (end == std::string::npos)
+        {
+            throw std::logic_error("ns3-attributes.txt: no default line of " + name);
+        }
+        text.replace(at + key.size(), end - at - key.size(), value);
+    }
+    return text;
 }
 
 /// Refuses a file path whose directory the run could not write into (tried by creating
@@ -577,12 +602,17 @@ ParamsyncDriver::WriteOutputs(const std::vector<RunResult>& runs, const RunExit&
             // file:DIR/topology.txt reproduces it, and HPCC's simulator reads it.
             std::ostringstream topology;
             FileTopology::WriteHpcc(m_topology->Graph(), topology);
+            // The preset's switch buffer is set on the builder's factories, not as defaults.
+            const std::vector<std::pair<std::string, std::string>> asRun =
+                m_options.preset == "hpcc" ? NetworkBuilder::HpccMmuAttributes(m_topology->Graph())
+                                           : std::vector<std::pair<std::string, std::string>>{};
             ResultsWriter::WriteDirectory(
                 m_out->Staging(),
                 runs,
                 m_options.UsedRelativeTo(m_options.out),
                 exit,
-                {{"ns3-attributes.txt", Ns3AttributeDefaults()}, {"topology.txt", topology.str()}},
+                {{"ns3-attributes.txt", WithValuesAsRun(Ns3AttributeDefaults(), asRun)},
+                 {"topology.txt", topology.str()}},
                 &config);
         }
         if (!m_options.trace.empty())

@@ -865,6 +865,50 @@ TEST(DriverPacket, RngRunSelectsAnotherRandomStream)
     EXPECT_EQ(Field(two.out, "rng_run"), 2);
 }
 
+TEST(DriverPacket, APresetRunsNs3AttributesHoldThePresetsSwitchBuffer)
+{
+    // --preset=hpcc sets HPCC's switch buffer on the builder's factories
+    // (NetworkBuilder::SetHpccMmu), not as defaults: ns3-attributes.txt listed the defaults
+    // (QueueReserveBytes "0", AlphaReferenceRate "0bps"), not what ran. HPCC's values (README,
+    // "Congestion control presets"): reserve 4096 B, headroom 3 one-way BDPs, resume 3072 B
+    // below XOFF, pauses obeyed on arrival (0 bit times), and the alpha reference at the NIC
+    // rate: here --rate=10Gbps, so 10,000,000,000 bps.
+    const std::string base = "--topology=star:n=4 --algorithm=ring --model=bytes:64KB";
+    const std::string out = "/tmp/paramsync-preset-attrs-" + std::to_string(getpid());
+    Outcome preset = RunJson(base + " --preset=hpcc --rate=10Gbps --out=" + out);
+    ASSERT_EQ(preset.code, 0) << preset.err;
+    const std::string attrs = Slurp(out + "/ns3-attributes.txt");
+    for (const char* line : {"default ns3::PfcSwitch::QueueReserveBytes \"4096\"",
+                             "default ns3::PfcSwitch::HeadroomOneWayBdps \"3\"",
+                             "default ns3::PfcSwitch::XonHysteresis \"3072\"",
+                             "default ns3::PfcNetDevice::PfcReactionBitTimes \"0\"",
+                             "default ns3::PfcSwitch::AlphaReferenceRate \"10000000000bps\""})
+    {
+        EXPECT_NE(attrs.find(line), std::string::npos) << line;
+    }
+    // Loaded back beside the same options, the record is no conflict and gives the same run.
+    const std::string load = " --ns3::ConfigStore::Filename=" + out +
+                             "/ns3-attributes.txt --ns3::ConfigStore::Mode=Load "
+                             "--ns3::ConfigStore::FileFormat=RawText";
+    Outcome loaded = RunJson(base + " --preset=hpcc --rate=10Gbps" + load);
+    ASSERT_EQ(loaded.code, 0) << loaded.err;
+    EXPECT_EQ(Field(loaded.out, "gst_s"), Field(preset.out, "gst_s"));
+    std::system(
+        ("rm -rf " + out + " /tmp/.paramsync-preset-attrs-" + std::to_string(getpid()) + ".lock")
+            .c_str());
+    // Without the preset the defaults are what ran, and are recorded as such.
+    Outcome plain = RunJson(base + " --rate=10Gbps --out=" + out);
+    ASSERT_EQ(plain.code, 0) << plain.err;
+    const std::string plainAttrs = Slurp(out + "/ns3-attributes.txt");
+    EXPECT_NE(plainAttrs.find("default ns3::PfcSwitch::QueueReserveBytes \"0\""),
+              std::string::npos);
+    EXPECT_NE(plainAttrs.find("default ns3::PfcSwitch::AlphaReferenceRate \"0bps\""),
+              std::string::npos);
+    std::system(
+        ("rm -rf " + out + " /tmp/.paramsync-preset-attrs-" + std::to_string(getpid()) + ".lock")
+            .c_str());
+}
+
 TEST(DriverPacket, ExplicitNs3AttributesWinOrConflictAndTheSavedAttributesReproduceTheRun)
 {
     // --ns3::RoceNic::Mtu=1000 and --ns3::PfcSwitch::BufferSize=1000000 used to be
