@@ -70,7 +70,8 @@
  * to the next (a ring, filled from a cursor left where it last read): made afresh on each
  * removal, with every stage looked up by uid, it cost 272 instructions per event (14 % of
  * the 1,024-host run's, the stages' own work aside); kept, 151. It is made afresh only when
- * an event was inserted ahead of its last one, or the event taken was not its first.
+ * an event was inserted ahead of its last one, events were moved (TakeAll), an event was
+ * taken without warming or was not the window's first, or the window ran empty.
  */
 #ifndef PARAMSYNC_RADIX_HEAP_SCHEDULER_H
 #define PARAMSYNC_RADIX_HEAP_SCHEDULER_H

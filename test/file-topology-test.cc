@@ -274,6 +274,12 @@ TEST(FileTopologyTest, MalformedFilesNameFileLineAndWhatIsAllowed)
              {"3 1 2\n5\n", ":2:", "switch id '5'"},
              {"3 1 2\n2 1\n", ":2:", "more switch ids"},
              {"3 4 2\n2\n", ":1:", "switches < nodes"},
+             // A header alone declared a million nodes for one link line (test/fuzz/
+             // topology-file-fuzz.cc: 7,777,714 nodes, 1.2 GB of graph and a 121 TB table
+             // of hop counts that aborted the run): fewer than nodes - 1 links leave a node
+             // unlinked, so the header is refused before a node is made.
+             {"1000000 1 1\n3\n0 3 100Gbps 0.001ms 0\n", ":1:", "links >= nodes - 1"},
+             {"4 1 2\n3\n0 3 100Gbps 1us 0\n1 3 100Gbps 1us 0\n", ":1:", "every node linked"},
              // Native: unknown keyword, missing fields, unknown node, duplicate name and
              // link, zero rate.
              {"host a\nrouter r\n", ":2:", "unknown keyword"},

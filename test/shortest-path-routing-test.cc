@@ -99,3 +99,29 @@ TEST(ShortestPathRouting, APartitionIsRefusedOrLeftWithoutARoute)
     ASSERT_EQ(hops.size(), 1u);
     EXPECT_EQ(g.Node(g.Ports(Named(g, "h1"))[hops[0].port].peer).name, "sw0.0");
 }
+
+TEST(ShortestPathRouting, AHopCountTableLargerThanTheMachineIsRefusedBeforeItIsMade)
+{
+    // 1,000,000 hosts, two of them linked: with partitions allowed (NO_ROUTE) nothing refuses
+    // the graph before the table of hop counts, nodes x hosts x 2 B = 10^6 x 10^6 x 2 B
+    // = 2,000 GB, more than any machine this runs on: a clear error naming the sizes, not an
+    // allocation that aborts (or throws std::bad_alloc).
+    TopologyGraph g;
+    for (int h = 0; h < 1000000; ++h)
+    {
+        g.AddHost("h" + std::to_string(h));
+    }
+    g.AddLink(0, 1, 1e9, 1e-6);
+    try
+    {
+        ShortestPathRouting r(g, {}, "g", ShortestPathRouting::Unreachable::NO_ROUTE);
+        ADD_FAILURE() << "a 2 TB table was made";
+    }
+    catch (const std::invalid_argument& e)
+    {
+        const std::string what = e.what();
+        EXPECT_NE(what.find("1000000 nodes x 1000000 hosts x 2 B = 2000"), std::string::npos)
+            << what;
+        EXPECT_NE(what.find("exceed this machine's memory"), std::string::npos) << what;
+    }
+}

@@ -387,11 +387,15 @@ ReadHpccHeader(const std::string& path, HpccLines& in)
         throw std::invalid_argument(At(path, h.line) +
                                     "HPCC header must be 3 integers; allowed: " + kHpccAllowed);
     }
-    if (h.nodes < 2 || h.nodes > (1u << 24) || h.switches >= h.nodes || h.links == 0)
+    // Fewer than nodes - 1 links leave a node unlinked. Refused here, before a node is made:
+    // a header alone could otherwise declare 16 M nodes (1.7 GB of graph) for one link line.
+    if (h.nodes < 2 || h.nodes > (1u << 24) || h.switches >= h.nodes ||
+        uint64_t{h.links} + 1 < h.nodes)
     {
         throw std::invalid_argument(
             At(path, h.line) + "header '" + in.Text(h.line) +
-            "'; allowed: 2 <= nodes <= 16777216, switches < nodes, links >= 1");
+            "'; allowed: 2 <= nodes <= 16777216, switches < nodes, links >= nodes - 1 (every "
+            "node linked)");
     }
     return h;
 }

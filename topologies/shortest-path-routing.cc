@@ -5,8 +5,11 @@
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/connected_components.hpp>
 #include <boost/graph/visitors.hpp>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
+#include <unistd.h>
 
 namespace ns3
 {
@@ -37,6 +40,42 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
     }
     constexpr uint32_t unreached = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> dist(nodes);
+    if (unreachable == Unreachable::REFUSE)
+    {
+        // Every host reachable from host 0, checked before the table of nodes x hosts entries
+        // is made: a file of a few lines can declare millions of nodes and link none of them.
+        NodeIndex src = graph.HostNode(0);
+        std::fill(dist.begin(), dist.end(), unreached);
+        dist[src] = 0;
+        boost::breadth_first_search(g,
+                                    src,
+                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
+                                        dist.data(), boost::on_tree_edge()))));
+        for (HostRank h = 1; h < hosts; ++h)
+        {
+            if (dist[graph.HostNode(h)] == unreached)
+            {
+                throw std::invalid_argument(
+                    what + ": host " + graph.Node(src).name + " cannot reach host " +
+                    graph.Node(graph.HostNode(h)).name + "; allowed: a connected topology");
+            }
+        }
+    }
+    const double tableBytes = double(nodes) * hosts * sizeof(uint16_t);
+    const double machineBytes = double(sysconf(_SC_PHYS_PAGES)) *
+                                double(sysconf(_SC_PAGE_SIZE)); // < 0: unknown
+    if (machineBytes > 0 && tableBytes > machineBytes)
+    {
+        const auto gb = [](double bytes) {
+            char text[32];
+            std::snprintf(text, sizeof(text), "%.1f GB", bytes / 1e9);
+            return std::string(text);
+        };
+        throw std::invalid_argument(what + ": its hop counts (" + std::to_string(nodes) +
+                                    " nodes x " + std::to_string(hosts) + " hosts x 2 B = " +
+                                    gb(tableBytes) + ") exceed this machine's memory (" +
+                                    gb(machineBytes) + "); allowed: a topology whose table fits");
+    }
     m_dist.assign(size_t{nodes} * hosts, std::numeric_limits<uint16_t>::max());
     for (HostRank h = 0; h < hosts; ++h)
     {
