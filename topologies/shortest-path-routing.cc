@@ -40,17 +40,21 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
     }
     constexpr uint32_t unreached = std::numeric_limits<uint32_t>::max();
     std::vector<uint32_t> dist(nodes);
-    if (unreachable == Unreachable::REFUSE)
-    {
-        // Every host reachable from host 0, checked before the table of nodes x hosts entries
-        // is made: a file of a few lines can declare millions of nodes and link none of them.
-        NodeIndex src = graph.HostNode(0);
+    // dist: hops from src to every node (unreached where no path is up).
+    const auto distancesFrom = [&](NodeIndex src) {
         std::fill(dist.begin(), dist.end(), unreached);
         dist[src] = 0;
         boost::breadth_first_search(g,
                                     src,
                                     boost::visitor(boost::make_bfs_visitor(boost::record_distances(
                                         dist.data(), boost::on_tree_edge()))));
+    };
+    if (unreachable == Unreachable::REFUSE)
+    {
+        // Every host reachable from host 0, checked before the table of nodes x hosts entries
+        // is made: a file of a few lines can declare millions of nodes and link none of them.
+        const NodeIndex src = graph.HostNode(0);
+        distancesFrom(src);
         for (HostRank h = 1; h < hosts; ++h)
         {
             if (dist[graph.HostNode(h)] == unreached)
@@ -79,13 +83,8 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
     m_dist.assign(size_t{nodes} * hosts, std::numeric_limits<uint16_t>::max());
     for (HostRank h = 0; h < hosts; ++h)
     {
-        NodeIndex src = graph.HostNode(h);
-        std::fill(dist.begin(), dist.end(), unreached);
-        dist[src] = 0;
-        boost::breadth_first_search(g,
-                                    src,
-                                    boost::visitor(boost::make_bfs_visitor(boost::record_distances(
-                                        dist.data(), boost::on_tree_edge()))));
+        const NodeIndex src = graph.HostNode(h);
+        distancesFrom(src);
         for (NodeIndex n = 0; n < nodes; ++n)
         {
             if (dist[n] == unreached && graph.Node(n).isHost && unreachable == Unreachable::REFUSE)
