@@ -441,13 +441,23 @@ RadixHeapScheduler::WarmAhead(uint32_t takenUid)
     for (std::size_t i = 0; i < count; ++i)
     {
         WarmedEvent& e = m_window[(first + i) & (kWindowSlots - 1)];
-        if (e.stage < kWarmStages)
-        {
-            ++e.stage;
-            static_cast<const WarmableEvent*>(WithoutWarmableBit(e.impl))->Warm(e.stage);
-        }
+        WarmNextStage(e, e.stage);
     }
     FillWindow();
+}
+
+void
+RadixHeapScheduler::WarmNextStage(WarmedEvent& e, uint8_t reached)
+{
+    if (reached < kWarmStages)
+    {
+        e.stage = reached + 1;
+        static_cast<const WarmableEvent*>(WithoutWarmableBit(e.impl))->Warm(e.stage);
+    }
+    else
+    {
+        e.stage = kWarmStages; // nothing more to warm
+    }
 }
 
 void
@@ -494,15 +504,7 @@ RadixHeapScheduler::RebuildWindow()
             if (old[k].uid == e.uid)
             {
                 from = k + 1;
-                if (old[k].stage < kWarmStages)
-                {
-                    e.stage = old[k].stage + 1;
-                    static_cast<const WarmableEvent*>(WithoutWarmableBit(e.impl))->Warm(e.stage);
-                }
-                else
-                {
-                    e.stage = kWarmStages;
-                }
+                WarmNextStage(e, old[k].stage);
                 break;
             }
         }

@@ -240,6 +240,9 @@ class RadixHeapScheduler : public Scheduler
         uint32_t uid{kNoUid};     //!< EventKey::m_uid
         uint8_t stage{0};         //!< 0 (own line) .. kWarmStages; kWarmStages if not warmable
     };
+    /// \brief Set e one stage past `reached` and ask its event for that stage (nothing past
+    /// kWarmStages).
+    static void WarmNextStage(WarmedEvent& e, uint8_t reached);
     /// Slots of the window's ring (a power of two above kWarmWindow).
     static constexpr std::size_t kWindowSlots = 8;
     static_assert(kWindowSlots > kWarmWindow && (kWindowSlots & (kWindowSlots - 1)) == 0);

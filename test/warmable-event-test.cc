@@ -105,6 +105,66 @@ Of(const Log& log, int id)
     return out;
 }
 
+/// Warmable events inserted one at a time (event i: uid 10 + i, stages logged as "ei:s") and
+/// taken with each removal logged as "taken<i>", into one log.
+class Scenario
+{
+  public:
+    /// \brief Make the next event and insert it at time ts.
+    void
+    Insert(uint64_t ts)
+    {
+        const int id = static_cast<int>(m_events.size());
+        m_events.push_back(std::make_unique<RecordingEvent>(id, log));
+        queue.Insert(At(ts, static_cast<uint32_t>(10 + id), m_events.back().get()));
+    }
+
+    /// \brief Take the next event and log which one it was.
+    void
+    Take()
+    {
+        const EventImpl* impl = queue.RemoveNext().impl;
+        for (std::size_t i = 0; i < m_events.size(); ++i)
+        {
+            if (m_events[i].get() == impl)
+            {
+                log.push_back("taken" + std::to_string(i));
+            }
+        }
+    }
+
+    /// \brief Take every event left.
+    void
+    Drain()
+    {
+        while (!queue.IsEmpty())
+        {
+            Take();
+        }
+    }
+
+    Log log;                  //!< stages and removals, in order
+    RadixHeapScheduler queue; //!< the queue under test
+
+  private:
+    std::vector<std::unique_ptr<RecordingEvent>> m_events;
+};
+
+/// The removals of a log alone, in order.
+Log
+Removals(const Log& log)
+{
+    Log out;
+    for (const std::string& entry : log)
+    {
+        if (entry.rfind("taken", 0) == 0)
+        {
+            out.push_back(entry);
+        }
+    }
+    return out;
+}
+
 TEST(WarmableEvent, EachStageOnceInOrderBeforeTheEventLeaves)
 {
     // 8 events of one time. While event k is taken, WarmAhead looks at the next six (k+1 ..
@@ -157,40 +217,21 @@ TEST(WarmableEvent, StagesGoOnAcrossTimesAndAnEventInsertedAhead)
 {
     // e0 at 100 ns, e1..e4 at 110 ns: after e0 is taken, bucket 0 is empty and the next
     // events wait in a level-0 bucket (one time each, in key order); the window reads them
-    // there (stage 0 each). x (e9) is then inserted at 105 ns, ahead of them, and taken
+    // there (stage 0 each). x (e5) is then inserted at 105 ns, ahead of them, and taken
     // next: e1..e4 keep their stages (found by uid, not by position) and move to stage 1.
     // Taking e1 gives e2..e4 stage 2, e2 gives e3, e4 stage 3, e3 gives e4 stage 4.
     const WarmableEvent::WarmingScope warming;
-    Log log;
-    RadixHeapScheduler s;
-    std::vector<std::unique_ptr<RecordingEvent>> events;
-    const auto insert = [&](int id, uint64_t ts, uint32_t uid) {
-        events.push_back(std::make_unique<RecordingEvent>(id, log));
-        s.Insert(At(ts, uid, events.back().get()));
-    };
-    insert(0, 100, 10);
+    Scenario s;
+    s.Insert(100);
     for (int id = 1; id <= 4; ++id)
     {
-        insert(id, 110, static_cast<uint32_t>(10 + id));
+        s.Insert(110);
     }
-    const auto take = [&]() {
-        const EventImpl* impl = s.RemoveNext().impl;
-        for (std::size_t i = 0; i < events.size(); ++i)
-        {
-            if (events[i].get() == impl)
-            {
-                log.push_back("taken" + std::to_string(i));
-            }
-        }
-    };
-    take(); // e0
-    insert(9, 105, 20);
-    while (!s.IsEmpty())
-    {
-        take();
-    }
-    // events[5] is x: taken second, never warmed (it was next as soon as it was inserted).
-    EXPECT_EQ(log,
+    s.Take(); // e0
+    s.Insert(105);
+    s.Drain();
+    // Event 5 is x: taken second, never warmed (it was next as soon as it was inserted).
+    EXPECT_EQ(s.log,
               (Log{"taken0",
                    "e1:1",
                    "e2:1",
@@ -222,37 +263,17 @@ TEST(WarmableEvent, EventsInsertedBehindTheWindowJoinItInOrder)
     //   take e2 (after e4, e5): e3 stage 1, e4 and e5 enter;
     //   take e3: e4, e5 stage 1; take e4: e5 stage 2; take e5.
     const WarmableEvent::WarmingScope warming;
-    Log log;
-    RadixHeapScheduler s;
-    std::vector<std::unique_ptr<RecordingEvent>> events;
-    const auto insert = [&](uint64_t ts) {
-        const int id = static_cast<int>(events.size());
-        events.push_back(std::make_unique<RecordingEvent>(id, log));
-        s.Insert(At(ts, static_cast<uint32_t>(10 + id), events.back().get()));
-    };
-    const auto take = [&]() {
-        const EventImpl* impl = s.RemoveNext().impl;
-        for (std::size_t i = 0; i < events.size(); ++i)
-        {
-            if (events[i].get() == impl)
-            {
-                log.push_back("taken" + std::to_string(i));
-            }
-        }
-    };
-    insert(100);
-    insert(110);
-    insert(110);
-    take();
-    insert(115);
-    take();
-    insert(120);
-    insert(120);
-    while (!s.IsEmpty())
-    {
-        take();
-    }
-    EXPECT_EQ(log,
+    Scenario s;
+    s.Insert(100);
+    s.Insert(110);
+    s.Insert(110);
+    s.Take();
+    s.Insert(115);
+    s.Take();
+    s.Insert(120);
+    s.Insert(120);
+    s.Drain();
+    EXPECT_EQ(s.log,
               (Log{"taken0",
                    "e2:1",
                    "taken1",
@@ -275,33 +296,17 @@ TEST(WarmableEvent, AnEventInsertedBetweenTheWindowsEventsJoinsIt)
     //   take e0: e1..e4 enter; take e1: e2, e3, e4 stage 1, x enters;
     //   take e2: x stage 1, e3, e4 stage 2; take x: e3, e4 stage 3; take e3: e4 stage 4.
     const WarmableEvent::WarmingScope warming;
-    Log log;
-    RadixHeapScheduler s;
-    std::vector<std::unique_ptr<RecordingEvent>> events;
-    const auto insert = [&](uint64_t ts) {
-        const int id = static_cast<int>(events.size());
-        events.push_back(std::make_unique<RecordingEvent>(id, log));
-        s.Insert(At(ts, static_cast<uint32_t>(10 + id), events.back().get()));
-    };
+    Scenario s;
     for (const uint64_t ts : {100, 100, 100, 110, 110})
     {
-        insert(ts);
+        s.Insert(ts);
     }
-    std::vector<const EventImpl*> taken{s.RemoveNext().impl};
-    insert(105);
-    while (!s.IsEmpty())
-    {
-        taken.push_back(s.RemoveNext().impl);
-    }
-    EXPECT_EQ(Of(log, 5), (Log{"e5:1"}));
-    EXPECT_EQ(Of(log, 4), (Log{"e4:1", "e4:2", "e4:3", "e4:4"}));
-    const std::vector<const EventImpl*> expected{events[0].get(),
-                                                 events[1].get(),
-                                                 events[2].get(),
-                                                 events[5].get(),
-                                                 events[3].get(),
-                                                 events[4].get()};
-    EXPECT_EQ(taken, expected);
+    s.Take();
+    s.Insert(105);
+    s.Drain();
+    EXPECT_EQ(Of(s.log, 5), (Log{"e5:1"}));
+    EXPECT_EQ(Of(s.log, 4), (Log{"e4:1", "e4:2", "e4:3", "e4:4"}));
+    EXPECT_EQ(Removals(s.log), (Log{"taken0", "taken1", "taken2", "taken5", "taken3", "taken4"}));
 }
 
 TEST(WarmableEvent, NoStagesWithWarmAheadOff)
