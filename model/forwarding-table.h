@@ -30,6 +30,8 @@
 #ifndef PARAMSYNC_FORWARDING_TABLE_H
 #define PARAMSYNC_FORWARDING_TABLE_H
 
+#include "prefetch-line.h"
+
 #include "ns3/object.h"
 
 #include <array>
@@ -172,11 +174,11 @@ class alignas(64) ForwardingTable : public Object
     {
         if (stage <= 1)
         {
-            __builtin_prefetch(&m_flatRuns);
+            PrefetchLine(&m_flatRuns);
         }
         else if (m_compiled && inLane < kMaxLanes)
         {
-            __builtin_prefetch(m_flatRuns + m_laneRuns[m_sourceRouted ? 0 : inLane]);
+            PrefetchLine(m_flatRuns + m_laneRuns[m_sourceRouted ? 0 : inLane]);
         }
     }
 

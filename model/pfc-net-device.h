@@ -57,6 +57,7 @@
 #include "flagged-traced-callback.h"
 #include "frame-ref.h"
 #include "pfc-channel.h"
+#include "prefetch-line.h"
 #include "ring-fifo.h"
 #include "roce-frame.h"
 
@@ -416,7 +417,7 @@ class PfcNetDevice : public NetDevice
     {
         if (stage <= 1)
         {
-            __builtin_prefetch(&m_relay);
+            PrefetchLine(&m_relay);
         }
         else if (m_relayReceives)
         {
@@ -435,8 +436,8 @@ class PfcNetDevice : public NetDevice
     {
         if (stage <= 1)
         {
-            __builtin_prefetch(&m_txState);
-            __builtin_prefetch(&m_txRelay);
+            PrefetchLine(&m_txState);
+            PrefetchLine(&m_txRelay);
         }
         else if (m_hasRelay && m_relayBacklog != 0)
         {

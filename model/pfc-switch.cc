@@ -3,6 +3,7 @@
 #include "forwarding-table.h"
 #include "pfc-channel.h"
 #include "pfc-watchdog.h"
+#include "prefetch-line.h"
 #include "roce-frame.h"
 
 #include "ns3/abort.h"
@@ -642,8 +643,8 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
     // lane's forwarding runs. (The egress queue needs the route: not warmed.)
     if (stage <= 1)
     {
-        __builtin_prefetch(this);
-        __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
+        PrefetchLine(this);
+        PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
     if (!m_mmu || !m_table || inPort >= m_ports.size())
@@ -669,8 +670,8 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
     // slot of the queue's first frame.
     if (stage <= 1)
     {
-        __builtin_prefetch(this);
-        __builtin_prefetch(reinterpret_cast<const char*>(this) + 64);
+        PrefetchLine(this);
+        PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
     if (port >= m_ports.size())
@@ -686,11 +687,11 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
         }
         if (stage == 2)
         {
-            __builtin_prefetch(&ps.egress[p]);
+            PrefetchLine(&ps.egress[p]);
         }
         else if (!ps.egress[p].fifo.empty())
         {
-            __builtin_prefetch(&ps.egress[p].fifo.front());
+            PrefetchLine(&ps.egress[p].fifo.front());
         }
     }
 }

@@ -1,5 +1,6 @@
 #include "radix-heap-scheduler.h"
 
+#include "prefetch-line.h"
 #include "warmable-event.h"
 
 #include "ns3/assert.h"
@@ -351,7 +352,7 @@ RadixHeapScheduler::RemoveNext()
         if (first.head != nullptr && m_firstNext < first.head->count)
         {
             // The next event's own line at least: one prefetch, no stages.
-            __builtin_prefetch(WithoutWarmableBit(first.head->records[m_firstNext].impl));
+            PrefetchLine(WithoutWarmableBit(first.head->records[m_firstNext].impl));
         }
     }
     next.impl = WithoutWarmableBit(next.impl);
@@ -467,7 +468,7 @@ RadixHeapScheduler::FillWindow()
     const Record* r = nullptr;
     while (count < kWarmWindow && (r = m_cursor.Next(*this)) != nullptr)
     {
-        __builtin_prefetch(WithoutWarmableBit(r->impl));
+        PrefetchLine(WithoutWarmableBit(r->impl));
         const uint8_t stage = HasWarmableBit(r->impl) ? 0 : kWarmStages; // nothing more
         m_window[(m_windowFirst + count++) & (kWindowSlots - 1)] = WarmedEvent{
             r->impl, r->uid, stage};

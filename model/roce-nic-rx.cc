@@ -4,6 +4,7 @@
 // counters), roce-nic-tx.cc (send path).
 #include "congestion-control.h"
 #include "forwarding-table.h"
+#include "prefetch-line.h"
 #include "roce-frame.h"
 #include "roce-nic.h"
 
@@ -68,8 +69,8 @@ RoceNic::WarmSinkReceive(int stage, const RoceFrameInfo& info) const
     const bool toQp = info.opcode == RoceOpcode::kAck || info.opcode == RoceOpcode::kCnp;
     if (stage <= 1)
     {
-        __builtin_prefetch(&m_ports);
-        __builtin_prefetch(&m_rxLastKey);
+        PrefetchLine(&m_ports);
+        PrefetchLine(&m_rxLastKey);
         return;
     }
     if (!toQp)
@@ -77,7 +78,7 @@ RoceNic::WarmSinkReceive(int stage, const RoceFrameInfo& info) const
         if (stage == 2 && m_rxLast != nullptr &&
             ((uint64_t(info.srcHost) << 24) | info.destQp) == m_rxLastKey)
         {
-            __builtin_prefetch(m_rxLast);
+            PrefetchLine(m_rxLast);
         }
         return;
     }
@@ -87,7 +88,7 @@ RoceNic::WarmSinkReceive(int stage, const RoceFrameInfo& info) const
     }
     if (stage == 2)
     {
-        __builtin_prefetch(&m_qps[info.destQp - kFirstQpNumber]);
+        PrefetchLine(&m_qps[info.destQp - kFirstQpNumber]);
     }
     else
     {

@@ -3,6 +3,7 @@
 // roce-nic.cc (configuration, queue-pair bookkeeping, counters), roce-nic-rx.cc (receive,
 // ACK/NAK and CNP path).
 #include "congestion-control.h"
+#include "prefetch-line.h"
 #include "roce-frame.h"
 #include "roce-nic.h"
 
@@ -81,8 +82,8 @@ RoceNic::LoadTxMessage(QueuePair* qp)
 void
 RoceNic::WarmQp(const QueuePair* qp)
 {
-    __builtin_prefetch(&qp->m_nextPsn);
-    __builtin_prefetch(&qp->m_txBytes);
+    PrefetchLine(&qp->m_nextPsn);
+    PrefetchLine(&qp->m_txBytes);
 }
 
 void
@@ -92,7 +93,7 @@ RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
     // at the next QP to look at; that QP's lines.
     if (stage <= 1)
     {
-        __builtin_prefetch(&m_ports);
+        PrefetchLine(&m_ports);
         return;
     }
     if (portIndex >= m_ports.size())
@@ -102,7 +103,7 @@ RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
     const Port& port = m_ports[portIndex];
     if (stage == 2)
     {
-        __builtin_prefetch(&port);
+        PrefetchLine(&port);
         return;
     }
     if (!port.active.empty())
@@ -110,7 +111,7 @@ RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
         const std::size_t i = port.rr < port.active.size() ? port.rr : 0;
         if (stage == 3)
         {
-            __builtin_prefetch(&port.active[i]);
+            PrefetchLine(&port.active[i]);
         }
         else
         {

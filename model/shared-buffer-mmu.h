@@ -43,6 +43,8 @@
 #ifndef PARAMSYNC_SHARED_BUFFER_MMU_H
 #define PARAMSYNC_SHARED_BUFFER_MMU_H
 
+#include "prefetch-line.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -175,11 +177,11 @@ class SharedBufferMmu
     {
         if (stage <= 1)
         {
-            __builtin_prefetch(&m_accounts);
+            PrefetchLine(&m_accounts);
         }
         else if (8 * static_cast<std::size_t>(port) + priority < m_accounts.size())
         {
-            __builtin_prefetch(&AccountOf(port, priority));
+            PrefetchLine(&AccountOf(port, priority));
         }
     }
 

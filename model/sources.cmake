@@ -33,6 +33,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/flagged-traced-callback.h
   model/ring-fifo.h
   model/fast-tls.h
+  model/prefetch-line.h
   model/pooled-event.h
   model/pfc-channel.h
   model/pfc-channel-crossing.h

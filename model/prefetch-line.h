@@ -1,0 +1,33 @@
+/*
+ * PrefetchLine: ask for the cache line at an address, in a way the compiler keeps.
+ *
+ * Why not __builtin_prefetch alone: GCC counts it as free of side effects. A function whose
+ * only effects are prefetches is then found `const` (-fipa-pure-const), and a call to it,
+ * whose result is void and so unused, is deleted with its prefetches. GCC 12 -O3 split the
+ * later stages of SharedBufferMmu::WarmAccount and ForwardingTable::WarmLookup into such
+ * functions (fnsplit's `.part.0`) and dropped their calls from PfcSwitch::WarmRelayReceive:
+ * the ingress account and the forwarding runs of a switch arrival were never warmed in the
+ * product, though the diagnostic build (bench/touch-build.sh, whose prefetches are loads)
+ * showed them warmed (bench/README.md, "Prefetches the compiler deleted"). An empty volatile
+ * asm that takes the address is a side effect: no function that prefetches is `const`.
+ * ctest `warm-prefetches-kept` checks the built library.
+ */
+#ifndef PARAMSYNC_PREFETCH_LINE_H
+#define PARAMSYNC_PREFETCH_LINE_H
+
+namespace ns3
+{
+
+/// \brief Prefetch the line holding p for reading (a hint: never faults, changes nothing).
+[[gnu::always_inline]] inline void
+PrefetchLine(const void* p)
+{
+    __builtin_prefetch(p);
+#if defined(__GNUC__)
+    asm volatile("" : : "r"(p));
+#endif
+}
+
+} // namespace ns3
+
+#endif // PARAMSYNC_PREFETCH_LINE_H

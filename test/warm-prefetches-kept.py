@@ -1,0 +1,58 @@
+"""Checks that the built library still prefetches what the warming stages of a switch ask for.
+
+GCC counts __builtin_prefetch as free of side effects: a helper whose only effects are
+prefetches can be found `const` and its call deleted (model/prefetch-line.h). No test of
+behaviour can see that (a prefetch changes no result), so this reads the machine code: each
+function below must hold at least as many prefetch instructions as its stages issue, counted
+from the source in the comment beside it.
+
+Usage: warm-prefetches-kept.py LIBRARY
+"""
+import re, subprocess, sys
+
+# Demangled name -> (minimum prefetch instructions, where the count comes from).
+EXPECTED = {
+    "ns3::PfcSwitch::WarmRelayReceive(int, unsigned int, ns3::RoceFrameInfo const&) const":
+        (6, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
+            "WarmAccount 1) and the table's (ForwardingTable::WarmLookup 1); stage 3: the "
+            "ingress account (WarmAccount 2) and the lane's runs (WarmLookup 2)"),
+    "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char) const":
+        (4, "stage 1: the switch's two lines; stage 2: an egress queue's line; stage 3: the "
+            "queue's first slot"),
+}
+
+
+def prefetch_counts(disassembly):
+    """Prefetch instructions per function of objdump -d -C output."""
+    counts, name = {}, None
+    for line in disassembly.splitlines():
+        m = re.match(r"^[0-9a-f]+ <(.*)>:$", line)
+        if m:
+            name = m.group(1)
+            counts.setdefault(name, 0)
+        elif name is not None and re.search(r"\bprefetch", line):
+            counts[name] += 1
+    return counts
+
+
+def main(library):
+    out = subprocess.run(["objdump", "-d", "--no-show-raw-insn", "-C", library],
+                         check=True, capture_output=True, text=True).stdout
+    counts = prefetch_counts(out)
+    failed = False
+    for name, (least, why) in EXPECTED.items():
+        got = counts.get(name)
+        if got is None:
+            print("FAIL: %s is not in %s" % (name, library))
+            failed = True
+        elif got < least:
+            print("FAIL: %s holds %d prefetch instructions, its stages issue %d (%s)"
+                  % (name, got, least, why))
+            failed = True
+        else:
+            print("ok: %s: %d prefetch instructions (at least %d)" % (name, got, least))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1]))
