@@ -371,6 +371,15 @@ ForwardingTable::Lookup(uint32_t dstHost,
     {
         Compile();
     }
+    return FindRoute(dstHost, inLane, srcHost, udpSrcPort);
+}
+
+const ForwardingHop*
+ForwardingTable::FindRoute(uint32_t dstHost,
+                           uint8_t inLane,
+                           uint32_t srcHost,
+                           uint16_t udpSrcPort) const
+{
     // Source routing ignores the arrival lane (routes are stored for lane 0 only).
     const uint8_t lane = m_sourceRouted ? 0 : inLane;
     if (lane >= kMaxLanes)

@@ -181,6 +181,16 @@ class alignas(64) ForwardingTable : public Object
             PrefetchLine(m_flatRuns + m_laneRuns[m_sourceRouted ? 0 : inLane]);
         }
     }
+    /**
+     * \brief The hop Lookup will return, without reading it, from a compiled table only
+     * (nullptr otherwise, or when there is no route): for warming, once WarmLookup's stage 2
+     * has had the lane's runs loaded. Changes nothing.
+     */
+    const ForwardingHop*
+    PeekRoute(uint32_t dstHost, uint8_t inLane, uint32_t srcHost, uint16_t udpSrcPort) const
+    {
+        return m_compiled ? FindRoute(dstHost, inLane, srcHost, udpSrcPort) : nullptr;
+    }
 
   private:
     static constexpr uint8_t kMaxLanes = 8; //!< lanes map to the 8 priorities
@@ -223,6 +233,11 @@ class alignas(64) ForwardingTable : public Object
         uint32_t start; //!< first destination of the run
         uint32_t set;   //!< index into m_sets (0: no route)
     };
+    /// \brief Lookup on the compiled form (m_compiled must hold).
+    const ForwardingHop* FindRoute(uint32_t dstHost,
+                                   uint8_t inLane,
+                                   uint32_t srcHost,
+                                   uint16_t udpSrcPort) const;
     /// \brief Turns the compact runs back into staged routes (a route added after a read).
     void Expand();
     /// \brief Folds the staged routes into the runs (Compact without building the flat form).

@@ -638,18 +638,20 @@ PfcSwitch::LaneOf(uint8_t priority, uint8_t& lane) const
 void
 PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const
 {
-    // The chain RelayReceive walks: this object's two lines; then the MMU's and the
-    // table's per-frame lines; then the ingress account (with its pause state) and the
-    // lane's forwarding runs. (The egress queue needs the route: not warmed.)
+    // The chain RelayReceive walks: this object's two lines; then the MMU's and the table's
+    // per-frame lines; then the ingress account (with its pause state) and the lane's
+    // forwarding runs; then, from the route looked up read-only in the runs now cached,
+    // the egress device's transmit lines (its relay backlog, read for every frame) and the
+    // egress queue's line. (The hop itself is read there: a switch's few routes stay cached.)
     if (stage <= 1)
     {
         PrefetchLine(this);
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
-    if (!m_mmu || !m_table || inPort >= m_ports.size())
+    if (!m_mmu || !m_table || inPort >= m_ports.size() || stage > 4)
     {
-        return; // not initialized yet: nothing to warm
+        return; // not initialized yet, or nothing left to warm
     }
     if (stage == 2)
     {
@@ -657,10 +659,33 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
         m_table->WarmLookup(1, 0);
         return;
     }
-    m_mmu->WarmAccount(2, inPort, info.priority);
     uint8_t lane = 0;
-    LaneOf(info.priority, lane);
-    m_table->WarmLookup(2, lane);
+    const bool isLane = LaneOf(info.priority, lane);
+    if (stage == 3)
+    {
+        m_mmu->WarmAccount(2, inPort, info.priority);
+        m_table->WarmLookup(2, lane);
+        return;
+    }
+    if (m_hasLocal && info.dstHost == m_localHost)
+    {
+        return; // the host's own frame: no route
+    }
+    const ForwardingHop* hop = m_table->PeekRoute(
+        info.dstHost, lane, info.srcHost, info.udpSrcPort);
+    if (hop == nullptr)
+    {
+        return;
+    }
+    if (hop->device != nullptr && hop->port < m_ports.size())
+    {
+        hop->device->WarmTransmit(1);
+        const uint8_t outPriority = isLane ? m_table->LanePriority(hop->lane) : info.priority;
+        if (outPriority < kPfcPriorities)
+        {
+            PrefetchLine(&m_ports[hop->port].egress[outPriority]);
+        }
+    }
 }
 
 void
@@ -674,9 +699,9 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
-    if (port >= m_ports.size())
+    if (port >= m_ports.size() || stage > 3)
     {
-        return;
+        return; // stage 3 warmed the last line RelayPull reads
     }
     const PortState& ps = m_ports[port];
     for (uint8_t p = 0; backlog != 0; ++p, backlog >>= 1)

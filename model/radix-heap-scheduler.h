@@ -62,7 +62,10 @@
  * stage when others are inserted ahead of it (looked up by uid). User CPU (bench/README.md,
  * "the next events warmed in stages"): fattree:k=32 0.78x, k=16 0.9-1.0x paired, k=8 1.1x
  * (cached already: the packet backend turns it off below 4,096 ports); 3 stages gained less
- * at k=16, 5 lost again. Reading bucket 0 alone, with a stage tied to the position (5 ahead:
+ * at k=16, and a fifth stage lost again while the compiler deleted the fourth stage's
+ * prefetches of a switch arrival (model/prefetch-line.h); with them kept, a fifth stage that
+ * reaches the egress device from the route gains (bench/README.md, "the egress device
+ * warmed from the route"). Reading bucket 0 alone, with a stage tied to the position (5 ahead:
  * own line, 4 ahead: stage 1, ...), warmed the ingress account of 65 % of a switch's
  * arriving frames at 1,024 hosts (an event that came within 5 of the head, behind a
  * shallow bucket 0, got no stage at all); the window over the level-0 buckets with stages
@@ -230,7 +233,7 @@ class RadixHeapScheduler : public Scheduler
     mutable std::vector<std::unique_ptr<Chunk[]>> m_chunkBlocks; //!< every chunk allocated
     std::size_t m_size{0};                                       //!< pending events
     /// Stages of WarmableEvent::Warm, the first after the event's own line is prefetched.
-    static constexpr std::size_t kWarmStages = 4;
+    static constexpr std::size_t kWarmStages = 5;
     /// No event: ns-3's uids start at EventId::UID::VALID (4).
     static constexpr uint32_t kNoUid = 0;
     /// An event of the warming window and the stage it reached.

@@ -82,9 +82,9 @@ RoceNic::WarmSinkReceive(int stage, const RoceFrameInfo& info) const
         }
         return;
     }
-    if (info.destQp < kFirstQpNumber || info.destQp - kFirstQpNumber >= m_qps.size())
+    if (info.destQp < kFirstQpNumber || info.destQp - kFirstQpNumber >= m_qps.size() || stage > 3)
     {
-        return;
+        return; // stage 3 warmed the QP, the last of the chain
     }
     if (stage == 2)
     {

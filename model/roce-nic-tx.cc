@@ -96,9 +96,9 @@ RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
         PrefetchLine(&m_ports);
         return;
     }
-    if (portIndex >= m_ports.size())
+    if (portIndex >= m_ports.size() || stage > 4)
     {
-        return;
+        return; // stage 4 warmed the QP, the last of the chain
     }
     const Port& port = m_ports[portIndex];
     if (stage == 2)

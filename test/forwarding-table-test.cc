@@ -232,6 +232,35 @@ TEST(ForwardingTableTest, SourceRoutedLookupPicksTheRouteIndexOnLaneZero)
     }
 }
 
+TEST(ForwardingTableTest, PeekRouteIsLookupOnACompiledTableAndNothingBefore)
+{
+    // PeekRoute (what a switch arrival's warming reads the egress device from) gives the very
+    // hop Lookup will (the same address), for single routes and ECMP sets alike, and never
+    // compiles: on a table with routes added since, it gives nullptr until a Lookup or
+    // Compact compiles it again.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(3, 1, 0);
+    t->AddRoute(3, 2, 0);
+    t->AddRoute(3, 5, 0);
+    t->AddRoute(4, 6, 0);
+    EXPECT_EQ(t->PeekRoute(3, 0, 0, 7), nullptr); // staged, not compiled
+    t->Compact();
+    for (uint16_t sport = 0; sport < 50; ++sport)
+    {
+        for (uint32_t dst = 2; dst <= 5; ++dst)
+        {
+            EXPECT_EQ(t->PeekRoute(dst, 0, 9, sport), t->Lookup(dst, 0, 9, sport))
+                << dst << " sport " << sport;
+        }
+    }
+    EXPECT_EQ(t->PeekRoute(4, 0, 9, 1)->port, 6u);
+    EXPECT_EQ(t->PeekRoute(5, 0, 9, 1), nullptr); // no route
+    t->AddRoute(5, 7, 0);
+    EXPECT_EQ(t->PeekRoute(5, 0, 9, 1), nullptr); // added since: not compiled yet
+    EXPECT_EQ(t->Lookup(5, 0, 9, 1)->port, 7u);   // compiles
+    EXPECT_EQ(t->PeekRoute(5, 0, 9, 1), t->Lookup(5, 0, 9, 1));
+}
+
 TEST(ForwardingTableTest, RoutesAddedAfterALookupAreSeenByTheNext)
 {
     Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();

@@ -13,9 +13,11 @@ import re, subprocess, sys
 # Demangled name -> (minimum prefetch instructions, where the count comes from).
 EXPECTED = {
     "ns3::PfcSwitch::WarmRelayReceive(int, unsigned int, ns3::RoceFrameInfo const&) const":
-        (6, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
+        (9, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
             "WarmAccount 1) and the table's (ForwardingTable::WarmLookup 1); stage 3: the "
-            "ingress account (WarmAccount 2) and the lane's runs (WarmLookup 2)"),
+            "ingress account (WarmAccount 2) and the lane's runs (WarmLookup 2); stage 4: "
+            "the egress device's two transmit lines (PfcNetDevice::WarmTransmit 1) and the "
+            "egress queue's line"),
     "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char) const":
         (4, "stage 1: the switch's two lines; stage 2: an egress queue's line; stage 3: the "
             "queue's first slot"),
