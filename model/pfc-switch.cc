@@ -642,7 +642,9 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
     // per-frame lines; then the ingress account (with its pause state) and the lane's
     // forwarding runs; then, from the route looked up read-only in the runs now cached,
     // the egress device's transmit lines (its relay backlog, read for every frame) and the
-    // egress queue's line. (The hop itself is read there: a switch's few routes stay cached.)
+    // egress queue's line. (The hop itself is read there, a load that can still miss: a
+    // stage cannot prefetch what its own lookup finds; bench/README.md, "the egress device
+    // warmed from the route".)
     if (stage <= 1)
     {
         PrefetchLine(this);

@@ -232,7 +232,9 @@ class RadixHeapScheduler : public Scheduler
     mutable Chunk* m_freeChunks{nullptr}; //!< free list, most recently freed first
     mutable std::vector<std::unique_ptr<Chunk[]>> m_chunkBlocks; //!< every chunk allocated
     std::size_t m_size{0};                                       //!< pending events
-    /// Stages of WarmableEvent::Warm, the first after the event's own line is prefetched.
+    /// Stages of WarmableEvent::Warm, the first after the event's own line is prefetched: as
+    /// many as the longest chain, a switch arrival's (its device; the switch; the MMU and the
+    /// table; the account and the runs; the egress device from the route).
     static constexpr std::size_t kWarmStages = 5;
     /// No event: ns-3's uids start at EventId::UID::VALID (4).
     static constexpr uint32_t kNoUid = 0;
