@@ -85,14 +85,9 @@ ShortestPathRouting::ShortestPathRouting(const TopologyGraph& graph,
     {
         const NodeIndex src = graph.HostNode(h);
         distancesFrom(src);
+        // (Under REFUSE every host was found reachable above: the graph is undirected.)
         for (NodeIndex n = 0; n < nodes; ++n)
         {
-            if (dist[n] == unreached && graph.Node(n).isHost && unreachable == Unreachable::REFUSE)
-            {
-                throw std::invalid_argument(what + ": host " + graph.Node(n).name +
-                                            " cannot reach host " + graph.Node(src).name +
-                                            "; allowed: a connected topology");
-            }
             if (dist[n] != unreached)
             {
                 if (dist[n] >= std::numeric_limits<uint16_t>::max())
