@@ -693,17 +693,24 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
 void
 PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
 {
-    // RelayPull reads this object, the egress queue line of the priority it serves and the
-    // slot of the queue's first frame.
+    // RelayPull reads this object, the egress queue line of the priority it serves, the
+    // slot of the queue's first frame and the buffer account of the port that frame came in
+    // on (Release, CheckPause). The account was last touched when the frame arrived, a
+    // queueing delay ago: in a network larger than the cache it is a miss of its own
+    // (SharedBufferMmu::Release stalled on it for 6 % of the 8,192-host run's time).
     if (stage <= 1)
     {
         PrefetchLine(this);
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
-    if (port >= m_ports.size() || stage > 3)
+    if (!m_mmu || port >= m_ports.size() || stage > 4)
     {
-        return; // stage 3 warmed the last line RelayPull reads
+        return; // not initialized yet, or stage 4 warmed the last line RelayPull reads
+    }
+    if (stage == 2)
+    {
+        m_mmu->WarmAccount(1, 0, 0);
     }
     const PortState& ps = m_ports[port];
     for (uint8_t p = 0; backlog != 0; ++p, backlog >>= 1)
@@ -712,13 +719,22 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
         {
             continue;
         }
+        const EgressQueue& eq = ps.egress[p];
         if (stage == 2)
         {
-            PrefetchLine(&ps.egress[p]);
+            PrefetchLine(&eq);
         }
-        else if (!ps.egress[p].fifo.empty())
+        else if (!eq.fifo.empty())
         {
-            PrefetchLine(&ps.egress[p].fifo.front());
+            const Queued& head = eq.fifo.front();
+            if (stage == 3)
+            {
+                PrefetchLine(&head);
+            }
+            else
+            {
+                m_mmu->WarmAccount(2, head.inPort, head.inPriority);
+            }
         }
     }
 }

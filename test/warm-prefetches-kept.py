@@ -19,8 +19,9 @@ EXPECTED = {
             "the egress device's two transmit lines (PfcNetDevice::WarmTransmit 1) and the "
             "egress queue's line"),
     "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char) const":
-        (4, "stage 1: the switch's two lines; stage 2: an egress queue's line; stage 3: the "
-            "queue's first slot"),
+        (6, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
+            "WarmAccount 1) and an egress queue's line; stage 3: the queue's first slot; "
+            "stage 4: the ingress account of the frame in it (WarmAccount 2)"),
 }
 
 
