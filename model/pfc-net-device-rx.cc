@@ -16,7 +16,7 @@ namespace ns3
 void
 PfcNetDevice::Receive(Ptr<Packet> frame)
 {
-    if (m_pcap)
+    if (m_rxPcap)
     {
         m_pcap->Write(Simulator::Now(), frame);
     }
@@ -36,14 +36,14 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
 void
 PfcNetDevice::ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)
 {
-    if (m_relayReceives && !m_pcap && m_rxTrace.IsEmpty())
+    if (m_relayReceives && !m_rxPcap && m_rxTrace.IsEmpty())
     {
         // The switch's path: the frame moves on untouched.
         ++m_rxFrames;
         m_relay->RelayReceive(m_relayPort, *this, std::move(frame), info.priority, &info, bytes);
         return;
     }
-    if (m_pcap)
+    if (m_rxPcap)
     {
         m_pcap->Write(Simulator::Now(), frame.Share(&info));
     }

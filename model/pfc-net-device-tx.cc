@@ -23,19 +23,33 @@ namespace ns3
 /// source's wake-up (Wake, e.g. a NIC's pacing: one per paced packet). Its memory is reused
 /// from a free list (pooled-event.h); it is warmed as what follows both, the next frame's
 /// start (WarmTransmit, warmable-event.h).
+///
+/// WarmTransmit's second stage calls the relay's or the frame source's warm function, a
+/// virtual call that reads the object's vptr: a line no stage of the device could prefetch
+/// in time (the pointer is in the device's transmit line, loading in the stage before). The
+/// event keeps the puller WarmTransmit would call when it is made (PfcNetDevice::
+/// LikelyPuller, read from the device's lines while they are cached) and prefetches its
+/// vptr's line in the first stage. In the 8,192-host permutation that load missed for most
+/// NIC ports (half of this function's time). A puller that changes before the event runs
+/// costs one wasted prefetch.
 template<void (PfcNetDevice::*Step)()>
 class PfcNetDevice::TransmitEvent final : public PooledEvent<TransmitEvent<Step>, WarmableEvent>
 {
   public:
     /// \brief The step of dev's transmit path.
     explicit TransmitEvent(PfcNetDevice* dev)
-        : m_dev(dev)
+        : m_dev(dev),
+          m_puller(dev->LikelyPuller())
     {
     }
 
     void
     Warm(int stage) const override
     {
+        if (stage <= 1 && m_puller != nullptr)
+        {
+            PrefetchLine(m_puller);
+        }
         m_dev->WarmTransmit(stage);
     }
 
@@ -46,7 +60,8 @@ class PfcNetDevice::TransmitEvent final : public PooledEvent<TransmitEvent<Step>
         (m_dev->*Step)();
     }
 
-    PfcNetDevice* m_dev; //!< the device (held by its node until the simulation is destroyed)
+    PfcNetDevice* m_dev;  //!< the device (held by its node until the simulation is destroyed)
+    const void* m_puller; //!< the relay or source subobject WarmTransmit will likely call
 };
 
 EventId

@@ -179,8 +179,10 @@ PfcNetDevice::DoDispose()
     m_relayReceives = false;
     m_frameRx = FrameReceiveCallback();
     m_frameSink = nullptr;
+    m_receiveWarmer = nullptr;
     m_rxCallback = NetDevice::ReceiveCallback();
     m_pcap = nullptr;
+    m_rxPcap = false;
     m_txPcap = false;
     NetDevice::DoDispose();
 }
@@ -289,6 +291,20 @@ PfcNetDevice::SetFrameRelay(PfcFrameRelay* relay, uint32_t port)
     m_txRelay = relay;
     m_txRelayPort = static_cast<uint16_t>(port);
     m_hasRelay = relay != nullptr;
+    UpdateReceiveWarmer();
+}
+
+void
+PfcNetDevice::UpdateReceiveWarmer()
+{
+    if (m_relayReceives)
+    {
+        m_receiveWarmer = m_relay->GetReceiveWarmer();
+    }
+    else
+    {
+        m_receiveWarmer = m_frameSink != nullptr ? m_frameSink->GetReceiveWarmer() : nullptr;
+    }
 }
 
 void
@@ -304,6 +320,7 @@ PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb, bool takesHeaderO
     m_frameRxTakesHeaders = takesHeaderOnly;
     m_frameSink = nullptr;
     m_relayReceives = false;
+    UpdateReceiveWarmer();
 }
 
 void
@@ -312,6 +329,7 @@ PfcNetDevice::SetFrameSink(PfcFrameSink* sink)
     m_frameSink = sink;
     m_frameRx = FrameReceiveCallback();
     m_relayReceives = false;
+    UpdateReceiveWarmer();
 }
 
 void
@@ -455,6 +473,7 @@ void
 PfcNetDevice::EnablePcap(const std::string& filename)
 {
     m_pcap = CreateObject<PcapFileWrapper>();
+    m_rxPcap = true;
     m_txPcap = true;
     // Nanosecond timestamps: at 100 Gb/s a 64 B frame lasts 6.7 ns, microseconds merge them.
     m_pcap->SetAttribute("NanosecMode", BooleanValue(true));

@@ -690,6 +690,12 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
     }
 }
 
+FrameReceiveWarmer
+PfcSwitch::GetReceiveWarmer() const
+{
+    return &WarmReceiveOf<PfcSwitch>;
+}
+
 void
 PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
 {

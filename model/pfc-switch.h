@@ -141,6 +141,11 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
      */
     int64_t AssignStreams(int64_t stream);
 
+    // PfcFrameRelay's warming of an arrival (warmable-event.h); public, as PfcFrameRelay's,
+    // so that the devices' FrameReceiveWarmer (WarmReceiveOf<PfcSwitch>) can call it directly.
+    void WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const override;
+    FrameReceiveWarmer GetReceiveWarmer() const override;
+
   protected:
     void DoDispose() override;
 
@@ -209,7 +214,6 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
                        uint8_t priority,
                        RoceFrameInfo& info,
                        uint32_t& bytes) override;
-    void WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const override;
     void WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const override;
     /// \brief Tells the forwarding table the ports' devices (its hops carry them).
     void GiveTableThePorts();

@@ -96,6 +96,12 @@ RoceNic::WarmSinkReceive(int stage, const RoceFrameInfo& info) const
     }
 }
 
+FrameReceiveWarmer
+RoceNic::GetReceiveWarmer() const
+{
+    return &WarmReceiveOf<RoceNic>;
+}
+
 void
 RoceNic::Dispatch(const RoceFrameInfo& info)
 {

@@ -118,6 +118,7 @@ class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
                      uint8_t priority,
                      const RoceFrameInfo* info) override;
     void WarmSinkReceive(int stage, const RoceFrameInfo& info) const override;
+    FrameReceiveWarmer GetReceiveWarmer() const override;
 
     /**
      * \brief A new RC queue pair to dstHost: next QP number (kFirstQpNumber, +1, ...), for

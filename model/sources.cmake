@@ -68,6 +68,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/ethernet-crc-test.cc
   test/shared-buffer-mmu-test.cc
   test/pfc-net-device-test.cc
+  test/pfc-net-device-warm-test.cc
   test/pfc-pcap-test.cc
   test/pfc-switch-test.cc
   test/flagged-traced-callback-test.cc

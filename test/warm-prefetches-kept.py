@@ -1,4 +1,4 @@
-"""Checks that the built library still prefetches what the warming stages of a switch ask for.
+"""Checks that the built library still prefetches what the warming stages ask for.
 
 GCC counts __builtin_prefetch as free of side effects: a helper whose only effects are
 prefetches can be found `const` and its call deleted (model/prefetch-line.h). No test of
@@ -18,6 +18,17 @@ EXPECTED = {
             "ingress account (WarmAccount 2) and the lane's runs (WarmLookup 2); stage 4: "
             "the egress device's two transmit lines (PfcNetDevice::WarmTransmit 1) and the "
             "egress queue's line"),
+    # What a device's receive line calls (FrameReceiveWarmer): the same stages, inlined.
+    "void ns3::PfcFrameRelay::WarmReceiveOf<ns3::PfcSwitch>(void const*, int, unsigned int, "
+    "ns3::RoceFrameInfo const&)":
+        (9, "as PfcSwitch::WarmRelayReceive, whose body it holds"),
+    "void ns3::PfcFrameSink::WarmReceiveOf<ns3::RoceNic>(void const*, int, unsigned int, "
+    "ns3::RoceFrameInfo const&)":
+        (4, "RoceNic::WarmSinkReceive: stage 1: the NIC's two per-packet lines; stage 2: a "
+            "data frame's responder state or an ACK's QP pointer (stage 3 calls WarmQp)"),
+    "ns3::PfcNetDevice::TransmitEvent<&ns3::PfcNetDevice::TransmitComplete>::Warm(int) const":
+        (3, "stage 1: the likely puller's line (its vptr) and the device's two transmit lines "
+            "(PfcNetDevice::WarmTransmit 1)"),
     "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char) const":
         (6, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
             "WarmAccount 1) and an egress queue's line; stage 3: the queue's first slot; "
