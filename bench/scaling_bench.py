@@ -144,8 +144,21 @@ def scaling_bench(build, names, reps):
         section["cases"][n]["bare"] = (median_run(bare_runs[n]) if bare
                                        else {"status": "missing"})
     section["mpi"] = mpi_speedup(reps)  # bench/mpi_bench.py: 2 ranks against one process
+    section["machine_memory"] = page_walk(build)
     attach_ratios(section["cases"], runs, bare_runs)
     return section
+
+
+def page_walk(build):
+    """This machine's cost of a dependent load as data spreads over more lines and pages
+    (bench/page-walk-bench.cc): what a large run's misses cost here, beside its growth."""
+    prog = os.path.join(build, "page-walk-bench")
+    if not os.access(prog, os.X_OK):
+        return {"status": "missing"}
+    r, usage = run_program([prog])
+    if r is None:
+        return {"status": "failed", **usage}
+    return {"status": "ok", **r}
 
 
 def median(xs):
@@ -220,6 +233,13 @@ def print_scaling(section):
                                           mpi["loadavg"], mpi["cpus"]))
     else:
         print("scaling mpi: %s" % mpi.get("status", "not run"))
+    mem = section.get("machine_memory", {})
+    if mem.get("status") == "ok":
+        print("scaling machine: a dependent load, lines side by side in 2 MB %.0f ns, in 256 MB "
+              "%.0f ns; one line per 4 KiB page over 16 MB %.0f ns, over 128 MB %.0f ns "
+              "(bench/page-walk-bench.cc)" % (mem["lines_2mb_ns"], mem["lines_256mb_ns"],
+                                              mem["line_per_page_16mb_ns"],
+                                              mem["line_per_page_128mb_ns"]))
     for n, c in section["cases"].items():
         if c["status"] != "ok":
             print("%-12s %s" % (n, c.get("error", c["status"])))

@@ -4,6 +4,7 @@ set(PARAMSYNC_BENCHES
     bench/bare-fattree-bench.cc
     bench/stock-ns3-bench.cc
     bench/fluid-bench.cc
+    bench/page-walk-bench.cc
 )
 # Hand-count test of the bench programs (a script; CMakeLists.txt registers it with CTest
 # as "bench-programs").

@@ -51,5 +51,14 @@ if "$b/bare-fattree-bench" 3 "$d/ft.txt" 2>/dev/null; then echo "FAIL: K=3 accep
 printf '1\n0 16 3 100 10000 0\n' > "$d/ft3.txt"
 set +e; "$b/bare-fattree-bench" 4 "$d/ft3.txt" 2>/dev/null; rc=$?; set -e
 [ "$rc" = 2 ] || { echo "FAIL: host 16 on k=4: exit $rc, expected 2"; exit 1; }
+# page-walk-bench: four positive latencies (timing: no value is checked), and a zero STEPS is
+# refused with exit 2.
+out=$("$b/page-walk-bench" 20000)
+echo "$out"
+for key in lines_2mb_ns lines_256mb_ns line_per_page_16mb_ns line_per_page_128mb_ns; do
+  echo "$out" | grep -Eq "\"$key\":[0-9]*[1-9][0-9]*\.[0-9]" || { echo "FAIL: page-walk $key"; exit 1; }
+done
+set +e; "$b/page-walk-bench" 0 2>/dev/null; rc=$?; set -e
+[ "$rc" = 2 ] || { echo "FAIL: page-walk STEPS 0: exit $rc, expected 2"; exit 1; }
 rm -rf "$d"
 echo PASS

@@ -1,6 +1,7 @@
 """Ratios of the scaling section (bench/scaling_bench.py): hand-made runs, hand-derived figures."""
 import os
 import sys
+import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -69,6 +70,33 @@ class AttachRatios(unittest.TestCase):
         # (4/200)/(1/100) = 2.0
         self.assertAlmostEqual(cases["big"]["cpu_per_hop_over_base_paired"], 2.0)
         self.assertNotIn("over_bare_growth", cases["big"])
+
+
+class PageWalk(unittest.TestCase):
+    def write_program(self, d, body):
+        """An executable page-walk-bench in d that runs body (sh)."""
+        path = os.path.join(d, "page-walk-bench")
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n" + body + "\n")
+        os.chmod(path, 0o755)
+
+    def test_the_programs_figures_are_kept(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.write_program(d, "echo '{\"lines_2mb_ns\":9.5,\"lines_256mb_ns\":300.0,"
+                                  "\"line_per_page_16mb_ns\":20.0,"
+                                  "\"line_per_page_128mb_ns\":310.0,\"steps\":5}'")
+            r = sb.page_walk(d)
+        self.assertEqual(r["status"], "ok")
+        self.assertEqual(r["line_per_page_128mb_ns"], 310.0)
+        self.assertEqual(r["lines_2mb_ns"], 9.5)
+
+    def test_a_missing_or_failing_program_is_said_so(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(sb.page_walk(d), {"status": "missing"})
+            self.write_program(d, "exit 3")
+            r = sb.page_walk(d)
+        self.assertEqual(r["status"], "failed")
+        self.assertEqual(r["error"], "exit 3")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,7 @@
 #ifndef PARAMSYNC_FORWARDING_TABLE_H
 #define PARAMSYNC_FORWARDING_TABLE_H
 
+#include "network-arena.h"
 #include "prefetch-line.h"
 
 #include "ns3/object.h"
@@ -75,7 +76,7 @@ struct ForwardingHop : ForwardingRoute
 };
 
 /// \brief Per-node forwarding: destination -> ECMP set of (port, lane).
-class alignas(64) ForwardingTable : public Object
+class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
 {
   public:
     /// \brief Register the type.
@@ -266,9 +267,9 @@ class alignas(64) ForwardingTable : public Object
     mutable std::array<std::vector<Run>, kMaxLanes> m_runs;
     /// Storage of m_flatRuns: per lane a copy of m_runs with each set index replaced by
     /// where the set's routes sit in m_flatRouteStore.
-    mutable std::vector<FlatRun> m_flatRunStore;
+    mutable ArenaVector<FlatRun> m_flatRunStore;
     /// Storage of m_flatRoutes: m_sets one after another.
-    mutable std::vector<ForwardingHop> m_flatRouteStore;
+    mutable ArenaVector<ForwardingHop> m_flatRouteStore;
     /// The devices of the switch's ports (SetPortDevices), copied into the hops.
     std::vector<PfcNetDevice*> m_portDevices;
 };

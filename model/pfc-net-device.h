@@ -56,6 +56,7 @@
 
 #include "flagged-traced-callback.h"
 #include "frame-ref.h"
+#include "network-arena.h"
 #include "pfc-channel.h"
 #include "prefetch-line.h"
 #include "ring-fifo.h"
@@ -265,7 +266,7 @@ class PfcFrameSink
 /**
  * \brief Full-duplex point-to-point Ethernet port with per-priority queues and PFC.
  */
-class PfcNetDevice : public NetDevice
+class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
 {
   public:
     /// \brief Transmit scheduling among the 8 priorities.

@@ -25,6 +25,7 @@
 #ifndef PARAMSYNC_PFC_SWITCH_H
 #define PARAMSYNC_PFC_SWITCH_H
 
+#include "network-arena.h"
 #include "pfc-net-device.h"
 #include "ring-fifo.h"
 #include "shared-buffer-mmu.h"
@@ -48,7 +49,7 @@ class ForwardingTable;
 class PfcWatchdog;
 
 /// \brief A shared-buffer PFC switch (or the relay function of a host).
-class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
+class alignas(64) PfcSwitch : public Object, public PfcFrameRelay, public NetworkArenaAllocated
 {
   public:
     /// \brief Trace: frame dropped at admission, with ingress port and priority.
@@ -238,7 +239,7 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay
     // two lines of the switch object (it touched four or five when these were spread among
     // the attributes and traces, each a cache miss in a network larger than the cache). The
     // ECN draw and its counters, read only for frames above Kmin, are kept out of them.
-    std::vector<PortState> m_ports; //!< ports
+    ArenaVector<PortState> m_ports; //!< ports
     /// The device of m_staged's egress port (the forwarding hop's: ForwardingHop::device).
     PfcNetDevice* m_stagedDevice{nullptr};
     Ptr<ForwardingTable> m_table;            //!< forwarding

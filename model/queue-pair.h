@@ -13,6 +13,8 @@
 #ifndef PARAMSYNC_QUEUE_PAIR_H
 #define PARAMSYNC_QUEUE_PAIR_H
 
+#include "network-arena.h"
+
 #include "ns3/event-id.h"
 #include "ns3/nstime.h"
 #include "ns3/object.h"
@@ -46,7 +48,7 @@ struct QpNumber
 /**
  * \brief One reliable-connection queue pair (requester side).
  */
-class QueuePair : public Object
+class QueuePair : public Object, public NetworkArenaAllocated
 {
   public:
     /// \brief Register the type.

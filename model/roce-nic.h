@@ -40,6 +40,7 @@
 #ifndef PARAMSYNC_ROCE_NIC_H
 #define PARAMSYNC_ROCE_NIC_H
 
+#include "network-arena.h"
 #include "queue-pair.h"
 
 #include "ns3/attribute.h"
@@ -67,7 +68,10 @@ struct RoceFrameInfo;
 /**
  * \brief A RoCEv2 NIC with reliable-connection queue pairs over one or more PFC ports.
  */
-class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
+class RoceNic : public Object,
+                public PfcFrameSource,
+                public PfcFrameSink,
+                public NetworkArenaAllocated
 {
   public:
     /// \brief Receiver side: a message's last byte arrived in order.
@@ -302,7 +306,7 @@ class RoceNic : public Object, public PfcFrameSource, public PfcFrameSink
     // sending reads the first, receiving (data, then its ACK) both. Spread among the
     // attributes and counters they were five or six lines per packet, each a cache miss in
     // a large network (bench/README.md, Scaling).
-    alignas(64) std::vector<Port> m_ports; //!< ports, by AddPort order
+    alignas(64) ArenaVector<Port> m_ports; //!< ports, by AddPort order
     uint32_t m_hostRank;                   //!< our rank
     uint32_t m_mtu;                        //!< payload bytes per packet
     uint32_t m_ackInterval;                //!< packets per ACK

@@ -43,6 +43,7 @@
 #ifndef PARAMSYNC_SHARED_BUFFER_MMU_H
 #define PARAMSYNC_SHARED_BUFFER_MMU_H
 
+#include "network-arena.h"
 #include "prefetch-line.h"
 
 #include <cstdint>
@@ -52,7 +53,7 @@ namespace ns3
 {
 
 /// \brief Buffer accounting and PFC decisions of one switch.
-class SharedBufferMmu
+class SharedBufferMmu : public NetworkArenaAllocated
 {
   public:
     /// \brief Switch-wide settings.
@@ -236,14 +237,14 @@ class SharedBufferMmu
 
     // What every frame reads, in one cache line (Admit, Release, the pause checks): the
     // settings it needs are copied here from m_config, which spans two other lines.
-    alignas(
-        64) std::vector<Account> m_accounts; //!< per (ingress port, priority): port * 8 + priority
-    uint64_t m_sharedPool{0};                //!< shared pool size
-    uint64_t m_sharedUsed{0};                //!< shared bytes in use
-    uint64_t m_queueReserveBytes;            //!< Config::queueReserveBytes
-    uint64_t m_hysteresisBytes;              //!< Config::hysteresisBytes
-    uint8_t m_losslessMask;                  //!< Config::losslessMask, 0 without PFC
-    bool m_dynamicThreshold;                 //!< Config::dynamicThreshold
+    alignas(64)
+        ArenaVector<Account> m_accounts; //!< per (ingress port, priority): port * 8 + priority
+    uint64_t m_sharedPool{0};            //!< shared pool size
+    uint64_t m_sharedUsed{0};            //!< shared bytes in use
+    uint64_t m_queueReserveBytes;        //!< Config::queueReserveBytes
+    uint64_t m_hysteresisBytes;          //!< Config::hysteresisBytes
+    uint8_t m_losslessMask;              //!< Config::losslessMask, 0 without PFC
+    bool m_dynamicThreshold;             //!< Config::dynamicThreshold
 
     Config m_config;           //!< settings
     std::vector<Port> m_ports; //!< per ingress port

@@ -23,6 +23,7 @@ set(PARAMSYNC_MODEL_SOURCES
   model/roce-nic-rx.cc
   model/quad-heap-scheduler.cc
   model/radix-heap-scheduler.cc
+  model/network-arena.cc
 )
 set(PARAMSYNC_MODEL_HEADERS
   model/roce-header.h
@@ -35,6 +36,7 @@ set(PARAMSYNC_MODEL_HEADERS
   model/fast-tls.h
   model/prefetch-line.h
   model/pooled-event.h
+  model/network-arena.h
   model/pfc-channel.h
   model/pfc-channel-crossing.h
   model/pfc-frame-info-tag.h
@@ -79,6 +81,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/event-scheduler-test.cc
   test/warmable-event-test.cc
   test/pooled-event-test.cc
+  test/network-arena-test.cc
   test/pfc-frame-info-tag-test.cc
   test/header-only-frame-test.cc
 )
