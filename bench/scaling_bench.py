@@ -4,7 +4,9 @@ One permutation (every host sends one flow to another, no host receiving twice) 
 of 128, 1,024 and 8,192 hosts, paramsync alone. CPU time is the child's user time (wait4):
 the machine is shared, so wall time says more about the neighbours than about the program.
 Reported per case: packet-hops per CPU second, peak RSS and peak RSS per host, and the CPU
-per packet-hop against the 128-host case (targets: 1.3 at 1,024 hosts, 1.6 at 8,192).
+per packet-hop against the 128-host case (targets: 1.3 at 1,024 hosts, 1.6 at 8,192): of
+the medians, of the fastest runs, and paired round by round with a 128-host run made right
+before the larger case (a machine whose speed drifts moves both alike).
 
 Beside each case the same permutation on the bare fat-tree (bench/bare-fattree-bench.cc: a
 FIFO and a busy flag per port, the same links, frames, ECMP and event queue): how much of
@@ -133,10 +135,20 @@ def scaling_bench(build, names, reps):
     bare = os.access(os.path.join(build, "bare-fattree-bench"), os.X_OK)
     runs = {n: [] for n in names}
     bare_runs = {n: [] for n in names}
+    # The base case again right before each larger one, every round: the paired ratios
+    # divide by it, seconds apart instead of minutes (this VM's speed drifts by 2x within
+    # minutes: two passes of the same build differed by 0.16 at 1,024 hosts).
+    pair = BASE_CASE in names
+    neighbours = {n: [] for n in names if pair and n != BASE_CASE}
+    bare_neighbours = {n: [] for n in neighbours}
     for _ in range(reps):
         for n in names:
+            if n in neighbours:
+                neighbours[n].append(run_case(build, CASES[BASE_CASE], tmpdir))
             runs[n].append(run_case(build, CASES[n], tmpdir))
             if bare:
+                if n in neighbours:
+                    bare_neighbours[n].append(run_bare(build, CASES[BASE_CASE], tmpdir))
                 bare_runs[n].append(run_bare(build, CASES[n], tmpdir))
     section = {"status": "ok", "reps": reps, "loadavg_start": os.getloadavg()[0],
                "cases": {n: summarize(CASES[n], runs[n]) for n in names}}
@@ -145,7 +157,8 @@ def scaling_bench(build, names, reps):
                                        else {"status": "missing"})
     section["mpi"] = mpi_speedup(reps)  # bench/mpi_bench.py: 2 ranks against one process
     section["machine_memory"] = page_walk(build)
-    attach_ratios(section["cases"], runs, bare_runs)
+    attach_ratios(section["cases"], runs, bare_runs, neighbours=neighbours,
+                  bare_neighbours=bare_neighbours if bare else None)
     return section
 
 
@@ -180,33 +193,40 @@ def hop_ratio(run, base):
     return (run["user_cpu_s"] / run["pkt_hops"]) / (base["user_cpu_s"] / base["pkt_hops"])
 
 
-def attach_ratios(cases, runs, bare_runs, base_name=BASE_CASE):
+def attach_ratios(cases, runs, bare_runs, base_name=BASE_CASE, neighbours=None,
+                  bare_neighbours=None):
     """CPU per packet-hop of every case against base_name's: of the medians
     (cpu_per_hop_over_base), of the fastest runs (_min) and, robust to a machine whose speed
     drifts, the median of each round's ratio (_paired); the same for the bare fat-tree, and
     paramsync's growth over the bare one's (over_bare_growth, and _paired: each round's
-    paramsync ratio over that round's bare ratio)."""
+    paramsync ratio over that round's bare ratio). A case with neighbours (the base case's
+    runs made right before each of its own, round by round) is paired with those instead of
+    the round's first base run; likewise bare_neighbours for the bare fat-tree."""
     base = cases.get(base_name, {})
+    neighbours = neighbours or {}
+    bare_neighbours = bare_neighbours or {}
     for n, c in cases.items():
+        base_runs = neighbours.get(n) or runs[base_name]
+        bare_base_runs = bare_neighbours.get(n) or bare_runs.get(base_name, [])
         if c["status"] == "ok" and base.get("status") == "ok":
             c["cpu_per_hop_over_base"] = base["pkt_hops_per_cpu_s"] / c["pkt_hops_per_cpu_s"]
             c["cpu_per_hop_over_base_min"] = (c["user_cpu_s_min"] / c["pkt_hops"]) / (
                 base["user_cpu_s_min"] / base["pkt_hops"])
-            c["cpu_per_hop_over_base_paired"] = median(paired_ratios(runs[n], runs[base_name]))
+            c["cpu_per_hop_over_base_paired"] = median(paired_ratios(runs[n], base_runs))
             if n in TARGETS:
                 c["target_over_base"] = TARGETS[n]
         b, bb = c.get("bare", {}), base.get("bare", {})
         if b.get("status") == "ok" and bb.get("status") == "ok":
             b["cpu_per_hop_over_base"] = bb["pkt_hops_per_cpu_s"] / b["pkt_hops_per_cpu_s"]
-            bare_paired = paired_ratios(bare_runs[n], bare_runs[base_name])
+            bare_paired = paired_ratios(bare_runs[n], bare_base_runs)
             b["cpu_per_hop_over_base_paired"] = median(bare_paired)
             if "cpu_per_hop_over_base" in c:
                 # paramsync's growth beyond what the machine imposes on the bare simulator
                 c["over_bare_growth"] = c["cpu_per_hop_over_base"] / b["cpu_per_hop_over_base"]
                 # per round, over the rounds where all four runs succeeded
                 per_round = [hop_ratio(r, rb) / hop_ratio(pr, pb)
-                             for r, rb, pr, pb in zip(runs[n], runs[base_name], bare_runs[n],
-                                                      bare_runs[base_name])
+                             for r, rb, pr, pb in zip(runs[n], base_runs, bare_runs[n],
+                                                      bare_base_runs)
                              if not any("error" in x for x in (r, rb, pr, pb))]
                 c["over_bare_growth_paired"] = median(per_round)
 

@@ -61,6 +61,30 @@ class AttachRatios(unittest.TestCase):
         self.assertAlmostEqual(c["over_bare_growth_paired"], 2.0)
         self.assertAlmostEqual(cases["fattree_k8"]["cpu_per_hop_over_base_paired"], 1.0)
 
+    def test_a_case_is_paired_with_the_base_run_made_right_before_it(self):
+        # The round's first base runs took 1 s for 100 hops; the machine was twice as slow
+        # when the case ran, and so was the base run made right before it (2 s). Paired with
+        # the neighbours: (20/500)/(2/100) = 2.0 each round; with the first runs it would be
+        # (20/500)/(1/100) = 4.0. Bare likewise: neighbours 1 s for 100 hops, the case 6 s
+        # for 600: (6/600)/(1/100) = 1.0; over bare, paired: 2.0 / 1.0 = 2.0. The medians
+        # do not pair: (20/500)/(1/100) = 4.0.
+        runs = {"fattree_k8": [run(1.0, 100), run(1.0, 100)],
+                "big": [run(20.0, 500), run(20.0, 500)]}
+        neighbours = {"big": [run(2.0, 100), run(2.0, 100)]}
+        bare = {"fattree_k8": [run(0.5, 100), run(0.5, 100)],
+                "big": [run(6.0, 600), run(6.0, 600)]}
+        bare_neighbours = {"big": [run(1.0, 100), run(1.0, 100)]}
+        cases = {n: case(r) for n, r in runs.items()}
+        for n in cases:
+            cases[n]["bare"] = sb.median_run(bare[n])
+        sb.attach_ratios(cases, runs, bare, neighbours=neighbours,
+                         bare_neighbours=bare_neighbours)
+        c = cases["big"]
+        self.assertAlmostEqual(c["cpu_per_hop_over_base_paired"], 2.0)
+        self.assertAlmostEqual(c["cpu_per_hop_over_base"], 4.0)
+        self.assertAlmostEqual(c["bare"]["cpu_per_hop_over_base_paired"], 1.0)
+        self.assertAlmostEqual(c["over_bare_growth_paired"], 2.0)
+
     def test_without_bare_runs_there_is_no_growth_over_bare(self):
         runs = {"fattree_k8": [run(1.0, 100)], "big": [run(4.0, 200)]}
         cases = {n: case(r) for n, r in runs.items()}
