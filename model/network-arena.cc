@@ -31,7 +31,7 @@ struct FreeBlock
 /// The arena: the chunk being filled, the free lists by block size, the chunks.
 struct ArenaState
 {
-    std::mutex mutex;    //!< taken by every Allocate and Free (rare: set-up and flow starts)
+    std::mutex mutex;    //!< taken by every Allocate and Free (rare: network-arena.h)
     char* next{nullptr}; //!< the next free byte of the current chunk
     std::size_t left{0}; //!< bytes left in it
     std::unordered_map<std::size_t, FreeBlock*> freeLists; //!< block size -> free blocks
