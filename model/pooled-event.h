@@ -51,8 +51,8 @@ class PooledEvent : public Base
     {
         return Ptr<EventImpl>(new T(std::forward<Args>(args)...), false);
     }
-    /// \brief A block of the free list, or a new one (aligned as T: an event class may ask
-    /// for a cache line of its own with alignas(64)).
+    /// \brief A block of the free list, or a new one from the NetworkArena (64-byte aligned:
+    /// an event class may ask for a cache line of its own with alignas(64)).
     static void*
     operator new(std::size_t size)
     {
@@ -63,6 +63,7 @@ class PooledEvent : public Base
         }
         if (head == nullptr)
         {
+            static_assert(alignof(T) <= NetworkArena::kAlignment, "arena blocks: 64-aligned");
             return NetworkArena::Allocate(size);
         }
         FreeBlock* block = head;

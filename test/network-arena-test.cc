@@ -27,24 +27,26 @@ Address(const void* p)
     return reinterpret_cast<std::uintptr_t>(p);
 }
 
-/// A size no class of the library has, so that no free block of it waits from other tests.
-constexpr std::size_t kOddBytes = 64 * 37 - 5; // 2,363 B: blocks of 64 * 37 = 2,368 B
+/// Sizes no class of the library has, one per test, so that no free block of a test's size
+/// waits from another test (in any order, in one process).
+constexpr std::size_t kOddBytes = 64 * 37 - 5;      // 2,363 B: blocks of 64 * 37 = 2,368 B
+constexpr std::size_t kOtherOddBytes = 64 * 41 - 3; // 2,621 B: blocks of 64 * 41 = 2,624 B
 
 TEST(NetworkArena, BlocksAreCacheLineAlignedAndFollowEachOther)
 {
-    void* a = NetworkArena::Allocate(kOddBytes);
-    void* b = NetworkArena::Allocate(kOddBytes);
+    void* a = NetworkArena::Allocate(kOtherOddBytes);
+    void* b = NetworkArena::Allocate(kOtherOddBytes);
     EXPECT_EQ(Address(a) % 64, 0u);
     EXPECT_EQ(Address(b) % 64, 0u);
     if (NetworkArena::Pools())
     {
         // The next block of the chunk, unless a (2 MiB) chunk ran out between the two.
-        const bool adjacent = Address(b) == Address(a) + 64 * 37;
+        const bool adjacent = Address(b) == Address(a) + 64 * 41;
         const bool newChunk = Address(b) % NetworkArena::kChunkBytes == 0;
         EXPECT_TRUE(adjacent || newChunk) << Address(a) << " then " << Address(b);
     }
-    NetworkArena::Free(a, kOddBytes);
-    NetworkArena::Free(b, kOddBytes);
+    NetworkArena::Free(a, kOtherOddBytes);
+    NetworkArena::Free(b, kOtherOddBytes);
 }
 
 TEST(NetworkArena, AFreedBlockIsTheNextOfItsSizeAndOnlyOfItsSize)
