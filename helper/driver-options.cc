@@ -249,10 +249,14 @@ DriverOptions::AddTopologyAndJobRows(OptionTable& t)
           "synthetic tensor, e.g. bytes:100MB)",
           model,
           [](const std::string& s) { V::CheckText(s, "--model"); });
+    // A given value was checked by OptionTable::Give like every other; the default is empty
+    // when no models directory was found next to libparamsync (ModelProfile::DefaultModelsDir),
+    // and only a built-in --model needs one: ModelProfile::Load says so then. Checking the
+    // default here refused every run of a copied binary as if "--models-dir=" had been typed.
     t.Add("models-dir",
           "directory of the built-in model CSV files",
           modelsDir,
-          [](const std::string& s) { V::CheckText(s, "--models-dir"); });
+          [](const std::string&) {});
     t.Add("rate",
           "default link rate with its unit, 1Mbps to 100Tbps (e.g. 40Gbps); a topology's "
           "rate= overrides it",
@@ -544,7 +548,6 @@ DriverOptions::AddRunLimitRows(OptionTable& t)
           "(README: Running across MPI ranks)",
           mpiText,
           [this](const std::string& s) { mpi = V::Flag(s, "--mpi"); });
-    // --models-dir is checked where it is used: only a built-in model name reads it.
 }
 
 void

@@ -47,6 +47,20 @@ TEST(DriverOptions, DefaultsValidateToTheDocumentedValues)
     EXPECT_EQ(o.priority, 3);
 }
 
+TEST(DriverOptions, AnEmptyModelsDirectoryDefaultIsNoErrorButTypedEmptyIs)
+{
+    // A binary copied away from its build finds no models directory: the default is empty.
+    // That is no error for a run that reads no built-in model (a flow list, --model=bytes:);
+    // ModelProfile::Load names the missing directory when a built-in model needs it.
+    DriverOptions o;
+    o.modelsDir.clear();
+    EXPECT_EQ(ErrorOf(o), "");
+    // Typed empty, it is refused as any option is.
+    DriverOptions typed;
+    const char* args[] = {"paramsync", "--models-dir="};
+    EXPECT_THROW(typed.Read(2, const_cast<char**>(args)), OptionError);
+}
+
 TEST(DriverOptions, EachBadValueNamesItsOption)
 {
     struct Case
