@@ -90,6 +90,7 @@ JobRegistry::SizeBound(const std::string& spec, uint64_t hosts)
                 const PlanSizeBound one = entry.sizeBound(name, hosts);
                 sum.transfers += one.transfers;
                 sum.queuePairs = std::max(sum.queuePairs, one.queuePairs);
+                sum.dependencies += one.dependencies;
             }
         }
         return sum;

@@ -3,6 +3,7 @@
 #include "backend.h"
 #include "driver-options.h"
 #include "jobs.h"
+#include "resource-estimate.h"
 
 #include "ns3/async-ps-spec.h"
 #include "ns3/lapse-spec.h"
@@ -11,6 +12,7 @@
 #include "ns3/sync-algorithm.h"
 #include "ns3/topology.h"
 
+#include <algorithm>
 #include <iostream>
 #include <new>
 #include <optional>
@@ -185,7 +187,12 @@ PrepareSyncPlans(const std::vector<std::string>& specs,
 {
     const auto model = LoadModel(c.options);
     const size_t first = out.size();
-    std::string skipped; // "all" at a size only compact forms serve
+    std::string skipped;  // "all" at a size only compact forms serve
+    std::string tooLarge; // "all": the algorithms whose plans would not fit the memory limit
+    // Every plan is compiled under what the memory limit leaves the plans (a closed form may
+    // under-count one: workloads/sync-plan.h, PlanMemoryBudget); the plans kept share it.
+    const ResourceEstimate::PlanAllowance allowance = ResourceEstimate::PlanAllowanceOf(c.options);
+    double planBytesKept = 0;
     for (const auto& spec : specs)
     {
         std::unique_ptr<SyncAlgorithm> algorithm;
@@ -211,10 +218,37 @@ PrepareSyncPlans(const std::vector<std::string>& specs,
         std::optional<RoundPlan> rounds;
         try
         {
+            std::optional<PlanMemoryBudget> budget;
+            if (allowance.bytes > 0)
+            {
+                budget.emplace(static_cast<uint64_t>(std::max(
+                                   1.0, static_cast<double>(allowance.bytes) - planBytesKept)),
+                               allowance.perTransfer,
+                               allowance.perDependency);
+            }
             if (!CompilePlan(*algorithm, all, c, *model, plan, rounds, skipped))
             {
                 continue;
             }
+            planBytesKept += budget ? budget->Charged() : 0;
+        }
+        catch (const PlanTooLarge& e)
+        {
+            std::string source;
+            const std::string why =
+                "--algorithm: " + algorithm->Spec() + " on " + c.topology.Spec() + ": " + e.what() +
+                " (limit " +
+                ResourceEstimate::Size(
+                    static_cast<double>(ResourceEstimate::MemoryLimit(c.options, source))) +
+                ", " + source +
+                "); allowed: a smaller topology, model or option count (segments, blocks, "
+                "chunk), or --max-memory=SIZE";
+            if (!all)
+            {
+                throw OptionError(why);
+            }
+            tooLarge += (tooLarge.empty() ? "" : ", ") + algorithm->Spec();
+            continue;
         }
         catch (const std::exception& e)
         {
@@ -227,6 +261,12 @@ PrepareSyncPlans(const std::vector<std::string>& specs,
         }
         out.push_back(std::make_unique<PlanSystem>(
             algorithm->Spec(), model, std::move(plan), std::move(rounds), JobConfig(c.options)));
+    }
+    if (!tooLarge.empty())
+    {
+        std::cerr << "paramsync: --algorithm=all skips the algorithms whose plans would not fit "
+                     "the memory limit ("
+                  << tooLarge << "); name one to see how far it got" << std::endl;
     }
     if (!skipped.empty())
     {

@@ -55,6 +55,11 @@ namespace
  *    23 % (torus:dims=32x32 -23 % and fattree:k=16 -20 %, the per-pair cost is not linear;
  *    the constants before were 35 % over at fattree:k=24 and 27 % under at fattree:k=64).
  *  - kTransferRow: the size of a TransferRecord (9 fields) with vector slack, not measured.
+ *  - kDependency: packet runs of mesh on star:n=64, 128 and 256 with bytes:64KB (254 k, 2.06 M
+ *    and 16.6 M dependencies, N (N - 1)^2): peak RSS 32.4, 108.6 and 524 MB against 36.8,
+ *    102 and 363 MB estimated without them; from 128 to 256 hosts the rest grew 154 MB for
+ *    14.5 M more dependencies, 10.6 B each (the plan's 4 B entry and the application's
+ *    waiting list, both in vectors that grow by doubling).
  */
 constexpr double kBase = 13.9e6;
 constexpr double kDevice = 4150;
@@ -62,6 +67,7 @@ constexpr double kRouteEntry = 3.6;
 constexpr double kTransfer = 500;
 constexpr double kQueuePair = 4140;
 constexpr double kTransferRow = 80;
+constexpr double kDependency = 10.6;
 constexpr double kPacket = 121;
 constexpr double kFluidPair = 9.4;
 constexpr double kFluidTransfer = 640;
@@ -157,6 +163,7 @@ ResourceEstimate::Of(const DriverOptions& o)
         // A spec its row cannot read: the driver names it when it prepares the run.
     }
     e.transfers = plan.transfers;
+    e.dependencies = plan.dependencies;
     e.transferRows = SaturatingMul(e.transfers, o.iterations);
     e.queuePairs = std::min(e.transfers, plan.queuePairs);
     double bytes = kBase;
@@ -167,9 +174,11 @@ ResourceEstimate::Of(const DriverOptions& o)
         // at any size: there the estimate is low).
         if (static_cast<double>(e.transfers) * static_cast<double>(c.hosts) <= kRoundFormAbove)
         {
+            e.planBytes = kFluidTransfer * static_cast<double>(e.transfers) +
+                          kDependency * static_cast<double>(e.dependencies) +
+                          kTransferRow * static_cast<double>(e.transferRows);
             bytes += kFluidPair * static_cast<double>(c.hosts) * static_cast<double>(e.nodes) +
-                     kFluidTransfer * static_cast<double>(e.transfers) +
-                     kTransferRow * static_cast<double>(e.transferRows);
+                     e.planBytes;
             e.traceBytes = static_cast<uint64_t>(kTraceSliceBytes *
                                                  static_cast<double>(e.transferRows));
         }
@@ -192,17 +201,20 @@ ResourceEstimate::Of(const DriverOptions& o)
     {
         const uint64_t volume = (e.transfers > 0 ? SaturatingMul(2 * c.hosts, model) : 0) +
                                 flowBytes;
-        inFlight = std::min(inFlight, volume / o.mtu + e.transfers + e.flows);
+        inFlight = std::min(inFlight,
+                            volume / std::max<uint64_t>(o.mtu, 1) + e.transfers + e.flows);
     }
     inFlight += e.devices;
     e.packetsInFlight = inFlight;
     // A pending event per frame, per port (its transmission), per host (its application).
     e.events = inFlight + e.devices + c.hosts;
+    e.planBytes = kTransfer * static_cast<double>(e.transfers) +
+                  kDependency * static_cast<double>(e.dependencies) +
+                  kTransferRow * static_cast<double>(e.transferRows);
     bytes += kDevice * static_cast<double>(e.devices) +
              kRouteEntry * static_cast<double>(e.routingEntries) +
-             kTransfer * static_cast<double>(e.transfers + e.flows) +
-             kQueuePair * static_cast<double>(e.queuePairs + e.flows) +
-             kTransferRow * static_cast<double>(e.transferRows) +
+             kTransfer * static_cast<double>(e.flows) +
+             kQueuePair * static_cast<double>(e.queuePairs + e.flows) + e.planBytes +
              kPacket * static_cast<double>(inFlight);
     e.bytes = static_cast<uint64_t>(std::min(bytes, 4e18));
     e.traceBytes = static_cast<uint64_t>(kTraceSliceBytes *
@@ -305,6 +317,10 @@ ResourceEstimate::Describe() const
        << "devices        " << devices << "\n"
        << "routing        " << routingEntries << " entries\n"
        << "transfers      " << transfers << " per synchronization, " << transferRows << " kept\n"
+       << "dependencies   "
+       << (dependencies > 0 ? std::to_string(dependencies)
+                            : std::string("no closed form (charged as the plan is built)"))
+       << "\n"
        << "queue pairs    " << queuePairs << "\n"
        << "flows          " << flows << "\n"
        << "in flight      " << packetsInFlight << " packets, " << events << " events (bound)\n"
@@ -339,6 +355,25 @@ Fits(const ResourceEstimate& e, uint64_t limit)
 }
 } // namespace
 
+ResourceEstimate::PlanAllowance
+ResourceEstimate::PlanAllowanceOf(const DriverOptions& o)
+{
+    const ResourceEstimate e = Of(o);
+    std::string source;
+    const double limit = static_cast<double>(MemoryLimit(o, source));
+    PlanAllowance a;
+    a.perTransfer = (e.packet ? kTransfer : kFluidTransfer) +
+                    kTransferRow * static_cast<double>(o.iterations);
+    a.perDependency = kDependency;
+    const double rest = static_cast<double>(e.bytes) - e.planBytes;
+    if (e.known && limit > 0)
+    {
+        // At least a byte: with no room left the Guard has refused the run already.
+        a.bytes = static_cast<uint64_t>(std::max(1.0, limit - rest));
+    }
+    return a;
+}
+
 bool
 ResourceEstimate::WithinLimit(const DriverOptions& o)
 {
@@ -360,15 +395,16 @@ ResourceEstimate::Guard(const DriverOptions& o, std::ostream& out, std::ostream&
     }
     if (!Fits(e, limit))
     {
-        throw OptionError("--topology: " + o.topology + " with --algorithm=" + o.algorithm +
-                          " --backend=" + o.backend + " needs an estimated " +
-                          Size(static_cast<double>(e.bytes)) + " of memory (" +
-                          std::to_string(e.nodes) + " nodes, " + std::to_string(e.devices) +
-                          " devices, " + std::to_string(e.routingEntries) + " routing entries, " +
-                          std::to_string(e.transfers) +
-                          " transfers; --estimate lists it), over the limit of " +
-                          Size(static_cast<double>(limit)) + " (" + source +
-                          "); allowed: a smaller run, or --max-memory=SIZE to set the limit");
+        throw OptionError(
+            "--topology: " + o.topology + " with --algorithm=" + o.algorithm + " --backend=" +
+            o.backend + " needs an estimated " + Size(static_cast<double>(e.bytes)) +
+            " of memory (" + std::to_string(e.nodes) + " nodes, " + std::to_string(e.devices) +
+            " devices, " + std::to_string(e.routingEntries) + " routing entries, " +
+            std::to_string(e.transfers) + " transfers" +
+            (e.dependencies > 0 ? " with " + std::to_string(e.dependencies) + " dependencies"
+                                : std::string()) +
+            "; --estimate lists it), over the limit of " + Size(static_cast<double>(limit)) + " (" +
+            source + "); allowed: a smaller run, or --max-memory=SIZE to set the limit");
     }
     if (!o.trace.empty() && (e.traceBytes > o.traceMaxBytes || e.traceBytes > 64000000))
     {

@@ -92,6 +92,17 @@ class ResourceEstimate
      */
     static constexpr uint64_t kPauseStateBytes = 650;
 
+    /// \brief What the plans of a run may take (the PlanMemoryBudget the driver compiles them
+    /// under, workloads/sync-plan.h) and what a run holds per transfer and per dependency.
+    struct PlanAllowance
+    {
+        uint64_t bytes{0};       //!< the memory limit less the rest of the estimate; 0: none
+        double perTransfer{0};   //!< the plan, application state and result rows of one
+        double perDependency{0}; //!< one entry of a transfer's deps
+    };
+    /// \brief The plans' allowance of a run (bytes 0 when no memory limit is known).
+    static PlanAllowance PlanAllowanceOf(const DriverOptions& options);
+
     /// \brief "12.3 GB"-style text of a byte count (decimal units, 3 significant digits).
     static std::string Size(double bytes);
 
@@ -103,6 +114,8 @@ class ResourceEstimate
     uint64_t routingEntries{0};  //!< forwarding-table (destination, lane) entries, all nodes
     uint64_t transfers{0};       //!< plan transfers of every plan, per synchronization
     uint64_t transferRows{0};    //!< transfer results kept: transfers x iterations
+    uint64_t dependencies{0};    //!< entries of the transfers' deps (0: no closed form)
+    double planBytes{0};         //!< of bytes, the plans' part (transfers, deps, result rows)
     uint64_t queuePairs{0};      //!< RoCE queue pairs the plans open
     uint64_t flows{0};           //!< --flows flows
     uint64_t packetsInFlight{0}; //!< frames existing at once, upper bound (the buffers' worth)

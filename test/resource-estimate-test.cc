@@ -7,7 +7,10 @@
 
 #include "ns3/driver-options.h"
 #include "ns3/job-registry.h"
+#include "ns3/model-profile.h"
 #include "ns3/resource-estimate.h"
+#include "ns3/sync-algorithm.h"
+#include "ns3/sync-plan.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -31,6 +34,20 @@ Options(const std::string& topology, const std::string& algorithm, const std::st
     o.backend = backend;
     o.Validate();
     return o;
+}
+
+/// Entries of the deps of every transfer of spec's plan on topology (1 MB of gradient).
+uint64_t
+CompiledDependencies(const std::string& spec, const std::string& topology)
+{
+    const auto t = MakeTopology(topology, 40e9, 1e-6);
+    const SyncPlan plan = MakeSyncAlgorithm(spec)->Compile(*t, ModelProfile::Load("bytes:1MB", ""));
+    uint64_t deps = 0;
+    for (const Transfer& tr : plan.transfers)
+    {
+        deps += tr.deps.size();
+    }
+    return deps;
 }
 
 double
@@ -313,4 +330,88 @@ TEST(ResourceEstimate, FluidBytesAreTheCountsTimesTheFittedCosts)
     o.model = "bytes:64KB";
     const ResourceEstimate e = ResourceEstimate::Of(o);
     EXPECT_NEAR(static_cast<double>(e.bytes), 14282694.0, 1.0);
+}
+
+TEST(ResourceEstimate, DependenciesOfMeshShapedPlansByClosedForm)
+{
+    // Mesh, N = 9: each of the 9 x 8 collect transfers waits on the 8 reduce transfers into
+    // its source: 9 x 8 x 8 = 576, what the compiled plan holds.
+    EXPECT_EQ(JobRegistry::SizeBound("mesh", 9).dependencies, 576u);
+    EXPECT_EQ(CompiledDependencies("mesh", "star:n=9"), 576u);
+    // bwmesh, 3 rounds: the all-gather of each round waits as mesh's does (576 a round), the
+    // reduce-scatter of rounds 2 and 3 on the sender's 8 parts of the round before (576
+    // each): (2 x 3 - 1) x 576 = 2,880.
+    EXPECT_EQ(JobRegistry::SizeBound("bwmesh:rounds=3", 9).dependencies, 2880u);
+    EXPECT_EQ(CompiledDependencies("bwmesh:rounds=3", "star:n=9"), 2880u);
+    // A parameter server with 4 dedicated servers on 9 hosts (5 workers): per shard each of
+    // the 5 pulls waits on the 5 pushes, and no push waits (one chunk a shard): 4 x 25 =
+    // 100, under the bound that counts every host a worker: 4 x 9 x 10 = 360.
+    EXPECT_EQ(CompiledDependencies("ps:servers=4", "star:n=9"), 100u);
+    EXPECT_EQ(JobRegistry::SizeBound("ps:servers=4", 9).dependencies, 360u);
+    // The estimate charges 10.6 B a dependency: mesh at 1,024 hosts (1,024 x 1,023^2 =
+    // 1,071,645,696 of them) holds 11.4 GB in its dependencies alone.
+    DriverOptions o = Options("fattree:k=16", "mesh", "packet");
+    const ResourceEstimate e = ResourceEstimate::Of(o);
+    EXPECT_EQ(e.dependencies, 1071645696u);
+    EXPECT_NEAR(
+        e.planBytes - 500.0 * e.transfers - 80.0 * e.transferRows, 10.6 * 1071645696.0, 1.0);
+}
+
+TEST(ResourceEstimate, APlanOverItsBudgetStopsAsItIsBuilt)
+{
+    // 1,000 B for plans at 100 B a transfer and 10 B a dependency: transfers with 2
+    // dependencies cost 120 B, so 8 fit (960 B) and the ninth (1,080 B) is refused.
+    {
+        PlanMemoryBudget budget(1000, 100, 10);
+        SyncPlan plan;
+        Transfer t{0, 0, 1, 0, 1, TransferOp::Copy, ContributorSet(), {0, 0}, 0, 0};
+        for (int i = 0; i < 8; ++i)
+        {
+            plan.Add(t);
+        }
+        EXPECT_DOUBLE_EQ(budget.Charged(), 960.0);
+        try
+        {
+            plan.Add(t);
+            ADD_FAILURE() << "the ninth transfer fit";
+        }
+        catch (const PlanTooLarge& e)
+        {
+            EXPECT_NE(std::string(e.what()).find("9 transfers with 18 dependencies"),
+                      std::string::npos)
+                << e.what();
+        }
+        // An inner scope replaces the outer one while it lives.
+        {
+            PlanMemoryBudget inner(100000, 1, 0);
+            plan.Add(t);
+            EXPECT_DOUBLE_EQ(inner.Charged(), 1.0);
+        }
+        EXPECT_EQ(PlanMemoryBudget::Active(), &budget);
+    }
+    // Without a scope nothing is charged or refused.
+    EXPECT_EQ(PlanMemoryBudget::Active(), nullptr);
+    SyncPlan plan;
+    plan.Add({0, 0, 1, 0, 1, TransferOp::Copy, ContributorSet(), {}, 0, 0});
+    EXPECT_EQ(plan.transfers.size(), 1u);
+}
+
+TEST(ResourceEstimate, APlanTheClosedFormUnderCountsIsRefusedWhileCompiled)
+{
+    // ring:segments=4096 on 64 hosts has 4,096 x 2 x 64 x 63 = 33 M transfers, which at
+    // 580 B each (a transfer and its result row) is 19 GB; the closed form counts ring's 8,064
+    // and lets it pass the estimate. Under --max-memory=1GB the plan stops when its charges
+    // pass what the limit leaves it (under 1 GB: ~1.7 M transfers), exit 2, one line.
+    Outcome o;
+    const double s = SecondsOf([&] {
+        o = RunParamsync("--topology=star:n=64 --algorithm=ring:segments=4096 "
+                         "--model=bytes:64MB --max-memory=1GB");
+    });
+    EXPECT_EQ(o.code, 2) << o.err;
+    EXPECT_EQ(std::count(o.err.begin(), o.err.end(), '\n'), 1) << o.err;
+    EXPECT_NE(o.err.find("--algorithm: ring:"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("its plan needs more than"), std::string::npos) << o.err;
+    EXPECT_NE(o.err.find("--max-memory"), std::string::npos) << o.err;
+    EXPECT_EQ(o.out, "");
+    EXPECT_LT(s, 30.0);
 }

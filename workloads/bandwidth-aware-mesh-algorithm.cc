@@ -191,9 +191,15 @@ BandwidthAwareMeshAlgorithm::Compile(const Topology& topology, const ModelProfil
 PlanSizeBound
 BandwidthAwareMeshAlgorithm::SizeBound(uint64_t n) const
 {
-    // Per round, a reduce-scatter and an all-gather between every ordered pair.
+    // Per round, a reduce-scatter and an all-gather between every ordered pair. Each
+    // all-gather transfer waits on the N - 1 parts its owner received that round, and each
+    // reduce-scatter transfer after the first round on its sender's N - 1 parts of the round
+    // before: (2 rounds - 1) N (N - 1)^2 dependencies.
     const uint64_t pairs = SaturatingMul(n, n > 0 ? n - 1 : 0);
-    return {SaturatingMul(2 * uint64_t{m_rounds}, pairs), pairs};
+    const uint64_t perRound = SaturatingMul(pairs, n > 0 ? n - 1 : 0);
+    return {SaturatingMul(2 * uint64_t{m_rounds}, pairs),
+            pairs,
+            SaturatingMul(2 * uint64_t{m_rounds} - 1, perRound)};
 }
 
 } // namespace ns3

@@ -92,8 +92,10 @@ MeshAlgorithm::SizeBound(uint64_t n) const
 {
     // Reduce-scatter and all-gather between every ordered pair: 2 N (N - 1) transfers on
     // N (N - 1) queue pairs.
+    // Each collect transfer waits on the N - 1 reduce transfers into its source: N (N - 1)^2
+    // dependencies, the plan's largest part from a few hundred hosts on.
     const uint64_t pairs = SaturatingMul(n, n > 0 ? n - 1 : 0);
-    return {SaturatingMul(2, pairs), pairs};
+    return {SaturatingMul(2, pairs), pairs, SaturatingMul(pairs, n > 0 ? n - 1 : 0)};
 }
 
 } // namespace ns3

@@ -1,6 +1,7 @@
 #include "ps-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -189,8 +190,14 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 PlanSizeBound
 PsAlgorithm::SizeBound(uint64_t n) const
 {
-    // A push and a pull per worker and server shard.
-    return {2 * n, 2 * n};
+    // A push and a pull per worker and server shard (a shard is one chunk unless chunk= or a
+    // tensor sharding splits it: then the model decides, and the plan's PlanMemoryBudget
+    // charges are the check). Each pull waits on the pushes of its chunk, one per worker:
+    // N (N + 1) dependencies per shard with a push's wait on the one before.
+    const uint64_t shards = m_servers;
+    return {SaturatingMul(2 * n, shards),
+            SaturatingMul(2 * n, shards),
+            SaturatingMul(SaturatingMul(n, n + 1), shards)};
 }
 
 } // namespace ns3

@@ -28,6 +28,9 @@ struct PlanSizeBound
 {
     uint64_t transfers{0};  //!< transfers of one synchronization
     uint64_t queuePairs{0}; //!< distinct (source, destination) host pairs they use
+    /// Entries of the transfers' deps, all together; 0 when the algorithm gives none (then
+    /// the plan's own PlanMemoryBudget charges, as it is compiled, are the check).
+    uint64_t dependencies{0};
 };
 
 /**

@@ -161,9 +161,65 @@ ContributorSet::ToString() const
     return out.str();
 }
 
+namespace
+{
+/// The innermost live PlanMemoryBudget. One per process, not per thread: plans are compiled
+/// on the driver's thread, and a thread_local in this shared library would cost a call to
+/// __tls_get_addr per read (model/fast-tls.h; test tls-without-calls keeps the library free
+/// of them).
+PlanMemoryBudget* g_activeBudget = nullptr;
+} // namespace
+
+PlanMemoryBudget::PlanMemoryBudget(uint64_t bytes, double perTransfer, double perDependency)
+    : m_budget(static_cast<double>(bytes)),
+      m_perTransfer(perTransfer),
+      m_perDependency(perDependency),
+      m_outer(g_activeBudget)
+{
+    g_activeBudget = this;
+}
+
+PlanMemoryBudget::~PlanMemoryBudget()
+{
+    g_activeBudget = m_outer;
+}
+
+double
+PlanMemoryBudget::Charged() const
+{
+    return m_charged;
+}
+
+PlanMemoryBudget*
+PlanMemoryBudget::Active()
+{
+    return g_activeBudget;
+}
+
+void
+PlanMemoryBudget::Charge(std::size_t transfers, std::size_t deps)
+{
+    m_charged += m_perTransfer + m_perDependency * static_cast<double>(deps);
+    m_dependencies += deps;
+    if (m_charged > m_budget)
+    {
+        std::ostringstream why;
+        why.precision(3);
+        why << "its plan needs more than " << m_budget / 1e9 << " GB, what the memory limit leaves "
+            << "it: it had " << transfers + 1 << " transfers with " << m_dependencies
+            << " dependencies when it passed that (" << m_perTransfer << " B a transfer, "
+            << m_perDependency << " B a dependency in a run)";
+        throw PlanTooLarge(why.str());
+    }
+}
+
 TransferId
 SyncPlan::Add(Transfer transfer)
 {
+    if (PlanMemoryBudget* budget = PlanMemoryBudget::Active())
+    {
+        budget->Charge(transfers.size(), transfer.deps.size());
+    }
     transfer.id = static_cast<TransferId>(transfers.size());
     transfers.push_back(std::move(transfer));
     return transfers.back().id;

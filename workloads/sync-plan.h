@@ -8,6 +8,7 @@
 #define PARAMSYNC_SYNC_PLAN_H
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -111,6 +112,56 @@ struct SyncPlan
     TransferId Add(Transfer transfer);
     /// \brief Readable multi-line dump: one transfer a line with its range, op, carries, deps.
     std::string Dump() const;
+};
+
+/// \brief Thrown by SyncPlan::Add past the memory a PlanMemoryBudget allows.
+class PlanTooLarge : public std::length_error
+{
+  public:
+    using std::length_error::length_error;
+};
+
+/**
+ * \brief While one lives, every SyncPlan::Add (on the driver's thread) charges the transfer's
+ * memory to it, and the Add that would take the charges past the budget throws PlanTooLarge
+ * naming how far the plan got.
+ *
+ * Why: a run's memory is checked before anything is built (helper/resource-estimate.h)
+ * from each algorithm's closed-form size, and a closed form can only be as good as its
+ * reading of the algorithm's options; a plan it under-counts (ring:segments=4096 has 4,096
+ * times the transfers of ring) or whose dependencies grow faster than its transfers (mesh:
+ * each of its N (N - 1) collect transfers waits on the N - 1 transfers into its source, 10^9
+ * dependencies at 1,024 hosts) would otherwise take the machine's memory while it is
+ * compiled. The charge per transfer and per dependency is what the run will hold for it
+ * (the plan, the application state, the result row: resource-estimate.cc measures them), so
+ * the plan stops once its run would not fit, having allocated less than that.
+ */
+class PlanMemoryBudget
+{
+  public:
+    /// \param bytes what the plans compiled in this scope may take
+    /// \param perTransfer bytes a run holds per transfer
+    /// \param perDependency bytes a run holds per entry of a transfer's deps
+    PlanMemoryBudget(uint64_t bytes, double perTransfer, double perDependency);
+    ~PlanMemoryBudget();
+    PlanMemoryBudget(const PlanMemoryBudget&) = delete;
+    PlanMemoryBudget& operator=(const PlanMemoryBudget&) = delete;
+
+    /// \brief Bytes charged so far.
+    double Charged() const;
+    /// \brief The innermost live budget, or nullptr.
+    static PlanMemoryBudget* Active();
+    /// \brief Charge one transfer with `deps` dependencies; throws PlanTooLarge past the
+    /// budget (transfers: the plan's count before it).
+    void Charge(std::size_t transfers, std::size_t deps);
+
+  private:
+    double m_budget;
+    double m_perTransfer;
+    double m_perDependency;
+    double m_charged{0};
+    uint64_t m_dependencies{0}; //!< dependencies charged (for the message)
+    PlanMemoryBudget* m_outer;  //!< the scope this one replaced
 };
 
 } // namespace ns3
