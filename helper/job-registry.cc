@@ -17,9 +17,9 @@ namespace
 /// Parameter-server systems: a push and a pull per worker and iteration (what the estimate
 /// holds as transfers of one round).
 PlanSizeBound
-PushAndPullPerWorker(const std::string& /* spec */, uint64_t hosts)
+PushAndPullPerWorker(const std::string& /* spec */, const PlanSizeInputs& in)
 {
-    return {2 * hosts, 2 * hosts};
+    return {2 * in.hosts, 2 * in.hosts};
 }
 
 } // namespace
@@ -46,13 +46,13 @@ JobRegistry::Entries()
          "none: no job, the --flows alone",
          false,
          PrepareFlowsOnly,
-         [](const std::string&, uint64_t) { return PlanSizeBound{}; }},
+         [](const std::string&, const PlanSizeInputs&) { return PlanSizeBound{}; }},
         {SyncAlgorithmNames(),
          "",
          true,
          PrepareSyncPlans,
-         [](const std::string& spec, uint64_t hosts) {
-             return MakeSyncAlgorithm(spec)->SizeBound(hosts);
+         [](const std::string& spec, const PlanSizeInputs& in) {
+             return MakeSyncAlgorithm(spec)->SizeBound(in);
          }},
     };
     return entries;
@@ -80,6 +80,14 @@ JobRegistry::Help()
 PlanSizeBound
 JobRegistry::SizeBound(const std::string& spec, uint64_t hosts)
 {
+    PlanSizeInputs in;
+    in.hosts = hosts;
+    return SizeBound(spec, in);
+}
+
+PlanSizeBound
+JobRegistry::SizeBound(const std::string& spec, const PlanSizeInputs& in)
+{
     if (spec == "all")
     {
         PlanSizeBound sum;
@@ -87,15 +95,16 @@ JobRegistry::SizeBound(const std::string& spec, uint64_t hosts)
         {
             for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
             {
-                const PlanSizeBound one = entry.sizeBound(name, hosts);
+                const PlanSizeBound one = entry.sizeBound(name, in);
                 sum.transfers += one.transfers;
                 sum.queuePairs = std::max(sum.queuePairs, one.queuePairs);
                 sum.dependencies += one.dependencies;
+                sum.bounds = sum.bounds && one.bounds;
             }
         }
         return sum;
     }
-    return EntryOf(spec).sizeBound(spec, hosts);
+    return EntryOf(spec).sizeBound(spec, in);
 }
 
 const JobRegistry::Entry&

@@ -88,10 +88,10 @@ class JobRegistry
                            const PrepareContext& context,
                            PreparedSystems& out)>
             prepare;
-        /// Its size over N hosts by closed form, before anything is prepared (the resource
-        /// estimate); the spec is one of `names` with its options.
+        /// Its size by closed form, before anything is prepared (the resource estimate); the
+        /// spec is one of `names` with its options.
         /// \throws std::invalid_argument for a spec it cannot read
-        std::function<PlanSizeBound(const std::string& spec, uint64_t hosts)> sizeBound;
+        std::function<PlanSizeBound(const std::string& spec, const PlanSizeInputs& in)> sizeBound;
     };
 
     /// \brief The rows, in help order; the last (sync plans) takes every name no other row
@@ -102,10 +102,13 @@ class JobRegistry
     /// \brief The --algorithm help text, from the rows.
     static std::string Help();
     /**
-     * \brief The size of what --algorithm `spec` runs over `hosts` hosts, by the closed
-     * forms of its rows ("all": the rows it runs, transfers summed, queue pairs the most of
-     * any one). \throws std::invalid_argument for a spec its row cannot read
+     * \brief The size of what --algorithm `spec` runs, by the closed forms of its rows
+     * ("all": the rows it runs, transfers and dependencies summed, queue pairs the most of
+     * any one, a bound only if each is). \throws std::invalid_argument for a spec its row
+     * cannot read
      */
+    static PlanSizeBound SizeBound(const std::string& spec, const PlanSizeInputs& in);
+    /// \brief SizeBound over `hosts` hosts, links and model unknown.
     static PlanSizeBound SizeBound(const std::string& spec, uint64_t hosts);
 
     /// \brief Fluid runs use a plan's round form when its transfers times its workers exceed

@@ -156,7 +156,11 @@ ResourceEstimate::Of(const DriverOptions& o)
     PlanSizeBound plan;
     try
     {
-        plan = JobRegistry::SizeBound(o.algorithm, c.hosts);
+        PlanSizeInputs in;
+        in.hosts = c.hosts;
+        in.links = c.links;
+        in.modelBytes = ModelBytes(o);
+        plan = JobRegistry::SizeBound(o.algorithm, in);
     }
     catch (const std::exception&)
     {
@@ -164,6 +168,7 @@ ResourceEstimate::Of(const DriverOptions& o)
     }
     e.transfers = plan.transfers;
     e.dependencies = plan.dependencies;
+    e.planBounded = plan.bounds;
     e.transferRows = SaturatingMul(e.transfers, o.iterations);
     e.queuePairs = std::min(e.transfers, plan.queuePairs);
     double bytes = kBase;
@@ -316,7 +321,9 @@ ResourceEstimate::Describe() const
        << "nodes          " << nodes << "\n"
        << "devices        " << devices << "\n"
        << "routing        " << routingEntries << " entries\n"
-       << "transfers      " << transfers << " per synchronization, " << transferRows << " kept\n"
+       << "transfers      " << (planBounded ? "" : "at least ") << transfers
+       << " per synchronization, " << transferRows << " kept"
+       << (planBounded ? "" : " (the rest is charged as the plan is built)") << "\n"
        << "dependencies   "
        << (dependencies > 0 ? std::to_string(dependencies)
                             : std::string("no closed form (charged as the plan is built)"))

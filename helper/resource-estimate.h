@@ -115,6 +115,7 @@ class ResourceEstimate
     uint64_t transfers{0};       //!< plan transfers of every plan, per synchronization
     uint64_t transferRows{0};    //!< transfer results kept: transfers x iterations
     uint64_t dependencies{0};    //!< entries of the transfers' deps (0: no closed form)
+    bool planBounded{true};      //!< the plan counts bound the plans (PlanSizeBound::bounds)
     double planBytes{0};         //!< of bytes, the plans' part (transfers, deps, result rows)
     uint64_t queuePairs{0};      //!< RoCE queue pairs the plans open
     uint64_t flows{0};           //!< --flows flows

@@ -189,8 +189,9 @@ BandwidthAwareMeshAlgorithm::Compile(const Topology& topology, const ModelProfil
 }
 
 PlanSizeBound
-BandwidthAwareMeshAlgorithm::SizeBound(uint64_t n) const
+BandwidthAwareMeshAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
+    const uint64_t n = in.hosts;
     // Per round, a reduce-scatter and an all-gather between every ordered pair. Each
     // all-gather transfer waits on the N - 1 parts its owner received that round, and each
     // reduce-scatter transfer after the first round on its sender's N - 1 parts of the round

@@ -1,6 +1,7 @@
 #include "double-binary-tree-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -283,6 +284,19 @@ DoubleBinaryTreeAlgorithm::Compile(const Topology& topology, const ModelProfile&
         }
     }
     return plan;
+}
+
+PlanSizeBound
+DoubleBinaryTreeAlgorithm::SizeBound(const PlanSizeInputs& in) const
+{
+    // Two trees of N - 1 edges each; every block of a tree goes up each edge (reduce) and
+    // down it (broadcast): 2 x 2 (N - 1) x blocks transfers on the edges' 4 (N - 1) ordered
+    // pairs at most, each waiting on at most three (a node's children, at most two in a
+    // binary tree, and its own send of the block before).
+    const uint64_t n = in.hosts;
+    const uint64_t edges = n > 0 ? n - 1 : 0;
+    const uint64_t transfers = SaturatingMul(4 * edges, m_blocks);
+    return {transfers, 4 * edges, SaturatingMul(3, transfers)};
 }
 
 } // namespace ns3

@@ -49,6 +49,7 @@ class DoubleBinaryTreeAlgorithm : public SyncAlgorithm
     explicit DoubleBinaryTreeAlgorithm(const std::string& spec);
     std::string Spec() const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 
     /**

@@ -1,6 +1,7 @@
 #include "halving-doubling-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -257,11 +258,13 @@ HalvingDoublingAlgorithm::Compile(const Topology& topology, const ModelProfile& 
 }
 
 PlanSizeBound
-HalvingDoublingAlgorithm::SizeBound(uint64_t n) const
+HalvingDoublingAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
+    const uint64_t n = in.hosts;
     // ceil(log2 N) rounds of reduce-scatter and as many of all-gather, one send per worker
     // each.
-    return {PeersBound(n), PeersBound(n)};
+    // A send waits on at most the two of the round before (its own and the one it received).
+    return {PeersBound(n), PeersBound(n), SaturatingMul(2, PeersBound(n))};
 }
 
 } // namespace ns3

@@ -45,7 +45,7 @@ class HalvingDoublingAlgorithm : public SyncAlgorithm
     /// \brief Parses "hd" (no options). \throws std::invalid_argument on any option
     explicit HalvingDoublingAlgorithm(const std::string& spec);
     std::string Spec() const override;
-    PlanSizeBound SizeBound(uint64_t workers) const override;
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 };

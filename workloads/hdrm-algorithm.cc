@@ -4,6 +4,7 @@
 #include "hips-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <stdexcept>
@@ -401,10 +402,11 @@ HdrmAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
 }
 
 PlanSizeBound
-HdrmAlgorithm::SizeBound(uint64_t n) const
+HdrmAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
+    const uint64_t n = in.hosts;
     // Halving-doubling's rounds (rank mapping changes who talks, not how many).
-    return {PeersBound(n), PeersBound(n)};
+    return {PeersBound(n), PeersBound(n), SaturatingMul(2, PeersBound(n))};
 }
 
 } // namespace ns3

@@ -1,6 +1,7 @@
 #include "hips-algorithm.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 
 #include <algorithm>
 #include <stdexcept>
@@ -620,6 +621,19 @@ HipsAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model
         return std::nullopt;
     }
     return plan;
+}
+
+PlanSizeBound
+HipsAlgorithm::SizeBound(const PlanSizeInputs& in) const
+{
+    // One pipeline per rotation and direction, each a reduce-scatter and an all-gather per
+    // level of the topology's hierarchy, by ring or direct exchange within its groups: the
+    // levels and group sizes are the topology's, so the counts are the default's, not a
+    // bound, and the plan's PlanMemoryBudget charges are the check.
+    PlanSizeBound b = SyncAlgorithm::SizeBound(in);
+    b.dependencies = 0;
+    b.bounds = false;
+    return b;
 }
 
 } // namespace ns3

@@ -149,6 +149,7 @@ class HipsAlgorithm : public SyncAlgorithm
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
     /// \brief Round form (AddHierarchicalRounds); std::nullopt where the parts are not
     /// aligned (rotate=1 on dimensions of different sizes) or a sub-chunk would be empty.
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     std::optional<RoundPlan> CompileRounds(const Topology& topology,
                                            const ModelProfile& model) const override;
 

@@ -88,8 +88,9 @@ MeshAlgorithm::Compile(const Topology& topology, const ModelProfile& model) cons
 }
 
 PlanSizeBound
-MeshAlgorithm::SizeBound(uint64_t n) const
+MeshAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
+    const uint64_t n = in.hosts;
     // Reduce-scatter and all-gather between every ordered pair: 2 N (N - 1) transfers on
     // N (N - 1) queue pairs.
     // Each collect transfer waits on the N - 1 reduce transfers into its source: N (N - 1)^2

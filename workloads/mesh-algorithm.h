@@ -24,7 +24,7 @@ class MeshAlgorithm : public SyncAlgorithm
     /// \brief Parses "mesh" (no options). \throws std::invalid_argument on any option
     explicit MeshAlgorithm(const std::string& spec);
     std::string Spec() const override;
-    PlanSizeBound SizeBound(uint64_t workers) const override;
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 };

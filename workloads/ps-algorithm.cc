@@ -188,16 +188,26 @@ PsAlgorithm::Compile(const Topology& topology, const ModelProfile& model) const
 }
 
 PlanSizeBound
-PsAlgorithm::SizeBound(uint64_t n) const
+PsAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
-    // A push and a pull per worker and server shard (a shard is one chunk unless chunk= or a
-    // tensor sharding splits it: then the model decides, and the plan's PlanMemoryBudget
-    // charges are the check). Each pull waits on the pushes of its chunk, one per worker:
-    // N (N + 1) dependencies per shard with a push's wait on the one before.
-    const uint64_t shards = m_servers;
-    return {SaturatingMul(2 * n, shards),
-            SaturatingMul(2 * n, shards),
-            SaturatingMul(SaturatingMul(n, n + 1), shards)};
+    const uint64_t n = in.hosts;
+    // A push and a pull per worker and chunk; each pull waits on the pushes of its chunk,
+    // one per worker, and each push on the worker's push before: at most N (N + 1)
+    // dependencies a chunk. Sharded by bytes, a server holds one range: one chunk, or with
+    // chunk=C at most ceil(range / C) <= range / C + 1, so at most S + W / C in all. Sharded
+    // by tensor, the ranges depend on the model's tensors: not bounded here.
+    uint64_t chunks = m_servers;
+    bool bounds = m_shard == "bytes";
+    if (m_chunk > 0)
+    {
+        bounds = bounds && in.modelBytes > 0;
+        chunks += in.modelBytes / m_chunk;
+    }
+    PlanSizeBound b{SaturatingMul(2 * n, chunks),
+                    SaturatingMul(2 * n, m_servers),
+                    SaturatingMul(SaturatingMul(n, n + 1), chunks)};
+    b.bounds = bounds;
+    return b;
 }
 
 } // namespace ns3

@@ -48,7 +48,7 @@ class PsAlgorithm : public SyncAlgorithm
     /// \throws std::invalid_argument naming the spec and what is allowed
     explicit PsAlgorithm(const std::string& spec);
     std::string Spec() const override;
-    PlanSizeBound SizeBound(uint64_t workers) const override;
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 

@@ -2,6 +2,7 @@
 
 #include "ns3/digit-walk.h"
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -350,6 +351,32 @@ RingAlgorithm::CompileRounds(const Topology& topology, const ModelProfile& model
     step.phase = n - 1;
     plan.Append(std::move(step));
     return plan;
+}
+
+PlanSizeBound
+RingAlgorithm::SizeBound(const PlanSizeInputs& in) const
+{
+    // One ring per NIC used (nics=all: the fewest ports of any host, at most the hosts'
+    // average, 2 links / N), twice that with bidir. Each ring runs 2 (N - 1) steps in which
+    // every position sends each of its segments: rings x segments x 2 N (N - 1) transfers,
+    // each waiting on at most two (the sender's send before and what it received), on N
+    // ordered pairs a ring.
+    const uint64_t n = in.hosts;
+    uint64_t rings = 1;
+    bool bounds = true;
+    if (m_allNics)
+    {
+        bounds = in.links > 0 && n > 0;
+        rings = bounds ? std::max<uint64_t>(1, 2 * in.links / n) : 1;
+    }
+    rings *= m_bidir ? 2 : 1;
+    const uint64_t transfers = SaturatingMul(SaturatingMul(rings, m_segments),
+                                             SaturatingMul(2 * n, n > 0 ? n - 1 : 0));
+    PlanSizeBound b{transfers,
+                    std::min(SaturatingMul(rings, n), SaturatingMul(n, n > 0 ? n - 1 : 0)),
+                    SaturatingMul(2, transfers)};
+    b.bounds = bounds;
+    return b;
 }
 
 } // namespace ns3

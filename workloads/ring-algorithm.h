@@ -73,6 +73,7 @@ class RingAlgorithm : public SyncAlgorithm
      * when R n K divides W, the same bytes as Compile(). std::nullopt when some segment
      * would be empty (W < R n K), as Compile() then skips transfers.
      */
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     std::optional<RoundPlan> CompileRounds(const Topology& topology,
                                            const ModelProfile& model) const override;
 

@@ -69,9 +69,11 @@ SyncAlgorithm::CompileRounds(const Topology& /* topology */, const ModelProfile&
 }
 
 PlanSizeBound
-SyncAlgorithm::SizeBound(uint64_t n) const
+SyncAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
-    return {SaturatingMul(2 * n, n > 0 ? n - 1 : 0), PeersBound(n)};
+    const uint64_t n = in.hosts;
+    const uint64_t transfers = SaturatingMul(2 * n, n > 0 ? n - 1 : 0);
+    return {transfers, PeersBound(n), SaturatingMul(2, transfers)};
 }
 
 uint64_t

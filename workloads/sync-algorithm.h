@@ -24,6 +24,13 @@ class Topology;
  * \brief Upper bounds of a plan's size by closed form, before it is compiled: what the
  * driver's resource estimate (helper/resource-estimate.h) counts.
  */
+struct PlanSizeInputs
+{
+    uint64_t hosts{0};      //!< the topology's hosts
+    uint64_t links{0};      //!< its links (0: unknown), for per-host port counts
+    uint64_t modelBytes{0}; //!< the gradient's bytes (0: unknown), for chunked plans
+};
+
 struct PlanSizeBound
 {
     uint64_t transfers{0};  //!< transfers of one synchronization
@@ -31,6 +38,11 @@ struct PlanSizeBound
     /// Entries of the transfers' deps, all together; 0 when the algorithm gives none (then
     /// the plan's own PlanMemoryBudget charges, as it is compiled, are the check).
     uint64_t dependencies{0};
+    /// The counts bound the plan. False where its size depends on what only compiling finds
+    /// (a tree packing's trees, a hierarchy's groups, a model's tensors): the counts are then
+    /// what the closed form knows, the plan may be larger, and its PlanMemoryBudget charges
+    /// are the check.
+    bool bounds{true};
 };
 
 /**
@@ -67,12 +79,12 @@ class SyncAlgorithm
                                                    const ModelProfile& model) const;
 
     /**
-     * \brief The plan's size over `workers` workers by closed form, without compiling. The
-     * default bounds a plan in which each worker sends to every other at most twice, each
-     * talking to at most 2 ceil(log2 N) peers (ring, HiPS, 2D ring, trees: 2 N (N - 1)
+     * \brief The plan's size by closed form, without compiling. The default bounds a plan in
+     * which each worker sends to every other at most twice, each talking to at most
+     * 2 ceil(log2 N) peers, with at most two dependencies a transfer (2D ring: 2 N (N - 1)
      * transfers); algorithms with other shapes override it.
      */
-    virtual PlanSizeBound SizeBound(uint64_t workers) const;
+    virtual PlanSizeBound SizeBound(const PlanSizeInputs& in) const;
 
   protected:
     /// \brief 2 N ceil(log2 N): queue pairs of N workers talking to 2 log2 N peers each.

@@ -3,6 +3,7 @@
 #include "arborescence-packing.h"
 
 #include "ns3/spec-string.h"
+#include "ns3/topology-counts.h"
 #include "ns3/topology.h"
 
 #include <algorithm>
@@ -255,6 +256,19 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
         AddTreeStream(plan, tree, n, base, end, m_blocks, st);
     }
     return plan;
+}
+
+PlanSizeBound
+TreePackingAlgorithm::SizeBound(const PlanSizeInputs& in) const
+{
+    // Each stream of a packed tree sends every block up and down the tree's N - 1 edges; the
+    // number of trees (up to maxtrees) and so of streams is what the packing finds on the
+    // topology: the counts are one stream's, and the plan's PlanMemoryBudget charges are the
+    // check.
+    const uint64_t n = in.hosts;
+    PlanSizeBound b{SaturatingMul(2 * (n > 0 ? n - 1 : 0), m_blocks), PeersBound(n), 0};
+    b.bounds = false;
+    return b;
 }
 
 } // namespace ns3

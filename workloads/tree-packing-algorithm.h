@@ -69,6 +69,7 @@ class TreePackingAlgorithm : public SyncAlgorithm
     explicit TreePackingAlgorithm(const std::string& spec);
     std::string Spec() const override;
     bool AppliesTo(const Topology& topology, std::string& why) const override;
+    PlanSizeBound SizeBound(const PlanSizeInputs& in) const override;
     SyncPlan Compile(const Topology& topology, const ModelProfile& model) const override;
 
     /// \brief The packing Compile() uses (trees, their rates), for tests and reports.
