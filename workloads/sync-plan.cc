@@ -163,6 +163,23 @@ ContributorSet::ToString() const
 
 namespace
 {
+/// "328 KB"-style text of a byte count (decimal units, 3 significant digits).
+std::string
+BytesText(double bytes)
+{
+    const char* units[] = {"B", "KB", "MB", "GB", "TB"};
+    size_t u = 0;
+    while (bytes >= 1000 && u + 1 < sizeof(units) / sizeof(units[0]))
+    {
+        bytes /= 1000;
+        ++u;
+    }
+    std::ostringstream out;
+    out.precision(3);
+    out << bytes << ' ' << units[u];
+    return out.str();
+}
+
 /// The innermost live PlanMemoryBudget. One per process, not per thread: plans are compiled
 /// on the driver's thread, and a thread_local in this shared library would cost a call to
 /// __tls_get_addr per read (model/fast-tls.h; test tls-without-calls keeps the library free
@@ -204,11 +221,10 @@ PlanMemoryBudget::Charge(std::size_t transfers, std::size_t deps)
     if (m_charged > m_budget)
     {
         std::ostringstream why;
-        why.precision(3);
-        why << "its plan needs more than " << m_budget / 1e9 << " GB, what the memory limit leaves "
-            << "it: it had " << transfers + 1 << " transfers with " << m_dependencies
-            << " dependencies when it passed that (" << m_perTransfer << " B a transfer, "
-            << m_perDependency << " B a dependency in a run)";
+        why << "its plan needs more than " << BytesText(m_budget)
+            << ", what the memory limit leaves it: it had " << transfers + 1 << " transfers with "
+            << m_dependencies << " dependencies when it passed that (" << m_perTransfer
+            << " B a transfer, " << m_perDependency << " B a dependency in a run)";
         throw PlanTooLarge(why.str());
     }
 }

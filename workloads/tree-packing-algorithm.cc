@@ -261,14 +261,19 @@ TreePackingAlgorithm::Compile(const Topology& topology, const ModelProfile& mode
 PlanSizeBound
 TreePackingAlgorithm::SizeBound(const PlanSizeInputs& in) const
 {
-    // Each stream of a packed tree sends every block up and down the tree's N - 1 edges; the
-    // number of trees (up to maxtrees) and so of streams is what the packing finds on the
-    // topology: the counts are one stream's, and the plan's PlanMemoryBudget charges are the
-    // check.
+    // The packing keeps at most maxtrees trees (ArborescencePacking) and gives tree t
+    // max(1, round(streams x trees x its share)) streams: at most (streams + 1) x maxtrees
+    // in all. Each stream sends every block up and down the tree's N - 1 edges: 2 (N - 1)
+    // transfers a block, on at most 2 (N - 1) ordered pairs a tree. Its dependencies grow
+    // with the root's children (each of its sends down waits on all of them): no closed
+    // form here, the plan's PlanMemoryBudget charges count them.
     const uint64_t n = in.hosts;
-    PlanSizeBound b{SaturatingMul(2 * (n > 0 ? n - 1 : 0), m_blocks), PeersBound(n), 0};
-    b.bounds = false;
-    return b;
+    const uint64_t edges = n > 0 ? n - 1 : 0;
+    const uint64_t blockStreams = SaturatingMul(SaturatingMul(uint64_t{m_streams} + 1, m_maxTrees),
+                                                m_blocks);
+    return {SaturatingMul(blockStreams, 2 * edges),
+            std::min(SaturatingMul(n, edges), SaturatingMul(2 * edges, m_maxTrees)),
+            0};
 }
 
 } // namespace ns3
