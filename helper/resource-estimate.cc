@@ -265,19 +265,28 @@ ResourceEstimate::MemoryLimit(const DriverOptions& o, std::string& source)
         source = "--max-memory";
         return o.maxMemoryBytes;
     }
-    uint64_t limit = 0;
-    std::ifstream meminfo("/proc/meminfo");
-    std::string key;
-    uint64_t kb = 0;
-    std::string unit;
-    while (meminfo >> key >> kb >> unit)
-    {
-        if (key == "MemAvailable:")
+    // MemAvailable as the process first read it: the Guard, before anything is built. Read
+    // again when the plans are compiled (PlanAllowanceOf) it would lack what this process
+    // already holds, the topology or an earlier seed's run, and the plans' allowance would
+    // count that twice (once in it, once in the estimate of the rest).
+    static const uint64_t available = [] {
+        std::ifstream meminfo("/proc/meminfo");
+        std::string key;
+        uint64_t kb = 0;
+        std::string unit;
+        while (meminfo >> key >> kb >> unit)
         {
-            limit = kb * 1024;
-            source = "MemAvailable";
-            break;
+            if (key == "MemAvailable:")
+            {
+                return kb * 1024;
+            }
         }
+        return uint64_t{0};
+    }();
+    uint64_t limit = available;
+    if (limit > 0)
+    {
+        source = "MemAvailable";
     }
     struct rlimit rl;
     if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&

@@ -516,3 +516,18 @@ TEST(ResourceEstimate, ClosedFormsBoundTheCompiledPlans)
     // on every topology it applies to.
     EXPECT_GE(checked, 200);
 }
+
+TEST(ResourceEstimate, TheMachinesLimitIsReadOnceBeforeAnythingIsBuilt)
+{
+    // Without --max-memory the limit is MemAvailable as first read (or ulimit -v). The plans'
+    // allowance reads it again after the topology (and, with --seeds, an earlier run) is
+    // built; had MemAvailable been read then, what this process holds would be counted twice.
+    DriverOptions o = Options("star:n=4", "ring", "packet");
+    std::string source;
+    const uint64_t before = ResourceEstimate::MemoryLimit(o, source);
+    std::vector<char> held(uint64_t{256} << 20, 1); // 256 MiB, every page touched
+    std::string again;
+    EXPECT_EQ(ResourceEstimate::MemoryLimit(o, again), before);
+    EXPECT_EQ(again, source);
+    EXPECT_EQ(held[held.size() / 2], 1);
+}
