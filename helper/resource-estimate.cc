@@ -5,6 +5,7 @@
 #include "trace-event-writer.h"
 
 #include "ns3/model-profile.h"
+#include "ns3/spec-string.h"
 
 #include <algorithm>
 #include <cmath>
@@ -301,17 +302,7 @@ ResourceEstimate::MemoryLimit(const DriverOptions& o, std::string& source)
 std::string
 ResourceEstimate::Size(double bytes)
 {
-    const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
-    size_t u = 0;
-    while (bytes >= 1000 && u + 1 < sizeof(units) / sizeof(units[0]))
-    {
-        bytes /= 1000;
-        ++u;
-    }
-    std::ostringstream os;
-    os.precision(3);
-    os << bytes << " " << units[u];
-    return os.str();
+    return BytesText(bytes);
 }
 
 std::string

@@ -1,6 +1,7 @@
 #include "spec-string.h"
 
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace ns3
@@ -211,6 +212,22 @@ SpecString::GetString(const std::string& key, const std::string& def)
     m_used.insert(key);
     auto it = m_values.find(key);
     return it == m_values.end() ? def : it->second;
+}
+
+std::string
+BytesText(double bytes)
+{
+    const char* units[] = {"B", "KB", "MB", "GB", "TB", "PB", "EB"};
+    size_t u = 0;
+    while (bytes >= 1000 && u + 1 < sizeof(units) / sizeof(units[0]))
+    {
+        bytes /= 1000;
+        ++u;
+    }
+    std::ostringstream os;
+    os.precision(3);
+    os << bytes << " " << units[u];
+    return os.str();
 }
 
 uint64_t

@@ -90,6 +90,9 @@ double ParseTime(const std::string& text, const std::string& what);
 /// \brief Parses "100MB" / "4KiB" / "1000" / "1.5GB" to bytes (KB = 1000, KiB = 1024).
 /// \throws std::invalid_argument naming `what` when unparsable or not > 0
 uint64_t ParseBytes(const std::string& text, const std::string& what);
+/// \brief "12.3 GB"-style text of a byte count, the other way (decimal units, 3 significant
+/// digits).
+std::string BytesText(double bytes);
 
 /**
  * \brief Checks that every line of a text input file is text: no control byte other than

@@ -1,5 +1,7 @@
 #include "sync-plan.h"
 
+#include "ns3/spec-string.h"
+
 #include <sstream>
 #include <stdexcept>
 
@@ -163,23 +165,6 @@ ContributorSet::ToString() const
 
 namespace
 {
-/// "328 KB"-style text of a byte count (decimal units, 3 significant digits).
-std::string
-BytesText(double bytes)
-{
-    const char* units[] = {"B", "KB", "MB", "GB", "TB"};
-    size_t u = 0;
-    while (bytes >= 1000 && u + 1 < sizeof(units) / sizeof(units[0]))
-    {
-        bytes /= 1000;
-        ++u;
-    }
-    std::ostringstream out;
-    out.precision(3);
-    out << bytes << ' ' << units[u];
-    return out.str();
-}
-
 /// The innermost live PlanMemoryBudget. One per process, not per thread: plans are compiled
 /// on the driver's thread, and a thread_local in this shared library would cost a call to
 /// __tls_get_addr per read (model/fast-tls.h; test tls-without-calls keeps the library free
