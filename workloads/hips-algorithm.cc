@@ -1,7 +1,6 @@
 #include "hips-algorithm.h"
 
 #include "ns3/spec-string.h"
-#include "ns3/topology-counts.h"
 
 #include <algorithm>
 #include <stdexcept>

@@ -127,14 +127,14 @@ class PlanTooLarge : public std::length_error
  * naming how far the plan got.
  *
  * Why: a run's memory is checked before anything is built (helper/resource-estimate.h)
- * from each algorithm's closed-form size, and a closed form can only be as good as its
- * reading of the algorithm's options; a plan it under-counts (ring:segments=4096 has 4,096
- * times the transfers of ring) or whose dependencies grow faster than its transfers (mesh:
- * each of its N (N - 1) collect transfers waits on the N - 1 transfers into its source, 10^9
- * dependencies at 1,024 hosts) would otherwise take the machine's memory while it is
- * compiled. The charge per transfer and per dependency is what the run will hold for it
- * (the plan, the application state, the result row: resource-estimate.cc measures them), so
- * the plan stops once its run would not fit, having allocated less than that.
+ * from each algorithm's closed-form size, and a closed form can only count what is known
+ * before compiling; a plan whose size is the topology's (HiPS's levels and groups) or whose
+ * dependencies have no closed form (tree packing: the root's sends down wait on all of its
+ * children) would otherwise take the machine's memory while it is compiled, as mesh did
+ * before its 10^9 dependencies at 1,024 hosts were counted. The charge per transfer and per
+ * dependency is what the run will hold for it (the plan, the application state, the result row:
+ * resource-estimate.cc measures them), so the plan stops once its run would not fit, having
+ * allocated less than that.
  */
 class PlanMemoryBudget
 {
@@ -156,10 +156,10 @@ class PlanMemoryBudget
     void Charge(std::size_t transfers, std::size_t deps);
 
   private:
-    double m_budget;
-    double m_perTransfer;
-    double m_perDependency;
-    double m_charged{0};
+    double m_budget;            //!< bytes the plans of this scope may take
+    double m_perTransfer;       //!< charge per transfer
+    double m_perDependency;     //!< charge per dependency
+    double m_charged{0};        //!< bytes charged so far
     uint64_t m_dependencies{0}; //!< dependencies charged (for the message)
     PlanMemoryBudget* m_outer;  //!< the scope this one replaced
 };
