@@ -95,19 +95,22 @@ class DriverOptions
     uint64_t rngRun{1};
 
     // Raw text, as given on the command line (defaults filled in).
-    std::string topology;             //!< --topology spec
-    std::string algorithm;            //!< --algorithm spec, or "all"
-    std::string model;                //!< --model name, CSV path or bytes:SIZE
-    std::string modelsDir;            //!< --models-dir
-    std::string rateText;             //!< --rate
-    std::string delayText;            //!< --delay
-    std::string mtuText;              //!< --mtu
-    std::string cc;                   //!< --cc
-    std::string pfcText;              //!< --pfc
-    std::string iterationsText;       //!< --iterations
-    std::string seedText;             //!< --seed
-    std::string seedsText;            //!< --seeds (empty: one run with --seed)
-    std::string backend;              //!< --backend
+    std::string topology;       //!< --topology spec
+    std::string algorithm;      //!< --algorithm spec, or "all"
+    std::string model;          //!< --model name, CSV path or bytes:SIZE
+    std::string modelsDir;      //!< --models-dir
+    std::string rateText;       //!< --rate
+    std::string delayText;      //!< --delay
+    std::string mtuText;        //!< --mtu
+    std::string cc;             //!< --cc
+    std::string pfcText;        //!< --pfc
+    std::string iterationsText; //!< --iterations
+    std::string seedText;       //!< --seed
+    std::string seedsText;      //!< --seeds (empty: one run with --seed)
+    std::string backend;        //!< --backend
+    /// --algorithm=all: the algorithms the resource guard leaves out, their plans over the
+    /// memory limit (ResourceEstimate::Guard; not an option).
+    std::vector<std::string> leftOutOfAll;
     std::string routing;              //!< --routing: ecmp | source
     std::string flows;                //!< --flows
     std::string out;                  //!< --out

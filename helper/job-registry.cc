@@ -85,8 +85,24 @@ JobRegistry::SizeBound(const std::string& spec, uint64_t hosts)
     return SizeBound(spec, in);
 }
 
+std::vector<std::string>
+JobRegistry::AllNames()
+{
+    std::vector<std::string> names;
+    for (const Entry& entry : Entries())
+    {
+        if (entry.inAll)
+        {
+            names.insert(names.end(), entry.names.begin(), entry.names.end());
+        }
+    }
+    return names;
+}
+
 PlanSizeBound
-JobRegistry::SizeBound(const std::string& spec, const PlanSizeInputs& in)
+JobRegistry::SizeBound(const std::string& spec,
+                       const PlanSizeInputs& in,
+                       const std::vector<std::string>& leftOutOfAll)
 {
     if (spec == "all")
     {
@@ -95,6 +111,10 @@ JobRegistry::SizeBound(const std::string& spec, const PlanSizeInputs& in)
         {
             for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
             {
+                if (std::find(leftOutOfAll.begin(), leftOutOfAll.end(), name) != leftOutOfAll.end())
+                {
+                    continue;
+                }
                 const PlanSizeBound one = entry.sizeBound(name, in);
                 sum.transfers += one.transfers;
                 sum.queuePairs = std::max(sum.queuePairs, one.queuePairs);
@@ -127,9 +147,18 @@ JobRegistry::Prepare(const PrepareContext& context)
     {
         for (const Entry& entry : Entries())
         {
-            if (entry.inAll)
+            std::vector<std::string> names;
+            for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
             {
-                entry.prepare(entry.names, true, context, out);
+                const auto& out = context.options.leftOutOfAll;
+                if (std::find(out.begin(), out.end(), name) == out.end())
+                {
+                    names.push_back(name);
+                }
+            }
+            if (!names.empty())
+            {
+                entry.prepare(names, true, context, out);
             }
         }
         return out;

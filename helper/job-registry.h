@@ -107,7 +107,11 @@ class JobRegistry
      * any one, a bound only if each is). \throws std::invalid_argument for a spec its row
      * cannot read
      */
-    static PlanSizeBound SizeBound(const std::string& spec, const PlanSizeInputs& in);
+    static PlanSizeBound SizeBound(const std::string& spec,
+                                   const PlanSizeInputs& in,
+                                   const std::vector<std::string>& leftOutOfAll = {});
+    /// \brief The names --algorithm=all runs, in its order.
+    static std::vector<std::string> AllNames();
     /// \brief SizeBound over `hosts` hosts, links and model unknown.
     static PlanSizeBound SizeBound(const std::string& spec, uint64_t hosts);
 

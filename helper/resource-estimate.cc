@@ -161,7 +161,7 @@ ResourceEstimate::Of(const DriverOptions& o)
         in.hosts = c.hosts;
         in.links = c.links;
         in.modelBytes = ModelBytes(o);
-        plan = JobRegistry::SizeBound(o.algorithm, in);
+        plan = JobRegistry::SizeBound(o.algorithm, in, o.leftOutOfAll);
     }
     catch (const std::exception&)
     {
@@ -388,8 +388,28 @@ ResourceEstimate::WithinLimit(const DriverOptions& o)
     return Fits(Of(o), MemoryLimit(o, source));
 }
 
+std::vector<std::string>
+ResourceEstimate::LeaveOutOfAll(const DriverOptions& o, uint64_t limit)
+{
+    // In "all"'s order, each algorithm whose plan would take the run over the limit, with the
+    // plans of those before it that fit.
+    const std::vector<std::string> names = JobRegistry::AllNames();
+    DriverOptions trial = o;
+    std::vector<std::string> leftOut;
+    for (size_t i = 0; i < names.size(); ++i)
+    {
+        trial.leftOutOfAll = leftOut;
+        trial.leftOutOfAll.insert(trial.leftOutOfAll.end(), names.begin() + i + 1, names.end());
+        if (!Fits(Of(trial), limit))
+        {
+            leftOut.push_back(names[i]);
+        }
+    }
+    return leftOut.size() == names.size() ? std::vector<std::string>{} : leftOut;
+}
+
 bool
-ResourceEstimate::Guard(const DriverOptions& o, std::ostream& out, std::ostream& err)
+ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
 {
     const ResourceEstimate e = Of(o);
     std::string source;
@@ -398,7 +418,36 @@ ResourceEstimate::Guard(const DriverOptions& o, std::ostream& out, std::ostream&
     {
         out << e.Describe() << "limit          "
             << (limit ? Size(static_cast<double>(limit)) + " (" + source + ")" : "unknown") << "\n";
+        if (o.algorithm == "all" && !Fits(e, limit))
+        {
+            std::string names;
+            for (const std::string& name : LeaveOutOfAll(o, limit))
+            {
+                names += (names.empty() ? "" : ", ") + name;
+            }
+            out << "left out       " << (names.empty() ? "every algorithm: refused" : names)
+                << "\n";
+        }
         return false;
+    }
+    if (!Fits(e, limit) && o.algorithm == "all")
+    {
+        // "all" runs what fits, as it runs what applies: the others are left out and named.
+        o.leftOutOfAll = LeaveOutOfAll(o, limit);
+        if (!o.leftOutOfAll.empty())
+        {
+            std::string names;
+            for (const std::string& name : o.leftOutOfAll)
+            {
+                names += (names.empty() ? "" : ", ") + name;
+            }
+            err << "paramsync: --algorithm=all leaves out " << names
+                << ": with their plans the run needs an estimated "
+                << Size(static_cast<double>(e.bytes)) << ", over the limit of "
+                << Size(static_cast<double>(limit)) << " (" << source
+                << "); name one to see its estimate" << std::endl;
+            return true;
+        }
     }
     if (!Fits(e, limit))
     {

@@ -17,6 +17,7 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <vector>
 
 namespace ns3
 {
@@ -41,11 +42,19 @@ class ResourceEstimate
 
     /**
      * \brief The driver's guard, before anything is built: with --estimate prints the
-     * estimate to out and returns false (run nothing); refuses an estimate over the limit;
+     * estimate to out and returns false (run nothing); refuses an estimate over the limit
+     * (--algorithm=all leaves out what does not fit, LeaveOutOfAll, while anything does);
      * with --trace warns on err when the trace estimate is large or over --trace-max.
      * \returns true when the run may go on. \throws OptionError (one line) when refused
      */
-    static bool Guard(const DriverOptions& options, std::ostream& out, std::ostream& err);
+    static bool Guard(DriverOptions& options, std::ostream& out, std::ostream& err);
+    /**
+     * \brief For --algorithm=all over the limit: the algorithms to leave out, in "all"'s order
+     * each whose plan would take the run over the limit beside those kept before it; empty
+     * when none can be kept (the run is refused then). The guard sets
+     * DriverOptions::leftOutOfAll to it and names them.
+     */
+    static std::vector<std::string> LeaveOutOfAll(const DriverOptions& options, uint64_t limit);
 
     /// \brief Whether the run would pass the guard's memory check: the estimate is unknown,
     /// no limit is known, or it fits the limit.

@@ -18,6 +18,7 @@
 #include <functional>
 #include <gtest/gtest.h>
 #include <set>
+#include <sstream>
 
 namespace
 {
@@ -530,4 +531,34 @@ TEST(ResourceEstimate, TheMachinesLimitIsReadOnceBeforeAnythingIsBuilt)
     EXPECT_EQ(ResourceEstimate::MemoryLimit(o, again), before);
     EXPECT_EQ(again, source);
     EXPECT_EQ(held[held.size() / 2], 1);
+}
+
+TEST(ResourceEstimate, AllLeavesOutTheAlgorithmsWhosePlansDoNotFit)
+{
+    // --algorithm=all on fattree:k=16 (1,024 hosts, VGG-16, packets) under 8 GB. In all's
+    // order: mesh's plan alone is 2.1 M transfers x 580 B + 1.07 x 10^9 dependencies x 10.6 B
+    // = 12.6 GB: out. ring, hips and 2d-ring (2.1 M transfers each, 1.2 GB), ps, hdrm, hd and
+    // dbtree (under 33 k each) fit with the network's ~0.4 GB: ~4 GB. trees' bound, 3 x 128
+    // x 8 x 2,046 = 6.3 M transfers (3.6 GB) with its 262 k queue pairs (1.1 GB), takes that
+    // over 8 GB: out; bwmesh's 16.8 M transfers (9.7 GB): out. The guard lets the rest run
+    // and names the three.
+    DriverOptions o = Options("fattree:k=16", "all", "packet");
+    o.model = "vgg16";
+    o.maxMemoryBytes = 8000000000;
+    std::ostringstream out;
+    std::ostringstream err;
+    EXPECT_TRUE(ResourceEstimate::Guard(o, out, err));
+    EXPECT_EQ(o.leftOutOfAll, (std::vector<std::string>{"mesh", "trees", "bwmesh"}));
+    EXPECT_NE(err.str().find("--algorithm=all leaves out mesh, trees, bwmesh"), std::string::npos)
+        << err.str();
+    EXPECT_LE(ResourceEstimate::Of(o).bytes, o.maxMemoryBytes);
+    // --estimate prints the whole estimate and what would be left out.
+    Outcome est = RunParamsync("--topology=fattree:k=16 --algorithm=all --model=vgg16 "
+                               "--max-memory=8GB --estimate=1");
+    EXPECT_EQ(est.code, 0) << est.err;
+    EXPECT_NE(est.out.find("left out       mesh, trees, bwmesh\n"), std::string::npos) << est.out;
+    // When no algorithm fits (the network alone is over the limit), the run is refused.
+    Outcome none = RunParamsync("--topology=bcube:n=255,k=2 --algorithm=all --max-memory=4GB");
+    EXPECT_EQ(none.code, 2) << none.err;
+    EXPECT_NE(none.err.find("needs an estimated"), std::string::npos) << none.err;
 }
