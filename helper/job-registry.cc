@@ -150,8 +150,8 @@ JobRegistry::Prepare(const PrepareContext& context)
             std::vector<std::string> names;
             for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
             {
-                const auto& out = context.options.leftOutOfAll;
-                if (std::find(out.begin(), out.end(), name) == out.end())
+                const auto& leftOut = context.options.leftOutOfAll;
+                if (std::find(leftOut.begin(), leftOut.end(), name) == leftOut.end())
                 {
                     names.push_back(name);
                 }

@@ -388,6 +388,21 @@ ResourceEstimate::WithinLimit(const DriverOptions& o)
     return Fits(Of(o), MemoryLimit(o, source));
 }
 
+namespace
+{
+/// "a, b, c".
+std::string
+Joined(const std::vector<std::string>& names)
+{
+    std::string text;
+    for (const std::string& name : names)
+    {
+        text += (text.empty() ? "" : ", ") + name;
+    }
+    return text;
+}
+} // namespace
+
 std::vector<std::string>
 ResourceEstimate::LeaveOutOfAll(const DriverOptions& o, uint64_t limit)
 {
@@ -420,11 +435,7 @@ ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
             << (limit ? Size(static_cast<double>(limit)) + " (" + source + ")" : "unknown") << "\n";
         if (o.algorithm == "all" && !Fits(e, limit))
         {
-            std::string names;
-            for (const std::string& name : LeaveOutOfAll(o, limit))
-            {
-                names += (names.empty() ? "" : ", ") + name;
-            }
+            const std::string names = Joined(LeaveOutOfAll(o, limit));
             out << "left out       " << (names.empty() ? "every algorithm: refused" : names)
                 << "\n";
         }
@@ -436,12 +447,7 @@ ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
         o.leftOutOfAll = LeaveOutOfAll(o, limit);
         if (!o.leftOutOfAll.empty())
         {
-            std::string names;
-            for (const std::string& name : o.leftOutOfAll)
-            {
-                names += (names.empty() ? "" : ", ") + name;
-            }
-            err << "paramsync: --algorithm=all leaves out " << names
+            err << "paramsync: --algorithm=all leaves out " << Joined(o.leftOutOfAll)
                 << ": with their plans the run needs an estimated "
                 << Size(static_cast<double>(e.bytes)) << ", over the limit of "
                 << Size(static_cast<double>(limit)) << " (" << source
