@@ -22,6 +22,13 @@ PushAndPullPerWorker(const std::string& /* spec */, const PlanSizeInputs& in)
     return {2 * in.hosts, 2 * in.hosts};
 }
 
+/// Whether the resource guard left `name` out of --algorithm=all.
+bool
+IsLeftOut(const std::vector<std::string>& leftOutOfAll, const std::string& name)
+{
+    return std::find(leftOutOfAll.begin(), leftOutOfAll.end(), name) != leftOutOfAll.end();
+}
+
 } // namespace
 
 const std::vector<JobRegistry::Entry>&
@@ -111,7 +118,7 @@ JobRegistry::SizeBound(const std::string& spec,
         {
             for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
             {
-                if (std::find(leftOutOfAll.begin(), leftOutOfAll.end(), name) != leftOutOfAll.end())
+                if (IsLeftOut(leftOutOfAll, name))
                 {
                     continue;
                 }
@@ -150,8 +157,7 @@ JobRegistry::Prepare(const PrepareContext& context)
             std::vector<std::string> names;
             for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
             {
-                const auto& leftOut = context.options.leftOutOfAll;
-                if (std::find(leftOut.begin(), leftOut.end(), name) == leftOut.end())
+                if (!IsLeftOut(context.options.leftOutOfAll, name))
                 {
                     names.push_back(name);
                 }

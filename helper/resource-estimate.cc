@@ -429,11 +429,12 @@ ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
     const ResourceEstimate e = Of(o);
     std::string source;
     const uint64_t limit = MemoryLimit(o, source);
+    const bool fits = Fits(e, limit);
     if (o.estimateOnly)
     {
         out << e.Describe() << "limit          "
             << (limit ? Size(static_cast<double>(limit)) + " (" + source + ")" : "unknown") << "\n";
-        if (o.algorithm == "all" && !Fits(e, limit))
+        if (o.algorithm == "all" && !fits)
         {
             const std::string names = Joined(LeaveOutOfAll(o, limit));
             out << "left out       " << (names.empty() ? "every algorithm: refused" : names)
@@ -441,7 +442,7 @@ ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
         }
         return false;
     }
-    if (!Fits(e, limit) && o.algorithm == "all")
+    if (!fits && o.algorithm == "all")
     {
         // "all" runs what fits, as it runs what applies: the others are left out and named.
         o.leftOutOfAll = LeaveOutOfAll(o, limit);
@@ -455,7 +456,7 @@ ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
             return true;
         }
     }
-    if (!Fits(e, limit))
+    if (!fits)
     {
         throw OptionError(
             "--topology: " + o.topology + " with --algorithm=" + o.algorithm + " --backend=" +
