@@ -287,6 +287,7 @@ ForwardingTable::Compile() const
     m_laneRuns[kMaxLanes] = static_cast<uint32_t>(m_flatRunStore.size());
     m_flatRuns = m_flatRunStore.data();
     m_flatRoutes = m_flatRouteStore.data();
+    m_flatRouteCount = static_cast<uint32_t>(m_flatRouteStore.size());
     m_compiled = true;
 }
 

@@ -166,9 +166,14 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
     }
 
     /**
-     * \brief Prefetch what Lookup of a destination on lane inLane will read first, at depth
-     * `stage` (model/warmable-event.h): 1 this object's per-lookup line, 2 the lane's first
-     * runs (compiled tables only). Changes nothing.
+     * \brief Prefetch what Lookup of a destination on lane inLane will read, at depth
+     * `stage` (model/warmable-event.h): 1 this object's per-lookup line, 2 the lane's runs
+     * and the routes (compiled tables only; up to kWarmLines lines of each). Changes nothing.
+     *
+     * Why all of them: the run Lookup stops at and the route it picks are found only by the
+     * search itself. With the lane's first line alone, the 1,024-host permutation's warming
+     * stalled on the runs past it and on the hop it read (a fat-tree switch of k ports has
+     * k / 2 + 2 runs of 12 bytes and about k routes of 16 bytes: 3 and 4 lines at k = 16).
      */
     void
     WarmLookup(int stage, uint8_t inLane) const
@@ -179,7 +184,10 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
         }
         else if (m_compiled && inLane < kMaxLanes)
         {
-            PrefetchLine(m_flatRuns + m_laneRuns[m_sourceRouted ? 0 : inLane]);
+            const uint8_t lane = m_sourceRouted ? 0 : inLane;
+            PrefetchLines(
+                m_flatRuns + m_laneRuns[lane], m_flatRuns + m_laneRuns[lane + 1], kWarmLines);
+            PrefetchLines(m_flatRoutes, m_flatRoutes + m_flatRouteCount, kWarmLines);
         }
     }
     /**
@@ -195,6 +203,9 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
 
   private:
     static constexpr uint8_t kMaxLanes = 8; //!< lanes map to the 8 priorities
+    /// Lines of the runs and of the routes WarmLookup asks for, at most: a fat-tree switch's
+    /// up to k = 32 (a larger table's search reads a few of its lines only).
+    static constexpr unsigned kWarmLines = 8;
     /// \brief Compiled run: destinations [start, next run's start) route by the `size`
     /// routes at m_flatRoutes[offset] (size 0: no route).
     struct FlatRun
@@ -215,11 +226,12 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
     /// Lane L's runs are m_flatRuns[m_laneRuns[L], m_laneRuns[L + 1]): at least one each,
     /// the first starting at destination 0.
     mutable std::array<uint32_t, kMaxLanes + 1> m_laneRuns{};
-    uint32_t m_hashSeed{0};         //!< per-node salt against polarization
-    uint8_t m_basePriority{0};      //!< priority of lane 0
-    uint8_t m_lanes{1};             //!< lanes used
-    bool m_sourceRouted{false};     //!< members by route index, not by hash
-    mutable bool m_compiled{false}; //!< the flat form matches the runs and sets
+    mutable uint32_t m_flatRouteCount{0}; //!< routes at m_flatRoutes (WarmLookup)
+    uint32_t m_hashSeed{0};               //!< per-node salt against polarization
+    uint8_t m_basePriority{0};            //!< priority of lane 0
+    uint8_t m_lanes{1};                   //!< lanes used
+    bool m_sourceRouted{false};           //!< members by route index, not by hash
+    mutable bool m_compiled{false};       //!< the flat form matches the runs and sets
 
     /// \brief A route added and not yet compacted.
     struct Staged

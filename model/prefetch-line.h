@@ -15,6 +15,8 @@
 #ifndef PARAMSYNC_PREFETCH_LINE_H
 #define PARAMSYNC_PREFETCH_LINE_H
 
+#include <cstdint>
+
 namespace ns3
 {
 
@@ -26,6 +28,38 @@ PrefetchLine(const void* p)
 #if defined(__GNUC__)
     asm volatile("" : : "r"(p));
 #endif
+}
+
+/**
+ * \brief Call f(line address) for each 64-byte line holding a byte of [begin, end), in
+ * order, at most maxLines of them from begin's line.
+ */
+template<class F>
+[[gnu::always_inline]] inline void
+ForEachLine(const void* begin, const void* end, unsigned maxLines, F f)
+{
+    constexpr uintptr_t kLine = 64;
+    const uintptr_t first = reinterpret_cast<uintptr_t>(begin);
+    const uintptr_t last = reinterpret_cast<uintptr_t>(end);
+    if (first >= last)
+    {
+        return; // no byte, no line
+    }
+    for (uintptr_t line = first & ~(kLine - 1); line < last && maxLines != 0;
+         line += kLine, --maxLines)
+    {
+        f(reinterpret_cast<const void*>(line));
+    }
+}
+
+/**
+ * \brief Prefetch the lines of [begin, end), at most maxLines of them from begin (an array a
+ * later stage will search: its lines are asked for together, not one miss after another).
+ */
+[[gnu::always_inline]] inline void
+PrefetchLines(const void* begin, const void* end, unsigned maxLines)
+{
+    ForEachLine(begin, end, maxLines, [](const void* line) { PrefetchLine(line); });
 }
 
 } // namespace ns3

@@ -80,6 +80,7 @@ set(PARAMSYNC_MODEL_TESTS
   test/roce-nic-test.cc
   test/event-scheduler-test.cc
   test/warmable-event-test.cc
+  test/prefetch-line-test.cc
   test/pooled-event-test.cc
   test/network-arena-test.cc
   test/pfc-frame-info-tag-test.cc

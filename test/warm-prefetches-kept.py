@@ -13,15 +13,15 @@ import re, subprocess, sys
 # Demangled name -> (minimum prefetch instructions, where the count comes from).
 EXPECTED = {
     "ns3::PfcSwitch::WarmRelayReceive(int, unsigned int, ns3::RoceFrameInfo const&) const":
-        (9, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
-            "WarmAccount 1) and the table's (ForwardingTable::WarmLookup 1); stage 3: the "
-            "ingress account (WarmAccount 2) and the lane's runs (WarmLookup 2); stage 4: "
-            "the egress device's two transmit lines (PfcNetDevice::WarmTransmit 1) and the "
-            "egress queue's line"),
+        (10, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
+             "WarmAccount 1) and the table's (ForwardingTable::WarmLookup 1); stage 3: the "
+             "ingress account (WarmAccount 2), the lane's runs and the routes (WarmLookup 2: "
+             "a loop each); stage 4: the egress device's two transmit lines (PfcNetDevice::"
+             "WarmTransmit 1) and the egress queue's line"),
     # What a device's receive line calls (FrameReceiveWarmer): the same stages, inlined.
     "void ns3::PfcFrameRelay::WarmReceiveOf<ns3::PfcSwitch>(void const*, int, unsigned int, "
     "ns3::RoceFrameInfo const&)":
-        (9, "as PfcSwitch::WarmRelayReceive, whose body it holds"),
+        (10, "as PfcSwitch::WarmRelayReceive, whose body it holds"),
     "void ns3::PfcFrameSink::WarmReceiveOf<ns3::RoceNic>(void const*, int, unsigned int, "
     "ns3::RoceFrameInfo const&)":
         (4, "RoceNic::WarmSinkReceive: stage 1: the NIC's two per-packet lines; stage 2: a "
