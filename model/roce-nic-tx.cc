@@ -25,7 +25,7 @@ RoceNic::Activate(QueuePair* qp)
     if (!qp->m_active)
     {
         qp->m_active = true;
-        port.active.push_back(qp);
+        port.active.push_back(ActiveQp{qp, PeekPointer(qp->m_cc)});
         if (port.activeCount[qp->m_priority]++ == 0)
         {
             port.dev->SetTxBacklog(qp->m_priority, true);
@@ -87,6 +87,13 @@ RoceNic::WarmQp(const QueuePair* qp)
 }
 
 void
+RoceNic::WarmActiveQp(const ActiveQp& active)
+{
+    WarmQp(active.qp);
+    PrefetchLine(active.cc); // a stale pointer (its QP's control replaced) is a wasted prefetch
+}
+
+void
 RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
 {
     // SourcePull's chain: our first line (the port vector); the port; its round-robin list
@@ -115,7 +122,7 @@ RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
         }
         else
         {
-            WarmQp(port.active[i]);
+            WarmActiveQp(port.active[i]);
         }
     }
 }
@@ -139,7 +146,7 @@ RoceNic::SourcePull(uint32_t portIndex, uint8_t p, RoceFrameInfo& info, uint32_t
         {
             i = 0;
         }
-        QueuePair* qp = port.active[i];
+        QueuePair* qp = port.active[i].qp;
         if (!qp->HasDataToSend())
         {
             // Leaves the round robin until PostSend, a NACK or a timeout gives it packets.

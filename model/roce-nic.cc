@@ -328,7 +328,9 @@ RoceNic::Reroute()
         if (qp->m_active)
         {
             Port& old = m_ports[qp->m_port];
-            old.active.erase(std::find(old.active.begin(), old.active.end(), qp));
+            old.active.erase(std::find_if(old.active.begin(),
+                                          old.active.end(),
+                                          [qp](const ActiveQp& a) { return a.qp == qp; }));
             old.rr = 0;
             if (--old.activeCount[qp->m_priority] == 0)
             {

@@ -228,10 +228,19 @@ class RoceNic : public Object,
     /// Per-port state. Aligned to a cache line so that what SourcePull reads per packet (the
     /// active list, its round-robin index, the data mask: the first 41 bytes) is one line;
     /// unaligned, half of the ports' records had it straddle two.
+    /// A QP of a port's round robin with its congestion control, whose first line (the
+    /// vptr and the rates: GetRateBps, OnBytesSent) every packet reads: kept beside the QP
+    /// so that warming finds it in the stage that finds the QP (WarmSourcePull), rather
+    /// than in the QP's line a stage later than there is.
+    struct ActiveQp
+    {
+        QueuePair* qp;               //!< the QP
+        const CongestionControl* cc; //!< its congestion control when it joined (warming only)
+    };
     struct alignas(64) Port
     {
         Ptr<PfcNetDevice> dev;                              //!< the device
-        std::vector<QueuePair*> active;                     //!< QPs with data to send (round robin)
+        std::vector<ActiveQp> active;                       //!< QPs with data to send (round robin)
         std::size_t rr{0};                                  //!< next index to look at
         uint8_t dataMask{0};                                //!< priorities of its QPs' data
         std::array<uint32_t, kPfcPriorities> activeCount{}; //!< active QPs per priority
@@ -243,6 +252,8 @@ class RoceNic : public Object,
     void WarmSourcePull(int stage, uint32_t port) const override;
     /// \brief Prefetch a QP's per-packet lines (its two aligned lines, queue-pair.h).
     static void WarmQp(const QueuePair* qp);
+    /// \brief Prefetch an active QP's per-packet lines and its congestion control's first.
+    static void WarmActiveQp(const ActiveQp& active);
     /// \brief The data frame of the QP's next PSN (info: its header, as parsed; bytes: its
     /// size), header-only unless BuildFrameBytes; advances the send state.
     FrameRef MakeDataFrame(QueuePair* qp, RoceFrameInfo& info, uint32_t& bytes);

@@ -29,6 +29,10 @@ EXPECTED = {
     "ns3::PfcNetDevice::TransmitEvent<&ns3::PfcNetDevice::TransmitComplete>::Warm(int) const":
         (3, "stage 1: the likely puller's line (its vptr) and the device's two transmit lines "
             "(PfcNetDevice::WarmTransmit 1)"),
+    "ns3::RoceNic::WarmSourcePull(int, unsigned int) const":
+        (6, "stage 1: the NIC's first line; stage 2: the port; stage 3: its round robin's "
+            "next entry; stage 4: that QP's two lines (RoceNic::WarmQp) and its congestion "
+            "control's first (RoceNic::WarmActiveQp)"),
     "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char) const":
         (6, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
             "WarmAccount 1) and an egress queue's line; stage 3: the queue's first slot; "
