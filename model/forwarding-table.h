@@ -171,9 +171,11 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
      * and the routes (compiled tables only; up to kWarmLines lines of each). Changes nothing.
      *
      * Why all of them: the run Lookup stops at and the route it picks are found only by the
-     * search itself. With the lane's first line alone, the 1,024-host permutation's warming
-     * stalled on the runs past it and on the hop it read (a fat-tree switch of k ports has
-     * k / 2 + 2 runs of 12 bytes and about k routes of 16 bytes: 3 and 4 lines at k = 16).
+     * search itself. With the lane's first line alone, the warming's lookup a stage later
+     * stalled on the hop it read (the 1,024-host permutation), and asking for the runs past
+     * the first line as well made the 8,192-host one faster (a fat-tree switch of k ports
+     * has k / 2 + 2 runs of 12 bytes and about k routes of 16 bytes: 4-5 and 8 lines at
+     * k = 32; bench/README.md, "the route's lines warmed together").
      */
     void
     WarmLookup(int stage, uint8_t inLane) const

@@ -90,7 +90,7 @@ void
 RoceNic::WarmActiveQp(const ActiveQp& active)
 {
     WarmQp(active.qp);
-    PrefetchLine(active.cc); // a stale pointer (its QP's control replaced) is a wasted prefetch
+    PrefetchLine(active.cc); // set when the QP is made (MakeQueuePair), never replaced
 }
 
 void

@@ -225,18 +225,18 @@ class RoceNic : public Object,
         bool becnPending{false}; //!< the next ACK carries BECN (CnpInAck)
         Time lastCnp;            //!< when
     };
-    /// Per-port state. Aligned to a cache line so that what SourcePull reads per packet (the
-    /// active list, its round-robin index, the data mask: the first 41 bytes) is one line;
-    /// unaligned, half of the ports' records had it straddle two.
     /// A QP of a port's round robin with its congestion control, whose first line (the
-    /// vptr and the rates: GetRateBps, OnBytesSent) every packet reads: kept beside the QP
-    /// so that warming finds it in the stage that finds the QP (WarmSourcePull), rather
-    /// than in the QP's line a stage later than there is.
+    /// vptr and the rates: GetRateBps, OnBytesSent) every data packet reads. Kept beside the
+    /// QP so that warming asks for it in the stage that asks for the QP (WarmSourcePull):
+    /// read from the QP's own line, it would need a stage after the last one.
     struct ActiveQp
     {
         QueuePair* qp;               //!< the QP
-        const CongestionControl* cc; //!< its congestion control when it joined (warming only)
+        const CongestionControl* cc; //!< its congestion control (read by warming only)
     };
+    /// Per-port state. Aligned to a cache line so that what SourcePull reads per packet (the
+    /// active list, its round-robin index, the data mask: the first 41 bytes) is one line;
+    /// unaligned, half of the ports' records had it straddle two.
     struct alignas(64) Port
     {
         Ptr<PfcNetDevice> dev;                              //!< the device
