@@ -639,12 +639,12 @@ void
 PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const
 {
     // The chain RelayReceive walks: this object's two lines; then the MMU's and the table's
-    // per-frame lines; then the ingress account (with its pause state) and the lane's
-    // forwarding runs; then, from the route looked up read-only in the runs now cached,
-    // the egress device's transmit lines (its relay backlog, read for every frame) and the
-    // egress queue's line. (The hop itself is read there, a load that can still miss: a
-    // stage cannot prefetch what its own lookup finds; bench/README.md, "the egress device
-    // warmed from the route".)
+    // per-frame lines; then the ingress account (with its pause state), the lane's
+    // forwarding runs and the routes (all their lines: which run and which hop the lookup
+    // reads, only the lookup finds; bench/README.md, "the route's lines warmed together");
+    // then, from the route looked up read-only in the lines now cached, the egress device's
+    // transmit lines (its relay backlog, read for every frame) and the egress queue's line
+    // (bench/README.md, "the egress device warmed from the route").
     if (stage <= 1)
     {
         PrefetchLine(this);
