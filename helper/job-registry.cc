@@ -22,11 +22,20 @@ PushAndPullPerWorker(const std::string& /* spec */, const PlanSizeInputs& in)
     return {2 * in.hosts, 2 * in.hosts};
 }
 
-/// Whether the resource guard left `name` out of --algorithm=all.
-bool
-IsLeftOut(const std::vector<std::string>& leftOutOfAll, const std::string& name)
+/// The names of `entry` that --algorithm=all runs: none unless the entry is in "all", and
+/// none the resource guard left out.
+std::vector<std::string>
+NamesInAll(const JobRegistry::Entry& entry, const std::vector<std::string>& leftOutOfAll)
 {
-    return std::find(leftOutOfAll.begin(), leftOutOfAll.end(), name) != leftOutOfAll.end();
+    std::vector<std::string> names;
+    for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
+    {
+        if (std::find(leftOutOfAll.begin(), leftOutOfAll.end(), name) == leftOutOfAll.end())
+        {
+            names.push_back(name);
+        }
+    }
+    return names;
 }
 
 } // namespace
@@ -98,10 +107,8 @@ JobRegistry::AllNames()
     std::vector<std::string> names;
     for (const Entry& entry : Entries())
     {
-        if (entry.inAll)
-        {
-            names.insert(names.end(), entry.names.begin(), entry.names.end());
-        }
+        const std::vector<std::string> ofEntry = NamesInAll(entry, {});
+        names.insert(names.end(), ofEntry.begin(), ofEntry.end());
     }
     return names;
 }
@@ -116,12 +123,8 @@ JobRegistry::SizeBound(const std::string& spec,
         PlanSizeBound sum;
         for (const Entry& entry : Entries())
         {
-            for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
+            for (const std::string& name : NamesInAll(entry, leftOutOfAll))
             {
-                if (IsLeftOut(leftOutOfAll, name))
-                {
-                    continue;
-                }
                 const PlanSizeBound one = entry.sizeBound(name, in);
                 sum.transfers += one.transfers;
                 sum.queuePairs = std::max(sum.queuePairs, one.queuePairs);
@@ -154,14 +157,7 @@ JobRegistry::Prepare(const PrepareContext& context)
     {
         for (const Entry& entry : Entries())
         {
-            std::vector<std::string> names;
-            for (const std::string& name : entry.inAll ? entry.names : std::vector<std::string>{})
-            {
-                if (!IsLeftOut(context.options.leftOutOfAll, name))
-                {
-                    names.push_back(name);
-                }
-            }
+            const std::vector<std::string> names = NamesInAll(entry, context.options.leftOutOfAll);
             if (!names.empty())
             {
                 entry.prepare(names, true, context, out);

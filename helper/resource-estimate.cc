@@ -453,10 +453,9 @@ ResourceEstimate::Guard(DriverOptions& o, std::ostream& out, std::ostream& err)
                 << Size(static_cast<double>(e.bytes)) << ", over the limit of "
                 << Size(static_cast<double>(limit)) << " (" << source
                 << "); name one to see its estimate" << std::endl;
-            return true;
         }
     }
-    if (!fits)
+    if (!fits && o.leftOutOfAll.empty())
     {
         throw OptionError(
             "--topology: " + o.topology + " with --algorithm=" + o.algorithm + " --backend=" +

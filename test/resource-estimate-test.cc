@@ -544,12 +544,19 @@ TEST(ResourceEstimate, AllLeavesOutTheAlgorithmsWhosePlansDoNotFit)
     DriverOptions o = Options("fattree:k=16", "all", "packet");
     o.model = "vgg16";
     o.maxMemoryBytes = 8000000000;
+    // A trace capped at 1 KB: the guard's warning that it will be cut must come too, beside
+    // the names left out (the run goes on).
+    o.trace = "trace.json";
+    o.traceMaxBytes = 1000;
+    o.traceMaxText = "1KB";
     std::ostringstream out;
     std::ostringstream err;
     EXPECT_TRUE(ResourceEstimate::Guard(o, out, err));
     EXPECT_EQ(o.leftOutOfAll, (std::vector<std::string>{"mesh", "trees", "bwmesh"}));
     EXPECT_NE(err.str().find("--algorithm=all leaves out mesh, trees, bwmesh"), std::string::npos)
         << err.str();
+    EXPECT_NE(err.str().find("--trace-max=1KB will truncate it"), std::string::npos) << err.str();
+    o.trace.clear();
     EXPECT_LE(ResourceEstimate::Of(o).bytes, o.maxMemoryBytes);
     // --estimate prints the whole estimate and what would be left out.
     Outcome est = RunParamsync("--topology=fattree:k=16 --algorithm=all --model=vgg16 "
