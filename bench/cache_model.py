@@ -10,10 +10,18 @@ the addresses, and with them the cache sets, shift with its size). The hierarchy
 on): a 48 KiB 12-way L1 data cache and its 1 MiB 16-way L2 as the last level; beyond it (a
 shared L3, DRAM) every miss counts alike.
 
-What it does not model: prefetching (a software prefetch is counted as an access, so warming
-moves a miss to an earlier place without removing it), memory-level parallelism, the L3,
-TLBs. It counts lines a hop brings from beyond the L2, which is what the flat-cost target is
-about; the CPU figures of the scaling section say what those lines cost on the machine.
+What it does not model: prefetching (cachegrind ignores software prefetches: warming's
+prefetches are not counted, the loads of the lines they reach are), memory-level parallelism,
+the L3. It counts lines a hop brings from beyond the L2, which is what the flat-cost target
+is about; the CPU figures of the scaling section say what those lines cost on the machine.
+
+Pages: the same run under a second hierarchy whose "lines" are 4 KiB pages counts the
+misses of the core's data TLBs: Zen 5's 96-entry L1 DTLB (fully associative) and its
+4,096-entry L2 DTLB (AMD, Hot Chips 2024; 16-way here: the associativity is not published),
+each miss in the second a page walk. On a VM whose host maps it in 4 KiB pages a walk is
+nested and costs ~20-45 ns with the page tables cached (bench/page-walk-bench.cc): a hop's
+pages matter as much as its lines (bench/README.md, "Pages, not lines"; "fewer pages a
+hop"). Huge pages the guest asks for do not help there, so the model has none.
 
 The cases have about the same packet-hops (1.9-2.0 M), so that each simulates the same work on
 a larger network: the scaling section's permutations with shorter flows at 1,024 and 8,192
@@ -26,6 +34,8 @@ from scaling_bench import FLOW_ARGS, run_program, write_permutation
 KIB = 1024
 # Zen 5, one core: L1D 48 KiB 12-way, L2 1 MiB 16-way, 64 B lines (cachegrind's --D1/--LL).
 CACHE = {"d1": "49152,12,64", "ll": "1048576,16,64"}
+# Zen 5's data TLBs as caches of 4 KiB pages: 96 entries, fully associative; 4,096 entries.
+TLB = {"d1": "393216,96,4096", "ll": "16777216,16,4096"}
 # name -> fat-tree arity, hosts, bytes per flow (about 1.9-2.0 M packet-hops each).
 CASES = {
     "fattree_k8": {"k": 8, "hosts": 128, "bytes": 2048 * KIB},
@@ -48,11 +58,12 @@ def parse_summary(text):
     return counts
 
 
-def run_cachegrind(cmd, tmpdir):
-    """cmd under cachegrind with the fixed hierarchy: its packet-hops and counts per hop."""
+def run_cachegrind(cmd, tmpdir, hierarchy):
+    """cmd under cachegrind with one fixed hierarchy (CACHE or TLB): its packet-hops and
+    its counts, or {"error": ...}."""
     log = os.path.join(tmpdir, "cachegrind.log")
     r, usage = run_program(["valgrind", "--tool=cachegrind", "--cache-sim=yes",
-                            "--D1=" + CACHE["d1"], "--LL=" + CACHE["ll"],
+                            "--D1=" + hierarchy["d1"], "--LL=" + hierarchy["ll"],
                             "--cachegrind-out-file=/dev/null", "--log-file=" + log] + cmd)
     if r is None:
         return usage
@@ -60,26 +71,43 @@ def run_cachegrind(cmd, tmpdir):
         counts = parse_summary(f.read())
     if counts is None:
         return {"error": "no cachegrind summary"}
-    return per_hop(r["pkt_hops"], counts)
+    return {"pkt_hops": r["pkt_hops"], "counts": counts}
 
 
-def per_hop(hops, counts):
-    """Counts per packet-hop."""
-    return {"pkt_hops": hops, "instructions_per_hop": counts["instructions"] / hops,
-            "d1_misses_per_hop": counts["d1_misses"] / hops,
-            "ll_misses_per_hop": counts["ll_misses"] / hops}
+def per_hop(hops, counts, tlb_counts=None):
+    """Counts per packet-hop; with the TLB hierarchy's counts, its L1 DTLB misses and page
+    walks (its L2 DTLB misses) too."""
+    r = {"pkt_hops": hops, "instructions_per_hop": counts["instructions"] / hops,
+         "d1_misses_per_hop": counts["d1_misses"] / hops,
+         "ll_misses_per_hop": counts["ll_misses"] / hops}
+    if tlb_counts is not None:
+        r["l1_tlb_misses_per_hop"] = tlb_counts["d1_misses"] / hops
+        r["page_walks_per_hop"] = tlb_counts["ll_misses"] / hops
+    return r
+
+
+def model_run(cmd, tmpdir):
+    """cmd under both hierarchies: its counts per packet-hop (the runs are deterministic:
+    both simulate the same packet-hops)."""
+    lines = run_cachegrind(cmd, tmpdir, CACHE)
+    if "error" in lines:
+        return lines
+    pages = run_cachegrind(cmd, tmpdir, TLB)
+    if "error" in pages:
+        return pages
+    return per_hop(lines["pkt_hops"], lines["counts"], pages["counts"])
 
 
 def attach_growth(cases, base_name=BASE_CASE):
-    """Each case's last-level misses per hop beyond the base case's (the lines the larger
-    network adds to a hop), paramsync's and the bare fat-tree's."""
+    """Each case's last-level misses and page walks per hop beyond the base case's (the lines
+    and pages the larger network adds to a hop), paramsync's and the bare fat-tree's."""
     base = cases.get(base_name, {})
     for case in cases.values():
         for program in ("paramsync", "bare"):
             r, b = case.get(program, {}), base.get(program, {})
-            if "ll_misses_per_hop" in r and "ll_misses_per_hop" in b:
-                r["ll_misses_per_hop_over_base"] = (r["ll_misses_per_hop"]
-                                                    - b["ll_misses_per_hop"])
+            for key in ("ll_misses_per_hop", "page_walks_per_hop"):
+                if key in r and key in b:
+                    r[key + "_over_base"] = r[key] - b[key]
 
 
 def cache_model(build, names=None):
@@ -88,7 +116,7 @@ def cache_model(build, names=None):
     programs = [os.path.join(build, p) for p in ("paramsync", "bare-fattree-bench")]
     if shutil.which("valgrind") is None or not all(os.access(p, os.X_OK) for p in programs):
         return {"status": "missing"}
-    section = {"status": "ok", "cache": dict(CACHE), "cases": {}}
+    section = {"status": "ok", "cache": dict(CACHE), "tlb": dict(TLB), "cases": {}}
     with tempfile.TemporaryDirectory(prefix="paramsync-cache-model-") as tmpdir:
         for name in names or list(CASES):
             case = CASES[name]
@@ -96,10 +124,10 @@ def cache_model(build, names=None):
                                       case["bytes"])
             section["cases"][name] = {
                 "hosts": case["hosts"], "flow_bytes": case["bytes"],
-                "paramsync": run_cachegrind(
+                "paramsync": model_run(
                     [programs[0], "--topology=fattree:k=%d" % case["k"], "--format=json",
                      "--flows=" + flows] + FLOW_ARGS, tmpdir),
-                "bare": run_cachegrind([programs[1], str(case["k"]), flows], tmpdir),
+                "bare": model_run([programs[1], str(case["k"]), flows], tmpdir),
             }
     attach_growth(section["cases"])
     return section
@@ -110,8 +138,9 @@ def print_cache_model(section):
     if section.get("status") != "ok":
         print("cache model: %s (needs valgrind)" % section.get("status"))
         return
-    print("cache model (cachegrind, L1D %s, last level %s): per packet-hop"
-          % (section["cache"]["d1"], section["cache"]["ll"]))
+    print("cache model (cachegrind, L1D %s, last level %s; TLBs %s, %s): per packet-hop"
+          % (section["cache"]["d1"], section["cache"]["ll"], section["tlb"]["d1"],
+             section["tlb"]["ll"]))
     for name, c in section["cases"].items():
         cells = []
         for program in ("paramsync", "bare"):
@@ -119,7 +148,10 @@ def print_cache_model(section):
             if "error" in r:
                 cells.append("%s: %s" % (program, r["error"]))
                 continue
-            cells.append("%s %5.0f instr %5.2f L1D %5.2f last-level (+%.2f over 128 hosts)" % (
-                program, r["instructions_per_hop"], r["d1_misses_per_hop"],
-                r["ll_misses_per_hop"], r.get("ll_misses_per_hop_over_base", 0.0)))
+            cells.append("%s %5.0f instr %5.2f L1D %5.2f last-level (+%.2f over 128 hosts)"
+                         " %4.2f page walks (+%.2f)" % (
+                             program, r["instructions_per_hop"], r["d1_misses_per_hop"],
+                             r["ll_misses_per_hop"], r.get("ll_misses_per_hop_over_base", 0.0),
+                             r["page_walks_per_hop"], r.get("page_walks_per_hop_over_base",
+                                                            0.0)))
         print("  %-12s %5d hosts  %s" % (name, c["hosts"], "  |  ".join(cells)))

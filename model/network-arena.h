@@ -9,7 +9,7 @@
  * cache: a pointer chase through one line per 4 KiB page takes 23 ns a load over 16 MB of
  * pages (4,096) and 311 ns over 128 MB (32,768), through 2 MB of lines side by side 15 ns
  * (bench/page-walk-bench.cc). From the general
- * heap a device (896 B, three lines touched per frame) shares its pages with channels,
+ * heap a device (then 896 B, three lines touched per frame) shares its pages with channels,
  * callbacks, vectors and the set-up's temporaries, and the queue pairs made as flows start
  * with frames and events; here they sit next to each other, so a hop's lines fall in fewer
  * pages.

@@ -18,7 +18,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
 {
     if (m_rxPcap)
     {
-        m_pcap->Write(Simulator::Now(), frame);
+        m_cold->m_pcap->Write(Simulator::Now(), frame);
     }
     // One read of the first 18 bytes decides PFC or data and the priority.
     uint8_t head[18];
@@ -45,7 +45,7 @@ PfcNetDevice::ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t b
     }
     if (m_rxPcap)
     {
-        m_pcap->Write(Simulator::Now(), frame.Share(&info));
+        m_cold->m_pcap->Write(Simulator::Now(), frame.Share(&info));
     }
     Deliver(std::move(frame), bytes, info.priority, &info);
 }
@@ -66,14 +66,15 @@ PfcNetDevice::Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const Ro
     {
         m_frameSink->SinkReceive(*this, std::move(frame), priority, info);
     }
-    else if (!m_frameRx.IsNull())
+    else if (!m_cold->m_frameRx.IsNull())
     {
         // A sink that reads the header (GetRxInfo) takes a header-only frame as it is.
-        DeliverTo(m_frameRx, frame.Release(info, !m_frameRxTakesHeaders), priority, info);
+        DeliverTo(
+            m_cold->m_frameRx, frame.Release(info, !m_cold->m_frameRxTakesHeaders), priority, info);
     }
-    else if (!m_rxCallback.IsNull())
+    else if (!m_cold->m_rxCallback.IsNull())
     {
-        m_rxCallback(this, frame.Release(info), 0, m_address);
+        m_cold->m_rxCallback(this, frame.Release(info), 0, m_cold->m_address);
     }
     else if (!m_dropTrace.IsEmpty())
     {
@@ -119,7 +120,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
     }
     // Every PFC frame is delayed alike, so they take effect in their order of arrival.
     state.pending.push_back(Simulator::Schedule(reaction, [this, enabled, quanta]() {
-        m_pause->pending.pop_front();
+        m_cold->m_pause->pending.pop_front();
         ApplyPfc(enabled, quanta);
     }));
 }
@@ -127,7 +128,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
 void
 PfcNetDevice::ApplyPfc(uint8_t enabled, std::array<uint16_t, kPfcPriorities> quanta)
 {
-    PauseState& state = *m_pause; // ReceivePfc made it
+    PauseState& state = *m_cold->m_pause; // ReceivePfc made it
     bool resumed = false;
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
     {
@@ -172,7 +173,7 @@ void
 PfcNetDevice::EndPause(uint8_t priority)
 {
     NS_ASSERT(IsPaused(priority));
-    PauseState& state = *m_pause;
+    PauseState& state = *m_cold->m_pause;
     Time paused = Simulator::Now() - state.start[priority];
     state.pausedTime[priority] += paused;
     m_pausedMask = static_cast<uint8_t>(m_pausedMask & ~(1u << priority));
@@ -183,11 +184,11 @@ PfcNetDevice::EndPause(uint8_t priority)
 PfcNetDevice::PauseState&
 PfcNetDevice::PauseStateForPfc()
 {
-    if (!m_pause)
+    if (!m_cold->m_pause)
     {
-        m_pause = std::make_unique<PauseState>();
+        m_cold->m_pause = std::make_unique<PauseState>();
     }
-    return *m_pause;
+    return *m_cold->m_pause;
 }
 
 } // namespace ns3

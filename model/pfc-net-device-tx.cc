@@ -126,10 +126,10 @@ PfcNetDevice::SendQueuedControl()
     {
         return false;
     }
-    FrameRef f(m_control.front());
-    const uint32_t bytes = m_control.front()->GetSize();
-    m_control.pop_front();
-    m_controlQueued = !m_control.empty();
+    FrameRef f(m_cold->m_control.front());
+    const uint32_t bytes = m_cold->m_control.front()->GetSize();
+    m_cold->m_control.pop_front();
+    m_controlQueued = !m_cold->m_control.empty();
     TransmitStart(std::move(f), bytes, kControl, nullptr);
     return true;
 }
@@ -180,14 +180,14 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     bool known = false;
     if ((m_queueMask >> p) & 1)
     {
-        TxFrame& head = m_queues[p].front();
+        TxFrame& head = m_cold->m_queues[p].front();
         f = std::move(head.frame);
         bytes = head.bytes;
         info = head.info;
         known = head.known;
-        m_queues[p].pop_front();
-        m_queuedBytes[p] -= bytes;
-        if (m_queues[p].empty())
+        m_cold->m_queues[p].pop_front();
+        m_cold->m_queuedBytes[p] -= bytes;
+        if (m_cold->m_queues[p].empty())
         {
             m_queueMask = static_cast<uint8_t>(m_queueMask & ~(1u << p));
         }
@@ -253,16 +253,16 @@ PfcNetDevice::PullFrom(uint8_t p, uint32_t& bytes, RoceFrameInfo& info, bool& kn
             return f;
         }
         // The puller builds the frame now: reading its size touches nothing cold.
-        m_pulledInfoSet = false;
+        m_cold->m_pulledInfoSet = false;
         Ptr<Packet> f = m_puller(this, p);
         bytes = f ? f->GetSize() : 0;
-        if (f && m_pulledInfoSet)
+        if (f && m_cold->m_pulledInfoSet)
         {
-            NS_ABORT_MSG_IF(bytes != RoceFrameBytes(m_pulledInfo),
-                            "PfcNetDevice: a pulled frame of " << bytes << " B with a header of a "
-                                                               << RoceFrameBytes(m_pulledInfo)
-                                                               << " B frame");
-            info = m_pulledInfo;
+            NS_ABORT_MSG_IF(bytes != RoceFrameBytes(m_cold->m_pulledInfo),
+                            "PfcNetDevice: a pulled frame of "
+                                << bytes << " B with a header of a "
+                                << RoceFrameBytes(m_cold->m_pulledInfo) << " B frame");
+            info = m_cold->m_pulledInfo;
             known = true;
         }
         return FrameRef(f);
@@ -311,7 +311,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
     }
     if (m_txPcap)
     {
-        m_pcap->Write(Simulator::Now(), frame.Share(info));
+        m_cold->m_pcap->Write(Simulator::Now(), frame.Share(info));
     }
     Time txTime = SerializationTime(bytes + kFramingBytes);
     m_txEnd = Simulator::Now() + txTime;

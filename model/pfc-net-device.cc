@@ -127,6 +127,9 @@ PfcNetDevice::GetTypeId()
     return tid;
 }
 
+PfcNetDevice::ColdState::ColdState() = default;
+PfcNetDevice::ColdState::~ColdState() = default;
+
 PfcNetDevice::PfcNetDevice()
     : m_inTryTransmit(false),
       m_wakePending(false),
@@ -136,7 +139,8 @@ PfcNetDevice::PfcNetDevice()
       m_hasSource(false),
       m_hasChannel(false),
       m_txPcap(false),
-      m_pathKnown(false)
+      m_pathKnown(false),
+      m_cold(std::make_unique<ColdState>())
 {
 }
 
@@ -145,26 +149,26 @@ PfcNetDevice::~PfcNetDevice() = default;
 void
 PfcNetDevice::DoDispose()
 {
-    if (m_pause)
+    if (m_cold->m_pause)
     {
-        for (auto& ev : m_pause->timer)
+        for (auto& ev : m_cold->m_pause->timer)
         {
             ev.Cancel();
         }
-        while (!m_pause->pending.empty())
+        while (!m_cold->m_pause->pending.empty())
         {
-            m_pause->pending.front().Cancel();
-            m_pause->pending.pop_front();
+            m_cold->m_pause->pending.front().Cancel();
+            m_cold->m_pause->pending.pop_front();
         }
     }
-    m_node = nullptr;
+    m_cold->m_node = nullptr;
     m_channel = nullptr;
     m_hasChannel = false;
     ForgetDirectPath();
     CancelCompletion();
-    m_control.clear();
+    m_cold->m_control.clear();
     m_controlQueued = false;
-    for (auto& q : m_queues)
+    for (auto& q : m_cold->m_queues)
     {
         q.clear();
     }
@@ -177,11 +181,11 @@ PfcNetDevice::DoDispose()
     m_txRelay = nullptr;
     m_hasRelay = false;
     m_relayReceives = false;
-    m_frameRx = FrameReceiveCallback();
+    m_cold->m_frameRx = FrameReceiveCallback();
     m_frameSink = nullptr;
     m_receiveWarmer = nullptr;
-    m_rxCallback = NetDevice::ReceiveCallback();
-    m_pcap = nullptr;
+    m_cold->m_rxCallback = NetDevice::ReceiveCallback();
+    m_cold->m_pcap = nullptr;
     m_rxPcap = false;
     m_txPcap = false;
     NetDevice::DoDispose();
@@ -228,14 +232,14 @@ PfcNetDevice::EnqueueFrame(FrameRef frame,
                            const RoceFrameInfo* info)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
-    m_queues[priority].push_back(
+    m_cold->m_queues[priority].push_back(
         {std::move(frame), bytes, info ? *info : RoceFrameInfo(), info != nullptr});
-    m_queuedBytes[priority] += bytes;
+    m_cold->m_queuedBytes[priority] += bytes;
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
     if (!m_enqueueTrace.IsEmpty())
     {
         // Per frame: no argument copies (nor a Packet for a header-only frame) with no sink.
-        m_enqueueTrace(m_queues[priority].back().frame.Share(info), priority);
+        m_enqueueTrace(m_cold->m_queues[priority].back().frame.Share(info), priority);
     }
     TryTransmit();
 }
@@ -243,14 +247,14 @@ PfcNetDevice::EnqueueFrame(FrameRef frame,
 uint64_t
 PfcNetDevice::QueuedBytes(uint8_t priority) const
 {
-    return m_queuedBytes[priority];
+    return m_cold->m_queuedBytes[priority];
 }
 
 uint64_t
 PfcNetDevice::QueuedFrames() const
 {
-    uint64_t n = m_control.size();
-    for (const auto& q : m_queues)
+    uint64_t n = m_cold->m_control.size();
+    for (const auto& q : m_cold->m_queues)
     {
         n += q.size();
     }
@@ -316,8 +320,8 @@ PfcNetDevice::Wake()
 void
 PfcNetDevice::SetFrameReceiveCallback(FrameReceiveCallback cb, bool takesHeaderOnly)
 {
-    m_frameRx = cb;
-    m_frameRxTakesHeaders = takesHeaderOnly;
+    m_cold->m_frameRx = cb;
+    m_cold->m_frameRxTakesHeaders = takesHeaderOnly;
     m_frameSink = nullptr;
     m_relayReceives = false;
     UpdateReceiveWarmer();
@@ -327,7 +331,7 @@ void
 PfcNetDevice::SetFrameSink(PfcFrameSink* sink)
 {
     m_frameSink = sink;
-    m_frameRx = FrameReceiveCallback();
+    m_cold->m_frameRx = FrameReceiveCallback();
     m_relayReceives = false;
     UpdateReceiveWarmer();
 }
@@ -338,17 +342,17 @@ PfcNetDevice::DeliverTo(const FrameReceiveCallback& cb,
                         uint8_t priority,
                         const RoceFrameInfo* info)
 {
-    const RoceFrameInfo* outer = m_rxInfo;
-    m_rxInfo = info;
+    const RoceFrameInfo* outer = m_cold->m_rxInfo;
+    m_cold->m_rxInfo = info;
     cb(this, frame, priority);
-    m_rxInfo = outer;
+    m_cold->m_rxInfo = outer;
 }
 
 void
 PfcNetDevice::SendPause(uint8_t priority, uint16_t quanta)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::SendPause: priority > 7");
-    m_control.push_back(BuildPfcFrame(priority, quanta, MacBytes()));
+    m_cold->m_control.push_back(BuildPfcFrame(priority, quanta, MacBytes()));
     m_controlQueued = true;
     ++PauseStateForPfc().sent[priority];
     m_pauseSentTrace(priority, quanta);
@@ -427,32 +431,32 @@ PfcNetDevice::IsTxIdle() const
 uint64_t
 PfcNetDevice::GetPauseFramesSent(uint8_t priority) const
 {
-    return m_pause ? m_pause->sent[priority] : 0;
+    return m_cold->m_pause ? m_cold->m_pause->sent[priority] : 0;
 }
 
 uint64_t
 PfcNetDevice::GetPauseFramesReceived(uint8_t priority) const
 {
-    return m_pause ? m_pause->received[priority] : 0;
+    return m_cold->m_pause ? m_cold->m_pause->received[priority] : 0;
 }
 
 uint64_t
 PfcNetDevice::GetResumeFramesReceived(uint8_t priority) const
 {
-    return m_pause ? m_pause->resumes[priority] : 0;
+    return m_cold->m_pause ? m_cold->m_pause->resumes[priority] : 0;
 }
 
 Time
 PfcNetDevice::GetPausedTime(uint8_t priority) const
 {
-    if (!m_pause)
+    if (!m_cold->m_pause)
     {
         return Time(0);
     }
-    Time t = m_pause->pausedTime[priority];
+    Time t = m_cold->m_pause->pausedTime[priority];
     if (IsPaused(priority))
     {
-        t += Simulator::Now() - m_pause->start[priority];
+        t += Simulator::Now() - m_cold->m_pause->start[priority];
     }
     return t;
 }
@@ -472,21 +476,21 @@ PfcNetDevice::GetTxFrames(uint8_t priority) const
 void
 PfcNetDevice::EnablePcap(const std::string& filename)
 {
-    m_pcap = CreateObject<PcapFileWrapper>();
+    m_cold->m_pcap = CreateObject<PcapFileWrapper>();
     m_rxPcap = true;
     m_txPcap = true;
     // Nanosecond timestamps: at 100 Gb/s a 64 B frame lasts 6.7 ns, microseconds merge them.
-    m_pcap->SetAttribute("NanosecMode", BooleanValue(true));
-    m_pcap->Open(filename, std::ios::out);
-    NS_ABORT_MSG_IF(m_pcap->Fail(), "PfcNetDevice: cannot open pcap file " << filename);
-    m_pcap->Init(kDltEn10mb, 65535);
+    m_cold->m_pcap->SetAttribute("NanosecMode", BooleanValue(true));
+    m_cold->m_pcap->Open(filename, std::ios::out);
+    NS_ABORT_MSG_IF(m_cold->m_pcap->Fail(), "PfcNetDevice: cannot open pcap file " << filename);
+    m_cold->m_pcap->Init(kDltEn10mb, 65535);
 }
 
 std::array<uint8_t, 6>
 PfcNetDevice::MacBytes() const
 {
     std::array<uint8_t, 6> mac;
-    m_address.CopyTo(mac.data());
+    m_cold->m_address.CopyTo(mac.data());
     return mac;
 }
 
@@ -495,13 +499,13 @@ PfcNetDevice::MacBytes() const
 void
 PfcNetDevice::SetIfIndex(const uint32_t index)
 {
-    m_ifIndex = index;
+    m_cold->m_ifIndex = index;
 }
 
 uint32_t
 PfcNetDevice::GetIfIndex() const
 {
-    return m_ifIndex;
+    return m_cold->m_ifIndex;
 }
 
 Ptr<Channel>
@@ -513,13 +517,13 @@ PfcNetDevice::GetChannel() const
 void
 PfcNetDevice::SetAddress(Address address)
 {
-    m_address = Mac48Address::ConvertFrom(address);
+    m_cold->m_address = Mac48Address::ConvertFrom(address);
 }
 
 Address
 PfcNetDevice::GetAddress() const
 {
-    return m_address;
+    return m_cold->m_address;
 }
 
 bool
@@ -607,13 +611,13 @@ PfcNetDevice::SendFrom(Ptr<Packet> packet,
 Ptr<Node>
 PfcNetDevice::GetNode() const
 {
-    return m_node;
+    return m_cold->m_node;
 }
 
 void
 PfcNetDevice::SetNode(Ptr<Node> node)
 {
-    m_node = node;
+    m_cold->m_node = node;
 }
 
 bool
@@ -625,7 +629,7 @@ PfcNetDevice::NeedsArp() const
 void
 PfcNetDevice::SetReceiveCallback(NetDevice::ReceiveCallback cb)
 {
-    m_rxCallback = cb;
+    m_cold->m_rxCallback = cb;
 }
 
 void
