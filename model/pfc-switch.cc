@@ -15,7 +15,6 @@
 #include "ns3/uinteger.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace ns3
 {
@@ -213,15 +212,17 @@ PfcSwitch::DoDispose()
         }
     }
     m_refresh.clear();
-    for (const auto& device : m_devices)
+    for (auto& port : m_ports)
     {
-        device->SetFrameRelay(nullptr, 0);
+        port.Device()->SetFrameRelay(nullptr, 0);
+        for (auto& q : port.egress)
+        {
+            q.fifo.clear();
+            q.device = nullptr;
+        }
     }
     m_watchdog.reset();
-    m_egressStore.clear(); // the queued frames and the devices' copies
-    m_egress = nullptr;
-    m_nPorts = 0;
-    m_devices.clear();
+    m_ports.clear();
     if (m_table)
     {
         m_table->SetPortDevices({});
@@ -237,8 +238,12 @@ void
 PfcSwitch::AddPort(Ptr<PfcNetDevice> device)
 {
     NS_ABORT_MSG_IF(m_mmu, "PfcSwitch::AddPort after the switch started");
-    uint32_t index = static_cast<uint32_t>(m_devices.size());
-    m_devices.push_back(device);
+    uint32_t index = static_cast<uint32_t>(m_ports.size());
+    m_ports.emplace_back();
+    for (auto& q : m_ports.back().egress)
+    {
+        q.device = device;
+    }
     m_refresh.emplace_back();
     device->SetFrameRelay(this, index);
 }
@@ -257,9 +262,9 @@ void
 PfcSwitch::GiveTableThePorts()
 {
     std::vector<PfcNetDevice*> devices;
-    for (const auto& device : m_devices)
+    for (const auto& port : m_ports)
     {
-        devices.push_back(PeekPointer(device));
+        devices.push_back(PeekPointer(port.Device()));
     }
     m_table->SetPortDevices(devices);
 }
@@ -308,11 +313,10 @@ PfcSwitch::Initialize()
     c.headroomBdps = m_headroomBdps;
     c.alphaReferenceRateBps = static_cast<double>(m_alphaReferenceRate.GetBitRate());
     auto mmu = std::make_unique<SharedBufferMmu>(c);
-    LayOutEgress();
     m_minKmin = UINT64_MAX;
-    for (uint32_t port = 0; port < m_nPorts; ++port)
+    for (auto& port : m_ports)
     {
-        const Ptr<PfcNetDevice>& device = m_devices[port];
+        const Ptr<PfcNetDevice>& device = port.Device();
         double rate = static_cast<double>(device->GetDataRate().GetBitRate());
         Ptr<PfcChannel> ch = device->GetPfcChannel();
         // The peer reacts to our pauses: its reaction delay is part of this port's headroom.
@@ -326,10 +330,10 @@ PfcSwitch::Initialize()
         double gbps = rate / 1e9;
         const uint64_t kmin = m_kminAttr ? m_kminAttr : static_cast<uint64_t>(4000 * gbps);
         const uint64_t kmax = m_kmaxAttr ? m_kmaxAttr : static_cast<uint64_t>(16000 * gbps);
-        for (uint8_t p = 0; p < kPfcPriorities; ++p)
+        for (auto& q : port.egress)
         {
-            Egress(port, p).kminBytes = kmin;
-            Egress(port, p).kmaxBytes = kmax;
+            q.kminBytes = kmin;
+            q.kmaxBytes = kmax;
         }
         m_minKmin = std::min(m_minKmin, kmin);
     }
@@ -365,63 +369,27 @@ PfcSwitch::DataLaneMask() const
 }
 
 void
-PfcSwitch::LayOutEgress()
-{
-    // The slots: the data lanes, then the control class of the ports' devices (ACK, NAK,
-    // CNP), then every other priority, each once.
-    std::array<bool, kPfcPriorities> placed{};
-    uint8_t next = 0;
-    auto place = [&](uint32_t p) {
-        if (p < kPfcPriorities && !placed[p])
-        {
-            placed[p] = true;
-            m_slotOf[p] = next++;
-        }
-    };
-    const uint8_t lanes = DataLaneMask();
-    for (uint8_t p = 0; p < kPfcPriorities; ++p)
-    {
-        if ((lanes >> p) & 1)
-        {
-            place(p);
-        }
-    }
-    if (!m_devices.empty())
-    {
-        place(m_devices.front()->GetControlPriority());
-    }
-    for (uint8_t p = 0; p < kPfcPriorities; ++p)
-    {
-        place(p);
-    }
-    m_nPorts = static_cast<uint32_t>(m_devices.size());
-    m_egressStore = ArenaVector<EgressQueue>(std::size_t{kPfcPriorities} * m_nPorts);
-    m_egress = m_egressStore.data();
-    for (uint32_t port = 0; port < m_nPorts; ++port)
-    {
-        for (uint8_t p = 0; p < kPfcPriorities; ++p)
-        {
-            Egress(port, p).device = m_devices[port];
-        }
-    }
-}
-
-void
 PfcSwitch::StartWatchdog()
 {
     PfcWatchdog::Hooks hooks;
-    hooks.paused = [this](uint32_t port, uint8_t q) { return Egress(port, q).device->IsPaused(q); };
-    hooks.backlogged = [this](uint32_t port, uint8_t q) { return !Egress(port, q).fifo.empty(); };
-    hooks.sent = [this](uint32_t port, uint8_t q) { return Egress(port, q).sent; };
+    hooks.paused = [this](uint32_t port, uint8_t q) {
+        return m_ports[port].egress[q].device->IsPaused(q);
+    };
+    hooks.backlogged = [this](uint32_t port, uint8_t q) {
+        return !m_ports[port].egress[q].fifo.empty();
+    };
+    hooks.sent = [this](uint32_t port, uint8_t q) { return m_ports[port].egress[q].sent; };
     hooks.flush = [this](uint32_t port, uint8_t q) { FlushEgress(port, q); };
     hooks.changed = [this](uint32_t port, uint8_t q, bool on) {
         m_watchdogStormTrace(port, q, on);
     };
-    m_watchdog = std::make_unique<PfcWatchdog>(
-        m_nPorts, m_watchdogDetection, m_watchdogRestore, std::move(hooks));
-    for (const auto& device : m_devices)
+    m_watchdog = std::make_unique<PfcWatchdog>(static_cast<uint32_t>(m_ports.size()),
+                                               m_watchdogDetection,
+                                               m_watchdogRestore,
+                                               std::move(hooks));
+    for (auto& port : m_ports)
     {
-        device->TraceConnectWithoutContext(
+        port.Device()->TraceConnectWithoutContext(
             "PauseReceived", Callback<void, uint8_t, uint16_t>([this](uint8_t, uint16_t quanta) {
                 if (quanta > 0)
                 {
@@ -434,7 +402,7 @@ PfcSwitch::StartWatchdog()
 void
 PfcSwitch::FlushEgress(uint32_t port, uint8_t priority)
 {
-    EgressQueue& eq = Egress(port, priority);
+    EgressQueue& eq = m_ports[port].egress[priority];
     auto& q = eq.fifo;
     std::vector<std::pair<uint32_t, uint8_t>> ingress;
     while (!q.empty())
@@ -466,13 +434,13 @@ PfcSwitch::GetWatchdogStorms() const
 uint32_t
 PfcSwitch::GetNPorts() const
 {
-    return static_cast<uint32_t>(m_devices.size());
+    return static_cast<uint32_t>(m_ports.size());
 }
 
 Ptr<PfcNetDevice>
 PfcSwitch::GetPort(uint32_t i) const
 {
-    return m_devices.at(i);
+    return m_ports.at(i).Device();
 }
 
 const SharedBufferMmu&
@@ -485,20 +453,19 @@ PfcSwitch::GetMmu() const
 uint64_t
 PfcSwitch::EgressBytes(uint32_t port, uint8_t priority) const
 {
-    if (port >= m_devices.size() || priority >= kPfcPriorities)
-    {
-        throw std::out_of_range("PfcSwitch::EgressBytes: no such port or priority");
-    }
-    return m_egress ? Egress(port, priority).bytes : 0; // none queued before Initialize
+    return m_ports.at(port).egress[priority].bytes;
 }
 
 uint64_t
 PfcSwitch::EgressFrames() const
 {
     uint64_t n = 0;
-    for (const auto& q : m_egressStore)
+    for (const auto& port : m_ports)
     {
-        n += q.fifo.size();
+        for (const auto& q : port.egress)
+        {
+            n += q.fifo.size();
+        }
     }
     return n;
 }
@@ -518,21 +485,13 @@ PfcSwitch::GetTotalDrops() const
 uint64_t
 PfcSwitch::EcnKmin(uint32_t port) const
 {
-    if (port >= m_devices.size())
-    {
-        throw std::out_of_range("PfcSwitch::EcnKmin: no such port");
-    }
-    return m_egress ? Egress(port, 0).kminBytes : 0; // set by Initialize
+    return m_ports.at(port).egress[0].kminBytes;
 }
 
 uint64_t
 PfcSwitch::EcnKmax(uint32_t port) const
 {
-    if (port >= m_devices.size())
-    {
-        throw std::out_of_range("PfcSwitch::EcnKmax: no such port");
-    }
-    return m_egress ? Egress(port, 0).kmaxBytes : 0; // set by Initialize
+    return m_ports.at(port).egress[0].kmaxBytes;
 }
 
 int64_t
@@ -628,13 +587,13 @@ PfcSwitch::RelayReceive(uint32_t inPort,
     }
     // The hop carries its port's device: Initialize (or SetForwardingTable after it) gave the
     // table our ports, and RelayReceive runs after Initialize.
-    NS_ASSERT_MSG(route->device == PeekPointer(m_devices[route->port]),
+    NS_ASSERT_MSG(route->device == PeekPointer(m_ports[route->port].Device()),
                   "PfcSwitch: a forwarding hop without its port's device");
     PfcNetDevice& out = *route->device;
     if (out.HasRelayBacklog(outPriority))
     {
         // Frames wait in the queue already (nothing is staged here now): this one joins them.
-        EgressQueue& q = Egress(route->port, outPriority);
+        EgressQueue& q = m_ports[route->port].egress[outPriority];
         q.bytes += bytes;
         q.fifo.push_back({std::move(frame), info, bytes, inPort, priority});
         out.Wake();
@@ -662,7 +621,7 @@ void
 PfcSwitch::QueueStaged()
 {
     m_stagedActive = false;
-    EgressQueue& q = Egress(m_stagedPort, m_stagedPriority);
+    EgressQueue& q = m_ports[m_stagedPort].egress[m_stagedPriority];
     q.bytes += m_staged.bytes;
     q.fifo.push_back(std::move(m_staged));
 }
@@ -692,7 +651,7 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
-    if (!m_mmu || !m_table || inPort >= m_nPorts || stage > 4)
+    if (!m_mmu || !m_table || inPort >= m_ports.size() || stage > 4)
     {
         return; // not initialized yet, or nothing left to warm
     }
@@ -720,13 +679,13 @@ PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& inf
     {
         return;
     }
-    if (hop->device != nullptr && hop->port < m_nPorts)
+    if (hop->device != nullptr && hop->port < m_ports.size())
     {
         hop->device->WarmTransmit(1);
         const uint8_t outPriority = isLane ? m_table->LanePriority(hop->lane) : info.priority;
         if (outPriority < kPfcPriorities)
         {
-            PrefetchLine(&Egress(hop->port, outPriority));
+            PrefetchLine(&m_ports[hop->port].egress[outPriority]);
         }
     }
 }
@@ -751,7 +710,7 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
         return;
     }
-    if (!m_mmu || port >= m_nPorts || stage > 4)
+    if (!m_mmu || port >= m_ports.size() || stage > 4)
     {
         return; // not initialized yet, or stage 4 warmed the last line RelayPull reads
     }
@@ -759,13 +718,14 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
     {
         m_mmu->WarmAccount(1, 0, 0);
     }
+    const PortState& ps = m_ports[port];
     for (uint8_t p = 0; backlog != 0; ++p, backlog >>= 1)
     {
         if ((backlog & 1) == 0)
         {
             continue;
         }
-        const EgressQueue& eq = Egress(port, p);
+        const EgressQueue& eq = ps.egress[p];
         if (stage == 2)
         {
             PrefetchLine(&eq);
@@ -801,7 +761,7 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
     }
     else
     {
-        EgressQueue& eq = Egress(port, priority);
+        EgressQueue& eq = m_ports[port].egress[priority];
         if (eq.fifo.empty())
         {
             return FrameRef();
@@ -821,9 +781,9 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
     // RED on the queue as this frame reaches its head (mark at dequeue, as HPCC does). Below
     // every port's Kmin the queue's own thresholds need not be read.
     if (m_ecnEnabled && item.info.ecnCapable && !item.info.ecnCe && queue > m_minKmin &&
-        queue > Egress(port, priority).kminBytes)
+        queue > m_ports[port].egress[priority].kminBytes)
     {
-        const EgressQueue& eq = Egress(port, priority);
+        const EgressQueue& eq = m_ports[port].egress[priority];
         bool mark = queue > eq.kmaxBytes;
         if (!mark)
         {
@@ -848,7 +808,7 @@ PfcSwitch::RelayPull(uint32_t port, uint8_t priority, RoceFrameInfo& info, uint3
     ++m_forwarded;
     if (m_watchdog)
     {
-        ++Egress(port, priority).sent; // what the watchdog reads of a queue's progress
+        ++m_ports[port].egress[priority].sent; // what the watchdog reads of a queue's progress
     }
     info = item.info;
     return std::move(item.frame);
@@ -861,7 +821,7 @@ PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
     {
         if (m_mmu->ShouldPause(port, priority))
         {
-            PfcNetDevice& device = *Egress(port, priority).device;
+            PfcNetDevice& device = *m_ports[port].egress[priority].device;
             m_mmu->SetPaused(port, priority, true);
             device.SendPause(priority, m_pauseQuanta);
             m_pauseTrace(port, priority, m_pauseQuanta);
@@ -876,7 +836,7 @@ PfcSwitch::CheckPause(uint32_t port, uint8_t priority)
     {
         m_mmu->SetPaused(port, priority, false);
         m_refresh[port][priority].Cancel();
-        Egress(port, priority).device->SendPause(priority, 0);
+        m_ports[port].egress[priority].device->SendPause(priority, 0);
         m_pauseTrace(port, priority, 0);
     }
 }
@@ -888,7 +848,7 @@ PfcSwitch::RefreshPause(uint32_t port, uint8_t priority)
     {
         return;
     }
-    PfcNetDevice& device = *Egress(port, priority).device;
+    PfcNetDevice& device = *m_ports[port].egress[priority].device;
     if (m_mmu->ShouldResume(port, priority))
     {
         // XON may have come without a frame of ours leaving (XOFF is dynamic: other ports

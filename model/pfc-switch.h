@@ -182,22 +182,26 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay, public Networ
         uint64_t kmaxBytes{0};    //!< the port's ECN Kmax
     };
     static_assert(sizeof(EgressQueue) == 64, "an egress queue fills one cache line");
+    /// Per-port state the relay path touches: one line per egress priority (512 B). What
+    /// the ingress side reads per hop, "we paused this port's upstream", is kept by the MMU
+    /// with the class's counts (SharedBufferMmu::IsPaused), and the pause timers in
+    /// m_refresh.
+    struct PortState
+    {
+        PortState() = default;
+        /// Moved when m_ports grows at wiring (queues empty then); the queues hold move-only
+        /// frames, which a vector could not copy instead.
+        PortState(PortState&&) noexcept = default;
 
-    /// \brief The egress queue of (port, priority), after Initialize (LayOutEgress).
-    EgressQueue&
-    Egress(uint32_t port, uint8_t priority)
-    {
-        return m_egress[m_slotOf[priority] * m_nPorts + port];
-    }
-    /// \brief See above.
-    const EgressQueue&
-    Egress(uint32_t port, uint8_t priority) const
-    {
-        return m_egress[m_slotOf[priority] * m_nPorts + port];
-    }
-    /// \brief Makes the egress queues, slot by slot (see m_egress), and the priority-to-slot
-    /// map: the data lanes first, then the ports' control class, then the other priorities.
-    void LayOutEgress();
+        /// \brief The port's device (each priority's line holds a copy).
+        const Ptr<PfcNetDevice>&
+        Device() const
+        {
+            return egress[0].device;
+        }
+
+        EgressQueue egress[kPfcPriorities]; //!< egress FIFOs, their counts, port copies
+    };
 
     // PfcFrameRelay: a data frame arrived on port index `inPort`; the egress device asks for
     // a frame.
@@ -231,22 +235,11 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay, public Networ
     void RefreshPause(uint32_t port, uint8_t priority);
 
     // What every relayed frame reads, first and together: with the class aligned to a cache
-    // line, the base objects and the egress queues' address, count and slot map fill line 0 and the
-    // rest line 1, so a hop touches two lines of the switch object (it touched four or five when
-    // these were spread among the attributes and traces, each a cache miss in a network larger than
-    // the cache). The ECN draw and its counters, read only for frames above Kmin, are kept out of
-    // them.
-    /// The egress queues of every (port, priority), slot after slot: slot m_slotOf[p] of
-    /// all ports, then the next slot. The priorities a network uses (the data lanes, the
-    /// control class of ACK/NAK/CNP) take the first slots, so the queue lines a run touches
-    /// are side by side in the first pages and the six slots nobody uses lie in pages no
-    /// frame touches: port by port (eight lines a port) every page of every switch's queues
-    /// was touched, a page walk each past the TLB's reach (bench/README.md, "fewer pages a
-    /// hop": 1,024 hosts, 0.75 -> 0.68 walks per packet-hop in a model of this core's TLBs).
-    /// m_egressStore owns them.
-    EgressQueue* m_egress{nullptr};
-    uint32_t m_nPorts{0};                           //!< ports laid out in m_egress
-    std::array<uint8_t, kPfcPriorities> m_slotOf{}; //!< slot of each priority
+    // line, the base objects and m_ports fill line 0 and the rest line 1, so a hop touches
+    // two lines of the switch object (it touched four or five when these were spread among
+    // the attributes and traces, each a cache miss in a network larger than the cache). The
+    // ECN draw and its counters, read only for frames above Kmin, are kept out of them.
+    ArenaVector<PortState> m_ports; //!< ports
     /// The device of m_staged's egress port (the forwarding hop's: ForwardingHop::device).
     PfcNetDevice* m_stagedDevice{nullptr};
     Ptr<ForwardingTable> m_table;            //!< forwarding
@@ -273,8 +266,6 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay, public Networ
     Ptr<UniformRandomVariable> m_uniform;                       //!< ECN marking draws
     uint64_t m_ecnMarks{0};                                     //!< CE marks
     std::vector<std::array<EventId, kPfcPriorities>> m_refresh; //!< pause refresh timers per port
-    std::vector<Ptr<PfcNetDevice>> m_devices;                   //!< the ports' devices
-    ArenaVector<EgressQueue> m_egressStore;                     //!< m_egress (LayOutEgress)
     PfcNetDevice::FrameReceiveCallback m_up;                    //!< local delivery
     bool m_upTakesHeaders{false};                               //!< m_up takes header-only frames
     PfcFrameSink* m_localSink{nullptr};                         //!< local delivery (direct)
