@@ -153,16 +153,16 @@ PfcNetDevice::~PfcNetDevice() = default;
 void
 PfcNetDevice::DoDispose()
 {
-    if (m_cold->m_pause)
+    if (PauseState* pause = m_cold->m_pause.get())
     {
-        for (auto& ev : m_cold->m_pause->timer)
+        for (auto& ev : pause->timer)
         {
             ev.Cancel();
         }
-        while (!m_cold->m_pause->pending.empty())
+        while (!pause->pending.empty())
         {
-            m_cold->m_pause->pending.front().Cancel();
-            m_cold->m_pause->pending.pop_front();
+            pause->pending.front().Cancel();
+            pause->pending.pop_front();
         }
     }
     m_cold->m_node = nullptr;
@@ -453,14 +453,15 @@ PfcNetDevice::GetResumeFramesReceived(uint8_t priority) const
 Time
 PfcNetDevice::GetPausedTime(uint8_t priority) const
 {
-    if (!m_cold->m_pause)
+    const PauseState* pause = m_cold->m_pause.get();
+    if (pause == nullptr)
     {
         return Time(0);
     }
-    Time t = m_cold->m_pause->pausedTime[priority];
+    Time t = pause->pausedTime[priority];
     if (IsPaused(priority))
     {
-        t += Simulator::Now() - m_cold->m_pause->start[priority];
+        t += Simulator::Now() - pause->start[priority];
     }
     return t;
 }
