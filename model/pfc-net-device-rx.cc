@@ -36,7 +36,7 @@ PfcNetDevice::Receive(Ptr<Packet> frame)
 void
 PfcNetDevice::ReceiveFrame(FrameRef frame, const RoceFrameInfo& info, uint32_t bytes)
 {
-    if (m_relayReceives && !m_rxPcap && m_rxTrace.IsEmpty())
+    if (m_relayReceives && !m_rxPcap && !m_rxTraced)
     {
         // The switch's path: the frame moves on untouched.
         ++m_rxFrames;
@@ -54,9 +54,9 @@ void
 PfcNetDevice::Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const RoceFrameInfo* info)
 {
     ++m_rxFrames;
-    if (!m_rxTrace.IsEmpty())
+    if (m_rxTraced)
     {
-        m_rxTrace(frame.Share(info), priority);
+        m_cold->m_rxTrace(frame.Share(info), priority);
     }
     if (m_relayReceives)
     {
@@ -76,9 +76,9 @@ PfcNetDevice::Deliver(FrameRef frame, uint32_t bytes, uint8_t priority, const Ro
     {
         m_cold->m_rxCallback(this, frame.Release(info), 0, m_cold->m_address);
     }
-    else if (!m_dropTrace.IsEmpty())
+    else if (!m_cold->m_dropTrace.IsEmpty())
     {
-        m_dropTrace(frame.Share(info), priority);
+        m_cold->m_dropTrace(frame.Share(info), priority);
     }
 }
 
@@ -101,7 +101,7 @@ PfcNetDevice::ReceivePfc(Ptr<Packet> frame)
             continue;
         }
         quanta[p] = h.quanta[p];
-        m_pauseRecvTrace(p, quanta[p]);
+        m_cold->m_pauseRecvTrace(p, quanta[p]);
         ++(quanta[p] == 0 ? state.resumes[p] : state.received[p]);
         if (m_pfcEnabled && p != m_controlPriority)
         {
@@ -178,7 +178,7 @@ PfcNetDevice::EndPause(uint8_t priority)
     state.pausedTime[priority] += paused;
     m_pausedMask = static_cast<uint8_t>(m_pausedMask & ~(1u << priority));
     state.timer[priority].Cancel();
-    m_resumeTrace(priority, paused);
+    m_cold->m_resumeTrace(priority, paused);
 }
 
 PfcNetDevice::PauseState&

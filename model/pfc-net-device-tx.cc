@@ -306,7 +306,7 @@ PfcNetDevice::TransmitStart(FrameRef frame,
         CountTxFrame(priority);
         if (m_dequeueTraced)
         {
-            m_dequeueTrace(frame.Share(info), priority);
+            m_cold->m_dequeueTrace(frame.Share(info), priority);
         }
     }
     if (m_txPcap)

@@ -693,12 +693,12 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     uint32_t m_relayPort{0};                     //!< our port index at m_relay
     bool m_relayReceives{false};                 //!< received data frames go to m_relay
     bool m_rxPcap{false};                        //!< m_pcap is set
+    bool m_rxTraced{false};                      //!< the Rx trace has a sink
     uint64_t m_rxFrames{0};                      //!< data frames received
     /// The receiver's warming (m_relay's if m_relayReceives, else m_frameSink's), or null:
     /// UpdateReceiveWarmer keeps it in step.
     FrameReceiveWarmer m_receiveWarmer{nullptr};
-    TracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace; //!< Rx (data frame)
-    PfcFrameSink* m_frameSink{nullptr};                   //!< data frame sink (direct)
+    PfcFrameSink* m_frameSink{nullptr}; //!< data frame sink (direct)
 
     // Transmit: two lines per frame sent, and per transmission end. A switch port's sent
     // frame read four before: the state line, the relay line, the DRR credit and peer line,
@@ -724,7 +724,7 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     uint8_t m_pausedMask{0};   //!< priorities the peer paused
     uint8_t m_relayFirst{0};   //!< bit p: ask the relay before the local source for p
     std::array<uint8_t, 2> m_txRunPriority{0, 0}; //!< priorities of the frames in m_txRun
-    bool m_dequeueTraced{false};                  //!< m_dequeueTrace has a sink
+    bool m_dequeueTraced{false};                  //!< the Dequeue trace has a sink
     bool m_inTryTransmit : 1;                     //!< TryTransmit is running (a puller may Wake us)
     bool m_wakePending : 1;                       //!< Wake() arrived during the scan
     bool m_controlQueued : 1;                     //!< m_control is not empty
@@ -758,32 +758,31 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     alignas(64) Ptr<PfcChannel> m_channel; //!< the link
     // Per frame of a changed priority, or traced.
     std::array<uint64_t, kPfcPriorities> m_txFrames{}; //!< frames sent per priority (but m_txRun)
-    FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace{
-        &m_dequeueTraced};      //!< Dequeue (tx start)
-    TxPuller m_puller;          //!< on-demand frame source as a callback
-    uint32_t m_reactionBits{0}; //!< PfcReactionBitTimes (kAuto: by rate)
-    uint16_t m_mtu{9000};       //!< MTU (informative)
-    // Traces (their accessors name members of this class).
-    TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
-    TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;    //!< Drop (no receiver)
-    TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;        //!< PauseSent
-    TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;        //!< PauseReceived
-    TracedCallback<uint8_t, Time> m_resumeTrace;               //!< Resume
+    TxPuller m_puller;                                 //!< on-demand frame source as a callback
+    uint32_t m_reactionBits{0};                        //!< PfcReactionBitTimes (kAuto: by rate)
+    uint16_t m_mtu{9000};                              //!< MTU (informative)
 
     /**
      * What a switch's relay path never reads: the set-up, the queues of frames the owner
-     * pushed (hosts' ACK/NAK/CNP, frames without a source), the pause state, the capture.
-     * Kept off the object, on the general heap, so that the devices in the NetworkArena are
-     * 512 B instead of 896 B and the pages a large run's hops touch are fewer: a hop's
-     * lines are spread over the pages of thousands of devices, switch ports, accounts and
-     * events, and past the TLB's reach each page costs a walk (bench/README.md, "Then: fewer
-     * pages a hop"). 1,024 hosts, a TLB model of this machine's core: 1.15 -> 0.75 walks
-     * per packet-hop.
+     * pushed (hosts' ACK/NAK/CNP, frames without a source), the pause state, the capture,
+     * the traces. Kept off the object, on the general heap, so that the devices in the
+     * NetworkArena are 384 B instead of 896 B and the pages a large run's hops touch are
+     * fewer: a hop's lines are spread over the pages of thousands of devices, switch ports,
+     * accounts and events, and past the TLB's reach each page costs a walk (bench/README.md,
+     * "Then: fewer pages a hop"). 1,024 hosts, a TLB model of this machine's core: 1.15 ->
+     * 0.75 walks per packet-hop with the set-up, queues and pause state off the object.
+     *
+     * The traces are reached by the accessors ColdTraceAccessor makes (ns-3's own accessor
+     * names a member of the object); the two a frame's path asks about, Rx and Dequeue, keep
+     * a flag in the device's receive and transmit lines (FlaggedTracedCallback).
      */
     struct ColdState
     {
-        ColdState();
+        /// \brief The traces' flags are rxTraced and dequeueTraced (the device's, outliving this).
+        ColdState(bool* rxTraced, bool* dequeueTraced);
         ~ColdState();
+        ColdState(const ColdState&) = delete;
+        ColdState& operator=(const ColdState&) = delete;
 
         Ptr<PcapFileWrapper> m_pcap;                          //!< capture (m_rxPcap, m_txPcap)
         std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue
@@ -799,7 +798,19 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
         RingFifo<Ptr<Packet>> m_control;         //!< PFC frames to send (ahead of all)
         std::array<RingFifo<TxFrame>, kPfcPriorities> m_queues; //!< data queues
         std::unique_ptr<PauseState> m_pause; //!< null until the first PFC frame sent or received
+
+        FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)
+        FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
+        TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;        //!< Enqueue
+        TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;           //!< Drop (no receiver)
+        TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;               //!< PauseSent
+        TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;               //!< PauseReceived
+        TracedCallback<uint8_t, Time> m_resumeTrace;                      //!< Resume
     };
+    /// \brief An accessor of a trace in the cold state, for the TypeId (ns-3's
+    /// MakeTraceSourceAccessor reaches members of the object only).
+    template<class Source>
+    static Ptr<const TraceSourceAccessor> ColdTraceAccessor(Source ColdState::*trace);
     std::unique_ptr<ColdState> m_cold; //!< never null
 };
 

@@ -19,6 +19,7 @@
 #include "ns3/topology.h"
 #include "ns3/uinteger.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <iostream>
 #include <memory>
@@ -134,7 +135,19 @@ struct IncastRun
     std::vector<double> doneS;
     uint64_t ecnMarks{0};
     uint64_t pauses{0};
+    /// Host 0's frames into the switch, by the Rx trace of the switch's port (connected with
+    /// a context) and by the port's own count; and a sink connected there and disconnected
+    /// before the run.
+    std::vector<std::string> switchIngress;
+    uint64_t switchIngressFrames{0};
+    std::vector<Seen> disconnected;
 };
+
+void
+RecordContext(std::vector<std::string>* to, std::string context, Ptr<const Packet>, uint8_t)
+{
+    to->push_back(context);
+}
 
 void
 Record(std::vector<Seen>* to, Ptr<const Packet> p, uint8_t)
@@ -177,6 +190,15 @@ RunIncast(bool buildFrameBytes)
                                                            : link->GetPfcDevice(0);
     egress->TraceConnectWithoutContext("Dequeue", MakeBoundCallback(&Record, &run.dequeued));
     rx->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Record, &run.received));
+    // The switch's port from host 0: its frames take the relay's path, which asks the Rx
+    // trace's flag in the device's receive line (the trace is in the device's cold state).
+    Ptr<PfcNetDevice> h0 = net.HostPorts(0)[0];
+    Ptr<PfcChannel> h0Link = DynamicCast<PfcChannel>(h0->GetChannel());
+    Ptr<PfcNetDevice> ingress = h0Link->GetPfcDevice(0) == h0 ? h0Link->GetPfcDevice(1)
+                                                              : h0Link->GetPfcDevice(0);
+    ingress->TraceConnect("Rx", "host0", MakeBoundCallback(&RecordContext, &run.switchIngress));
+    ingress->TraceConnectWithoutContext("Rx", MakeBoundCallback(&Record, &run.disconnected));
+    ingress->TraceDisconnectWithoutContext("Rx", MakeBoundCallback(&Record, &run.disconnected));
     for (uint32_t s = 0; s < 4; ++s)
     {
         Ptr<QueuePair> qp = nics[s]->CreateQueuePair(4);
@@ -184,6 +206,7 @@ RunIncast(bool buildFrameBytes)
             qp, 2000000, [&run]() { run.doneS.push_back(Simulator::Now().GetSeconds()); });
     }
     Simulator::Run();
+    run.switchIngressFrames = ingress->GetRxFrames();
     for (const auto& sw : net.switches)
     {
         run.ecnMarks += sw ? sw->GetEcnMarks() : 0;
@@ -245,6 +268,19 @@ TEST(HeaderOnlyFrameTest, AnIncastIsTheSameRunByteForByteWithoutBuildingFrames)
     }
     // Marked frames are among them (the rewritten header made the same bytes as the rewrite).
     EXPECT_GT(ce, 0u);
+
+    // The switch port's Rx trace saw each frame the port counted, with its context, in both
+    // runs (header-only frames take the relay's direct path); the sink disconnected before
+    // the run saw none. Host 0 sends its 2,000,000 B as 2,000 data frames of 1,000 B (no
+    // loss, no retransmission); the ACKs and CNPs for it travel the other way.
+    for (const IncastRun* run : {&built, &headers})
+    {
+        EXPECT_EQ(run->switchIngressFrames, 2000u);
+        EXPECT_EQ(run->switchIngress.size(), run->switchIngressFrames);
+        EXPECT_EQ(std::count(run->switchIngress.begin(), run->switchIngress.end(), "host0"),
+                  static_cast<std::ptrdiff_t>(run->switchIngress.size()));
+        EXPECT_TRUE(run->disconnected.empty());
+    }
 
     // What tells the two apart: with built frames one Packet travels from the switch to the
     // receiver (same uid at both points); header-only frames get a new Packet at each read.

@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -407,6 +408,46 @@ TEST_F(PfcSwitchTest, AFrameForAnIdleEgressLeavesAtOnceAndOneForAPausedEgressWai
     EXPECT_EQ(l->sw->EgressFrames(), 0u);
     EXPECT_EQ(l->sw->EgressBytes(1, 3), 0u);
     EXPECT_EQ(l->sw->GetMmu().SharedUsed(), 0u);
+}
+
+TEST_F(PfcSwitchTest, ASwitchPortsTracesFollowTheirConnectionsFromTheColdState)
+{
+    // The device's traces live in its cold state and are reached by accessors of their own
+    // (PfcNetDevice::ColdTraceAccessor); Rx and Dequeue keep a flag in the device's hot lines
+    // that the relay's path asks instead of the trace. Three frames cross the switch with Rx
+    // connected (with a context) on its ingress port and Dequeue on its egress port; both
+    // are disconnected at 20 us, and two more frames cross: 3 seen by each trace, 5 relayed.
+    auto l = MakeLine(1.0);
+    uint64_t rxSeen = 0;
+    uint64_t dequeueSeen = 0;
+    std::string rxContext;
+    auto onRx = [&](std::string context, Ptr<const Packet>, uint8_t priority) {
+        rxContext = context;
+        rxSeen += priority == 3 ? 1 : 0;
+    };
+    auto onDequeue = [&](Ptr<const Packet>, uint8_t priority) {
+        dequeueSeen += priority == 3 ? 1 : 0;
+    };
+    const Callback<void, std::string, Ptr<const Packet>, uint8_t> rxSink(onRx);
+    const Callback<void, Ptr<const Packet>, uint8_t> dequeueSink(onDequeue);
+    ASSERT_TRUE(l->sw0->TraceConnect("Rx", "ingress", rxSink));
+    ASSERT_TRUE(l->sw1->TraceConnectWithoutContext("Dequeue", dequeueSink));
+    l->blaster.remaining = 3;
+    Simulator::Schedule(Time(0), &PfcNetDevice::Wake, l->s);
+    Simulator::Schedule(MicroSeconds(20), [&]() {
+        EXPECT_TRUE(l->sw0->TraceDisconnect("Rx", "ingress", rxSink));
+        EXPECT_TRUE(l->sw1->TraceDisconnectWithoutContext("Dequeue", dequeueSink));
+    });
+    Simulator::Schedule(MicroSeconds(30), [&]() {
+        l->blaster.remaining = 2;
+        l->s->Wake();
+    });
+    Simulator::Run();
+    EXPECT_EQ(rxSeen, 3u);
+    EXPECT_EQ(rxContext, "ingress");
+    EXPECT_EQ(dequeueSeen, 3u);
+    EXPECT_EQ(l->received, 5u);
+    EXPECT_EQ(l->sw0->GetRxFrames(), 5u);
 }
 
 TEST_F(PfcSwitchTest, LaneRouteMovesTheFrameToItsPriority)
