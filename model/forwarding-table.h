@@ -192,6 +192,13 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
             PrefetchLines(m_flatRoutes, m_flatRoutes + m_flatRouteCount, kWarmLines);
         }
     }
+    /// \brief The address of the line Lookup reads first (WarmLookup's stage 1), for a warming
+    /// hint (PortWarmHints): a switch's devices prefetch it without reading the switch.
+    const void*
+    LookupLine() const
+    {
+        return &m_flatRuns;
+    }
     /**
      * \brief The hop Lookup will return, without reading it, from a compiled table only
      * (nullptr otherwise, or when there is no route): for warming, once WarmLookup's stage 2

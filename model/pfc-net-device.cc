@@ -237,6 +237,7 @@ PfcNetDevice::DoDispose()
     m_txRelay = nullptr;
     m_hasRelay = false;
     m_relayReceives = false;
+    RefreshWarmHints();
     m_cold->m_frameRx = FrameReceiveCallback();
     m_frameSink = nullptr;
     m_receiveWarmer = nullptr;
@@ -324,6 +325,7 @@ PfcNetDevice::SetTxPuller(TxPuller puller)
     m_hasPuller = !puller.IsNull();
     m_source = nullptr;
     m_hasSource = false;
+    RefreshWarmHints();
 }
 
 void
@@ -337,6 +339,7 @@ PfcNetDevice::SetFrameSource(PfcFrameSource* source, uint32_t port)
     m_sourcePort = static_cast<uint16_t>(port);
     m_puller = TxPuller();
     m_hasPuller = false;
+    RefreshWarmHints();
 }
 
 void
@@ -352,6 +355,21 @@ PfcNetDevice::SetFrameRelay(PfcFrameRelay* relay, uint32_t port)
     m_txRelayPort = static_cast<uint16_t>(port);
     m_hasRelay = relay != nullptr;
     UpdateReceiveWarmer();
+    RefreshWarmHints();
+}
+
+void
+PfcNetDevice::RefreshWarmHints()
+{
+    m_receiveHints = m_relay != nullptr ? m_relay->ReceiveWarmHints(m_relayPort) : PortWarmHints{};
+    const void* puller = m_txRelay != nullptr ? static_cast<const void*>(m_txRelay)
+                                              : static_cast<const void*>(m_source);
+    const void* hint = m_txRelay != nullptr  ? m_txRelay->PullWarmHint(m_txRelayPort)
+                       : m_source != nullptr ? m_source->PullWarmHint(m_sourcePort)
+                                             : nullptr;
+    const auto distance = reinterpret_cast<intptr_t>(hint) - reinterpret_cast<intptr_t>(puller);
+    const bool fits = hint != nullptr && distance >= INT32_MIN && distance <= INT32_MAX;
+    m_pullHintOffset = fits ? static_cast<int32_t>(distance) : 0;
 }
 
 void

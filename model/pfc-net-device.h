@@ -97,6 +97,20 @@ constexpr uint32_t kMaxFrameSourcePorts = 0xffff;
 class PfcNetDevice;
 
 /**
+ * \brief Where a receiver keeps what it reads for each frame of one of its ports, besides its
+ * own lines (PfcFrameRelay::ReceiveWarmHints): the device keeps these addresses in its
+ * receive line and hands them to the receiver's first warming stage, which prefetches them
+ * beside the receiver's own lines. Without them, a stage had to load the receiver's line to
+ * find them, and a later stage what they point to: one stage per level of pointers
+ * (warmable-event.h). Only ever prefetched: an address out of date costs a wasted prefetch.
+ */
+struct PortWarmHints
+{
+    const void* port{nullptr};   //!< state of this port (a switch: its ingress accounts)
+    const void* shared{nullptr}; //!< state every port reads (a switch: its forwarding table)
+};
+
+/**
  * \brief A receiver's warming of a frame's arrival (PfcFrameRelay::WarmRelayReceive,
  * PfcFrameSink::WarmSinkReceive) as a plain function of the receiver's address (the relay or
  * sink pointer the device holds), its port there (a sink ignores it), the stage and the
@@ -112,7 +126,8 @@ class PfcNetDevice;
 using FrameReceiveWarmer = void (*)(const void* receiver,
                                     int stage,
                                     uint32_t port,
-                                    const RoceFrameInfo& info);
+                                    const RoceFrameInfo& info,
+                                    const PortWarmHints& hints);
 
 /**
  * \brief The switch side of a port (PfcSwitch; SetFrameRelay): takes the frames the port
@@ -144,19 +159,40 @@ class PfcFrameRelay
                                uint32_t& bytes) = 0;
     /**
      * \brief Prefetch what RelayReceive will read for a frame with header info arriving on
-     * port `port`, at depth `stage` (1: the relay's own lines; each later stage what the
-     * lines of the stage before point to: warmable-event.h). Reads only lines earlier
-     * stages prefetched; changes nothing. By default nothing.
+     * port `port`, at depth `stage` (1: the relay's own lines and the hints its
+     * ReceiveWarmHints gave for the port; each later stage what the lines of the stage
+     * before point to: warmable-event.h). Reads only lines earlier stages prefetched;
+     * changes nothing. By default nothing.
      */
     virtual void
-    WarmRelayReceive(int /* stage */, uint32_t /* port */, const RoceFrameInfo& /* info */) const
+    WarmRelayReceive(int /* stage */,
+                     uint32_t /* port */,
+                     const RoceFrameInfo& /* info */,
+                     const PortWarmHints& /* hints */) const
     {
     }
-    /// \brief Likewise for RelayPull on port `port` when it has frames of the priorities in
-    /// `backlog` (bit p).
-    virtual void
-    WarmRelayPull(int /* stage */, uint32_t /* port */, uint8_t /* backlog */) const
+    /// \brief What the relay reads for each frame arriving on port `port` besides its own
+    /// lines, for its first warming stage (PortWarmHints). By default nothing.
+    virtual PortWarmHints
+    ReceiveWarmHints(uint32_t /* port */) const
     {
+        return {};
+    }
+    /// \brief Likewise for RelayPull on port `port` when it has frames of the priorities in
+    /// `backlog` (bit p); hint: what PullWarmHint gave for the port.
+    virtual void
+    WarmRelayPull(int /* stage */,
+                  uint32_t /* port */,
+                  uint8_t /* backlog */,
+                  const void* /* hint */) const
+    {
+    }
+    /// \brief What RelayPull reads of port `port` besides the relay's own lines (a switch:
+    /// the port's egress queues), for WarmRelayPull's first stage. By default nothing.
+    virtual const void*
+    PullWarmHint(uint32_t /* port */) const
+    {
+        return nullptr;
     }
     /// \brief WarmRelayReceive as a plain function of this relay's address (FrameReceiveWarmer).
     /// By default one that makes the virtual call; a relay with warming of its own returns
@@ -172,18 +208,26 @@ class PfcFrameRelay
     /// PfcFrameRelay subobject of a Relay).
     template<class Relay>
     static void
-    WarmReceiveOf(const void* relay, int stage, uint32_t port, const RoceFrameInfo& info)
+    WarmReceiveOf(const void* relay,
+                  int stage,
+                  uint32_t port,
+                  const RoceFrameInfo& info,
+                  const PortWarmHints& hints)
     {
         static_cast<const Relay*>(static_cast<const PfcFrameRelay*>(relay))
-            ->Relay::WarmRelayReceive(stage, port, info);
+            ->Relay::WarmRelayReceive(stage, port, info, hints);
     }
 
   private:
     /// \brief The default warmer: the virtual call.
     static void
-    WarmByVirtualCall(const void* relay, int stage, uint32_t port, const RoceFrameInfo& info)
+    WarmByVirtualCall(const void* relay,
+                      int stage,
+                      uint32_t port,
+                      const RoceFrameInfo& info,
+                      const PortWarmHints& hints)
     {
-        static_cast<const PfcFrameRelay*>(relay)->WarmRelayReceive(stage, port, info);
+        static_cast<const PfcFrameRelay*>(relay)->WarmRelayReceive(stage, port, info, hints);
     }
 };
 
@@ -205,10 +249,18 @@ class PfcFrameSource
                                 RoceFrameInfo& info,
                                 uint32_t& bytes) = 0;
     /// \brief Prefetch what SourcePull on port `port` will read, at depth `stage` (as
-    /// PfcFrameRelay::WarmRelayReceive). By default nothing.
+    /// PfcFrameRelay::WarmRelayPull; hint: what PullWarmHint gave for the port). By default
+    /// nothing.
     virtual void
-    WarmSourcePull(int /* stage */, uint32_t /* port */) const
+    WarmSourcePull(int /* stage */, uint32_t /* port */, const void* /* hint */) const
     {
+    }
+    /// \brief What SourcePull reads of port `port` besides the source's own lines (a NIC:
+    /// its record of the port), for WarmSourcePull's first stage. By default nothing.
+    virtual const void*
+    PullWarmHint(uint32_t /* port */) const
+    {
+        return nullptr;
     }
 };
 
@@ -248,7 +300,11 @@ class PfcFrameSink
     /// PfcFrameSink subobject of a Sink).
     template<class Sink>
     static void
-    WarmReceiveOf(const void* sink, int stage, uint32_t /* port */, const RoceFrameInfo& info)
+    WarmReceiveOf(const void* sink,
+                  int stage,
+                  uint32_t /* port */,
+                  const RoceFrameInfo& info,
+                  const PortWarmHints& /* hints */)
     {
         static_cast<const Sink*>(static_cast<const PfcFrameSink*>(sink))
             ->Sink::WarmSinkReceive(stage, info);
@@ -257,7 +313,11 @@ class PfcFrameSink
   private:
     /// \brief The default warmer: the virtual call.
     static void
-    WarmByVirtualCall(const void* sink, int stage, uint32_t /* port */, const RoceFrameInfo& info)
+    WarmByVirtualCall(const void* sink,
+                      int stage,
+                      uint32_t /* port */,
+                      const RoceFrameInfo& info,
+                      const PortWarmHints& /* hints */)
     {
         static_cast<const PfcFrameSink*>(sink)->WarmSinkReceive(stage, info);
     }
@@ -346,6 +406,10 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
      * names another. nullptr removes it.
      */
     void SetFrameRelay(PfcFrameRelay* relay, uint32_t port);
+    /// \brief Ask the relay and the frame source again for their warming hints of our port
+    /// (ReceiveWarmHints, PullWarmHint): their owner calls it when the state the hints name
+    /// has moved (PfcSwitch::Initialize, RoceNic::AddPort). Set-up only.
+    void RefreshWarmHints();
     /// \brief The channel's link state, ends or delay changed: ask it for the direct path
     /// to the peer again (PfcChannel::GetDirectPath) before the next frame.
     void
@@ -495,8 +559,15 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
         {
             const void* receiver = m_relayReceives ? static_cast<const void*>(m_relay)
                                                    : m_frameSink;
-            m_receiveWarmer(receiver, stage - 1, m_relayPort, info);
+            m_receiveWarmer(receiver, stage - 1, m_relayPort, info, m_receiveHints);
         }
+    }
+    /// \brief The pull hint (m_pullHintOffset) as an address, from the puller's pointer.
+    const void*
+    PullHint(const void* puller) const
+    {
+        return m_pullHintOffset != 0 ? static_cast<const char*>(puller) + m_pullHintOffset
+                                     : nullptr;
     }
     /// \brief The relay or frame source (its interface's subobject, where its vptr is) that
     /// WarmTransmit's second stage would call now, or null (TransmitEvent).
@@ -522,11 +593,13 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
         }
         else if (m_hasRelay && m_relayBacklog != 0)
         {
-            m_txRelay->WarmRelayPull(stage - 1, m_txRelayPort, m_relayBacklog);
+            m_txRelay->WarmRelayPull(stage - 1, m_txRelayPort, m_relayBacklog, PullHint(m_txRelay));
         }
         else if (m_source != nullptr)
         {
-            m_source->WarmSourcePull(stage - 1, m_sourcePort);
+            // A relaying host's own frames: the hint is the relay's, its source goes without.
+            m_source->WarmSourcePull(
+                stage - 1, m_sourcePort, m_hasRelay ? nullptr : PullHint(m_source));
         }
     }
 
@@ -699,6 +772,7 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     /// UpdateReceiveWarmer keeps it in step.
     FrameReceiveWarmer m_receiveWarmer{nullptr};
     PfcFrameSink* m_frameSink{nullptr}; //!< data frame sink (direct)
+    PortWarmHints m_receiveHints;       //!< m_relay's ReceiveWarmHints for our port
 
     // Transmit: two lines per frame sent, and per transmission end. A switch port's sent
     // frame read four before: the state line, the relay line, the DRR credit and peer line,
@@ -740,10 +814,15 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     /// The pending TransmitComplete (cancelled through it), null when none is: an EventId
     /// would take 24 bytes, a line of its own.
     Ptr<EventImpl> m_completion;
-    Time m_txEnd;                          //!< end of the frame being (or last) serialized
-    DataRate m_rate;                       //!< line rate
-    uint64_t m_txCarry{0};                 //!< fraction of a time step (x rate) carried over
-    uint32_t m_drrQuantum{0};              //!< DRR: credit per turn (bytes)
+    Time m_txEnd;          //!< end of the frame being (or last) serialized
+    DataRate m_rate;       //!< line rate
+    uint64_t m_txCarry{0}; //!< fraction of a time step (x rate) carried over
+    /// The transmit path's puller's hint for our port (PullWarmHint: the relay's, or
+    /// without one the frame source's), as its distance from the puller's pointer
+    /// (PullHint); 0 when there is none or it is over 2 GiB away. An offset, not a pointer:
+    /// the two transmit lines have 4 bytes to spare, and both the puller and the state the
+    /// hint names live in the NetworkArena, a few hundred MB apart at most.
+    int32_t m_pullHintOffset{0};
     std::array<uint16_t, 2> m_txRun{0, 0}; //!< frames of m_txRunPriority not in m_txFrames
     // Line 2: the frame sources, the DRR credit and the direct path to the peer (a frame
     // with its header is scheduled at the peer without reading the channel's line:
@@ -756,6 +835,7 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     Time m_peerDelay;              //!< its propagation delay
     // Set-up and rarer.
     alignas(64) Ptr<PfcChannel> m_channel; //!< the link
+    uint32_t m_drrQuantum{0};              //!< DRR: credit per turn (bytes; read per turn)
     // Per frame of a changed priority, or traced.
     std::array<uint64_t, kPfcPriorities> m_txFrames{}; //!< frames sent per priority (but m_txRun)
     TxPuller m_puller;                                 //!< on-demand frame source as a callback

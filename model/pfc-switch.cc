@@ -265,6 +265,7 @@ PfcSwitch::GiveTableThePorts()
     for (const auto& port : m_ports)
     {
         devices.push_back(PeekPointer(port.Device()));
+        port.Device()->RefreshWarmHints();
     }
     m_table->SetPortDevices(devices);
 }
@@ -342,6 +343,13 @@ PfcSwitch::Initialize()
     if (m_table)
     {
         GiveTableThePorts();
+    }
+    else
+    {
+        for (const auto& port : m_ports)
+        {
+            port.Device()->RefreshWarmHints(); // the MMU's accounts, the final egress queues
+        }
     }
     if (m_watchdogDetection.IsStrictlyPositive())
     {
@@ -636,36 +644,40 @@ PfcSwitch::LaneOf(uint8_t priority, uint8_t& lane) const
 }
 
 void
-PfcSwitch::WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const
+PfcSwitch::WarmRelayReceive(int stage,
+                            uint32_t inPort,
+                            const RoceFrameInfo& info,
+                            const PortWarmHints& hints) const
 {
-    // The chain RelayReceive walks: this object's two lines; then the MMU's and the table's
-    // per-frame lines; then the ingress account (with its pause state), the lane's
-    // forwarding runs and the routes (all their lines: which run and which hop the lookup
-    // reads, only the lookup finds; bench/README.md, "the route's lines warmed together");
-    // then, from the route looked up read-only in the lines now cached, the egress device's
-    // transmit lines (its relay backlog, read for every frame) and the egress queue's line
-    // (bench/README.md, "the egress device warmed from the route").
+    // The chain RelayReceive walks: this object's two lines, the ingress account (with its
+    // pause state) and the table's lookup line, all from the receiving device's line (the
+    // hints: ReceiveWarmHints); then the MMU's line and the lane's forwarding runs and the
+    // routes (all their lines: which run and which hop the lookup reads, only the lookup
+    // finds; bench/README.md, "the route's lines warmed together"); then, from the route
+    // looked up read-only in the lines now cached, the egress device's transmit lines (its
+    // relay backlog, read for every frame) and the egress queue's line (bench/README.md,
+    // "the egress device warmed from the route"). Three stages: the hints saved the one in
+    // which this object's lines named the account and the table.
     if (stage <= 1)
     {
         PrefetchLine(this);
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
+        SharedBufferMmu::WarmAccountAt(hints.port, info.priority);
+        if (hints.shared != nullptr)
+        {
+            PrefetchLine(hints.shared);
+        }
         return;
     }
-    if (!m_mmu || !m_table || inPort >= m_ports.size() || stage > 4)
+    if (!m_mmu || !m_table || inPort >= m_ports.size() || stage > 3)
     {
         return; // not initialized yet, or nothing left to warm
     }
-    if (stage == 2)
-    {
-        m_mmu->WarmAccount(1, inPort, info.priority);
-        m_table->WarmLookup(1, 0);
-        return;
-    }
     uint8_t lane = 0;
     const bool isLane = LaneOf(info.priority, lane);
-    if (stage == 3)
+    if (stage == 2)
     {
-        m_mmu->WarmAccount(2, inPort, info.priority);
+        m_mmu->WarmAccount(1, 0, 0); // the MMU's line, which Admit reads
         m_table->WarmLookup(2, lane);
         return;
     }
@@ -696,23 +708,56 @@ PfcSwitch::GetReceiveWarmer() const
     return &WarmReceiveOf<PfcSwitch>;
 }
 
-void
-PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
+PortWarmHints
+PfcSwitch::ReceiveWarmHints(uint32_t port) const
 {
-    // RelayPull reads this object, the egress queue line of the priority it serves, the
-    // slot of the queue's first frame and the buffer account of the port that frame came in
-    // on (Release, CheckPause). The account was last touched when the frame arrived, a
-    // queueing delay ago: in a network larger than the cache it is a miss of its own
+    PortWarmHints hints;
+    if (m_mmu)
+    {
+        hints.port = m_mmu->AccountsOf(port);
+    }
+    if (m_table)
+    {
+        hints.shared = m_table->LookupLine();
+    }
+    return hints;
+}
+
+const void*
+PfcSwitch::PullWarmHint(uint32_t port) const
+{
+    return port < m_ports.size() ? static_cast<const void*>(m_ports[port].egress) : nullptr;
+}
+
+void
+PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* hint) const
+{
+    // RelayPull reads this object, the egress queue line of the priority it serves (from
+    // the device's line: the hint, PullWarmHint), the slot of the queue's first frame, the
+    // MMU's line and the buffer account of the port that frame came in on (Release,
+    // CheckPause). The account was last touched when the frame arrived, a queueing delay
+    // ago: in a network larger than the cache it is a miss of its own
     // (SharedBufferMmu::Release stalled on it for 6 % of the 8,192-host run's time).
     if (stage <= 1)
     {
         PrefetchLine(this);
         PrefetchLine(reinterpret_cast<const char*>(this) + 64);
+        if (hint != nullptr)
+        {
+            const auto* egress = static_cast<const EgressQueue*>(hint);
+            for (uint8_t p = 0, b = backlog; b != 0; ++p, b >>= 1)
+            {
+                if ((b & 1) != 0)
+                {
+                    PrefetchLine(egress + p);
+                }
+            }
+        }
         return;
     }
-    if (!m_mmu || port >= m_ports.size() || stage > 4)
+    if (!m_mmu || port >= m_ports.size() || stage > 3)
     {
-        return; // not initialized yet, or stage 4 warmed the last line RelayPull reads
+        return; // not initialized yet, or stage 3 warmed the last line RelayPull reads
     }
     if (stage == 2)
     {
@@ -726,14 +771,10 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const
             continue;
         }
         const EgressQueue& eq = ps.egress[p];
-        if (stage == 2)
-        {
-            PrefetchLine(&eq);
-        }
-        else if (!eq.fifo.empty())
+        if (!eq.fifo.empty())
         {
             const Queued& head = eq.fifo.front();
-            if (stage == 3)
+            if (stage == 2)
             {
                 PrefetchLine(&head);
             }

@@ -144,8 +144,17 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay, public Networ
 
     // PfcFrameRelay's warming of an arrival (warmable-event.h); public, as PfcFrameRelay's,
     // so that the devices' FrameReceiveWarmer (WarmReceiveOf<PfcSwitch>) can call it directly.
-    void WarmRelayReceive(int stage, uint32_t inPort, const RoceFrameInfo& info) const override;
+    void WarmRelayReceive(int stage,
+                          uint32_t inPort,
+                          const RoceFrameInfo& info,
+                          const PortWarmHints& hints) const override;
     FrameReceiveWarmer GetReceiveWarmer() const override;
+    /// The port's ingress accounts and the forwarding table's lookup line (null before
+    /// Initialize).
+    PortWarmHints ReceiveWarmHints(uint32_t port) const override;
+    /// The port's egress queues (their address moves while ports are added: Initialize
+    /// gives the devices theirs again).
+    const void* PullWarmHint(uint32_t port) const override;
 
   protected:
     void DoDispose() override;
@@ -215,8 +224,9 @@ class alignas(64) PfcSwitch : public Object, public PfcFrameRelay, public Networ
                        uint8_t priority,
                        RoceFrameInfo& info,
                        uint32_t& bytes) override;
-    void WarmRelayPull(int stage, uint32_t port, uint8_t backlog) const override;
-    /// \brief Tells the forwarding table the ports' devices (its hops carry them).
+    void WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* hint) const override;
+    /// \brief Tells the forwarding table the ports' devices (its hops carry them), and the
+    /// devices their warming hints again (the table's and the MMU's addresses).
     void GiveTableThePorts();
     /// \brief Moves the frame in m_staged into its egress queue's ring (its device did not
     /// take it).

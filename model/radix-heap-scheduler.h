@@ -233,9 +233,11 @@ class RadixHeapScheduler : public Scheduler
     mutable std::vector<std::unique_ptr<Chunk[]>> m_chunkBlocks; //!< every chunk allocated
     std::size_t m_size{0};                                       //!< pending events
     /// Stages of WarmableEvent::Warm, the first after the event's own line is prefetched: as
-    /// many as the longest chain, a switch arrival's (its device; the switch; the MMU and the
-    /// table; the account and the runs; the egress device from the route).
-    static constexpr std::size_t kWarmStages = 5;
+    /// many as the longest chain, a switch arrival's (its device; the switch, the account and
+    /// the table's line, from the device's hints; the runs; the egress device from the
+    /// route: PfcSwitch::WarmRelayReceive). Five before the hints: a stage call less per
+    /// event, and the last stage's lines a removal longer to arrive (bench/README.md).
+    static constexpr std::size_t kWarmStages = 4;
     /// No event: ns-3's uids start at EventId::UID::VALID (4).
     static constexpr uint32_t kNoUid = 0;
     /// An event of the warming window and the stage it reached.

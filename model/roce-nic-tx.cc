@@ -94,29 +94,29 @@ RoceNic::WarmActiveQp(const ActiveQp& active)
 }
 
 void
-RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
+RoceNic::WarmSourcePull(int stage, uint32_t portIndex, const void* hint) const
 {
-    // SourcePull's chain: our first line (the port vector); the port; its round-robin list
-    // at the next QP to look at; that QP's lines.
+    // SourcePull's chain: our first line (the port vector) and the port (from the device's
+    // line: the hint, PullWarmHint); its round-robin list at the next QP to look at; that
+    // QP's lines.
     if (stage <= 1)
     {
         PrefetchLine(&m_ports);
+        if (hint != nullptr)
+        {
+            PrefetchLine(hint);
+        }
         return;
     }
-    if (portIndex >= m_ports.size() || stage > 4)
+    if (portIndex >= m_ports.size() || stage > 3)
     {
-        return; // stage 4 warmed the QP, the last of the chain
+        return; // stage 3 warmed the QP, the last of the chain
     }
     const Port& port = m_ports[portIndex];
-    if (stage == 2)
-    {
-        PrefetchLine(&port);
-        return;
-    }
     if (!port.active.empty())
     {
         const std::size_t i = port.rr < port.active.size() ? port.rr : 0;
-        if (stage == 3)
+        if (stage == 2)
         {
             PrefetchLine(&port.active[i]);
         }
@@ -125,6 +125,12 @@ RoceNic::WarmSourcePull(int stage, uint32_t portIndex) const
             WarmActiveQp(port.active[i]);
         }
     }
+}
+
+const void*
+RoceNic::PullWarmHint(uint32_t port) const
+{
+    return port < m_ports.size() ? static_cast<const void*>(&m_ports[port]) : nullptr;
 }
 
 FrameRef

@@ -182,6 +182,10 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev)
     port.dev = dev;
     m_ports.push_back(port);
     dev->SetFrameSource(this, index);
+    for (const Port& earlier : m_ports)
+    {
+        earlier.dev->RefreshWarmHints(); // the port records may have moved (PullWarmHint)
+    }
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
     {
         dev->SetTxBacklog(p, false); // until a QP of p becomes active

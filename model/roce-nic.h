@@ -249,7 +249,10 @@ class RoceNic : public Object,
 
     /// \brief The device of port index `port` asks for a frame of priority p (PfcFrameSource).
     FrameRef SourcePull(uint32_t port, uint8_t p, RoceFrameInfo& info, uint32_t& bytes) override;
-    void WarmSourcePull(int stage, uint32_t port) const override;
+    void WarmSourcePull(int stage, uint32_t port, const void* hint) const override;
+    /// The port's record (its address moves while ports are added: AddPort gives the
+    /// devices theirs again).
+    const void* PullWarmHint(uint32_t port) const override;
     /// \brief Prefetch a QP's per-packet lines (its two aligned lines, queue-pair.h).
     static void WarmQp(const QueuePair* qp);
     /// \brief Prefetch an active QP's per-packet lines and its congestion control's first.

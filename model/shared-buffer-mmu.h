@@ -186,6 +186,25 @@ class SharedBufferMmu : public NetworkArenaAllocated
         }
     }
 
+    /// \brief The address of ingress port `port`'s accounts (null if there is no such port),
+    /// for a warming hint (PortWarmHints): WarmAccountAt finds a priority's from it.
+    const void*
+    AccountsOf(uint32_t port) const
+    {
+        const std::size_t first = 8 * static_cast<std::size_t>(port);
+        return first < m_accounts.size() ? &m_accounts[first] : nullptr;
+    }
+    /// \brief Prefetch the account of `priority` of the port whose accounts are at `accounts`
+    /// (AccountsOf; nothing if null), without reading this object.
+    static void
+    WarmAccountAt(const void* accounts, uint8_t priority)
+    {
+        if (accounts != nullptr && priority < 8)
+        {
+            PrefetchLine(static_cast<const Account*>(accounts) + priority);
+        }
+    }
+
   private:
     /// The counts of one (ingress port, priority) and the threshold factor they are checked
     /// against: one 32-byte record, two to a cache line. Admit, Release and the pause checks

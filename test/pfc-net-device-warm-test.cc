@@ -1,8 +1,9 @@
 // PfcNetDevice's warming hooks (warmable-event.h): which receiver's warm function a frame's
 // arrival reaches, at which stage and port, through the plain function the device keeps in
 // its receive line (FrameReceiveWarmer); and which puller a transmit event expects
-// (LikelyPuller). Warming only prefetches, so no simulation result can show a wrong
-// receiver: these tests record the calls instead.
+// (LikelyPuller); and which hints (the addresses a receiver or puller named for the port,
+// PortWarmHints, PullWarmHint) reach their first stage. Warming only prefetches, so no
+// simulation result can show a wrong receiver or hint: these tests record the calls instead.
 #include "ns3/pfc-net-device.h"
 #include "ns3/roce-frame.h"
 
@@ -14,18 +15,27 @@ namespace ns3
 namespace
 {
 
-/// One call of a warm function: (stage, port, destination host of the frame).
+/// One call of a warm function: (stage, port, destination host of the frame, the hint it
+/// was handed: PortWarmHints::port, or a puller's hint).
 struct WarmCall
 {
     int stage;
     uint32_t port;
     uint32_t dstHost;
+    const void* hint{nullptr};
 
     bool
     operator==(const WarmCall& o) const
     {
-        return stage == o.stage && port == o.port && dstHost == o.dstHost;
+        return stage == o.stage && port == o.port && dstHost == o.dstHost && hint == o.hint;
     }
+};
+
+/// Per-port state a test receiver or puller names as its hints: port p's is &ports[p].
+struct HintedState
+{
+    uint64_t ports[16]{};
+    uint64_t shared{0};
 };
 
 /// A relay that records its WarmRelayReceive calls. With ownWarmer, it returns
@@ -52,9 +62,31 @@ class RecordingRelay : public PfcFrameRelay
     }
 
     void
-    WarmRelayReceive(int stage, uint32_t port, const RoceFrameInfo& info) const override
+    WarmRelayReceive(int stage,
+                     uint32_t port,
+                     const RoceFrameInfo& info,
+                     const PortWarmHints& hints) const override
     {
-        calls.push_back({stage, port, info.dstHost});
+        calls.push_back({stage, port, info.dstHost, hints.port});
+        shared.push_back(hints.shared);
+    }
+
+    PortWarmHints
+    ReceiveWarmHints(uint32_t port) const override
+    {
+        return {&state.ports[port], &state.shared};
+    }
+
+    void
+    WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* hint) const override
+    {
+        pulls.push_back({stage, port, backlog, hint});
+    }
+
+    const void*
+    PullWarmHint(uint32_t port) const override
+    {
+        return &state.ports[port];
     }
 
     FrameReceiveWarmer
@@ -64,6 +96,9 @@ class RecordingRelay : public PfcFrameRelay
     }
 
     mutable std::vector<WarmCall> calls;
+    mutable std::vector<const void*> shared; //!< the shared hint of each call
+    mutable std::vector<WarmCall> pulls;     //!< WarmRelayPull: dstHost holds the backlog
+    HintedState state;
 
   private:
     bool m_ownWarmer;
@@ -110,7 +145,7 @@ class RecordingSink : public Padding, public PfcFrameSink
     bool m_ownWarmer;
 };
 
-/// A frame source that never has a frame.
+/// A frame source that never has a frame; records its WarmSourcePull calls.
 class IdleSource : public Padding, public PfcFrameSource
 {
   public:
@@ -119,6 +154,21 @@ class IdleSource : public Padding, public PfcFrameSource
     {
         return FrameRef();
     }
+
+    void
+    WarmSourcePull(int stage, uint32_t port, const void* hint) const override
+    {
+        pulls.push_back({stage, port, 0, hint});
+    }
+
+    const void*
+    PullWarmHint(uint32_t port) const override
+    {
+        return &state.ports[port];
+    }
+
+    mutable std::vector<WarmCall> pulls;
+    HintedState state;
 };
 
 RoceFrameInfo
@@ -139,11 +189,15 @@ TEST(PfcNetDeviceWarm, AnArrivalReachesTheRelayOneStageDownAtItsPort)
         // Stage 1 is the device's own receive line: the relay is not called.
         dev->WarmReceive(1, FrameFor(42));
         EXPECT_TRUE(relay.calls.empty());
-        // Stages 2 and 3 are the relay's 1 and 2, at the port the device has there (7).
+        // Stages 2 and 3 are the relay's 1 and 2, at the port the device has there (7), with
+        // the hints the relay named for port 7.
         dev->WarmReceive(2, FrameFor(42));
         dev->WarmReceive(3, FrameFor(43));
-        const std::vector<WarmCall> expected{{1, 7, 42}, {2, 7, 43}};
+        const void* port7 = &relay.state.ports[7];
+        const std::vector<WarmCall> expected{{1, 7, 42, port7}, {2, 7, 43, port7}};
         EXPECT_EQ(relay.calls, expected) << (ownWarmer ? "own warmer" : "default warmer");
+        EXPECT_EQ(relay.shared,
+                  (std::vector<const void*>{&relay.state.shared, &relay.state.shared}));
         dev->Dispose();
     }
 }
@@ -185,7 +239,8 @@ TEST(PfcNetDeviceWarm, TheWarmerFollowsTheReceiverFramesGoTo)
     // The relay set again receives again.
     dev->SetFrameRelay(&relay, 3);
     dev->WarmReceive(3, FrameFor(6));
-    const std::vector<WarmCall> relayExpected{{1, 3, 2}, {2, 3, 6}};
+    const void* port3 = &relay.state.ports[3];
+    const std::vector<WarmCall> relayExpected{{1, 3, 2, port3}, {2, 3, 6, port3}};
     const std::vector<WarmCall> sinkExpected{{1, 0, 3}, {3, 0, 4}};
     EXPECT_EQ(relay.calls, relayExpected);
     EXPECT_EQ(sink.calls, sinkExpected);
@@ -214,6 +269,32 @@ TEST(PfcNetDeviceWarm, TheLikelyPullerIsTheRelayWithABacklogElseTheSource)
     EXPECT_EQ(dev->LikelyPuller(), static_cast<const void*>(&relay));
     dev->SetRelayBacklog(3, false);
     EXPECT_EQ(dev->LikelyPuller(), sourceBase);
+    dev->Dispose();
+}
+
+TEST(PfcNetDeviceWarm, ATransmissionsWarmingGetsThePullersHintForItsPort)
+{
+    // WarmTransmit's stage 1 is the device's own lines; from stage 2 on it calls the puller
+    // one stage down with the hint the puller named for the device's port (PullWarmHint,
+    // asked when the puller is set). A device keeps one: the relay's when it has one (its
+    // source then warms without a hint), else the source's.
+    RecordingRelay relay(true);
+    IdleSource source;
+    Ptr<PfcNetDevice> dev = CreateObject<PfcNetDevice>();
+    dev->SetFrameSource(&source, 2);
+    dev->WarmTransmit(1);
+    dev->WarmTransmit(2);
+    EXPECT_EQ(source.pulls, (std::vector<WarmCall>{{1, 2, 0, &source.state.ports[2]}}));
+    dev->SetFrameRelay(&relay, 5);
+    dev->WarmTransmit(2);          // no backlog: the source, without a hint
+    dev->SetRelayBacklog(3, true); // backlog 0b1000
+    dev->WarmTransmit(3);
+    EXPECT_EQ(source.pulls.back(), (WarmCall{1, 2, 0, nullptr}));
+    EXPECT_EQ(relay.pulls, (std::vector<WarmCall>{{2, 5, 8, &relay.state.ports[5]}}));
+    // Asked again when the relay is set again (as after its state moved: RefreshWarmHints).
+    dev->SetFrameRelay(&relay, 6);
+    dev->WarmTransmit(2);
+    EXPECT_EQ(relay.pulls.back(), (WarmCall{1, 6, 8, &relay.state.ports[6]}));
     dev->Dispose();
 }
 

@@ -12,31 +12,32 @@ import re, subprocess, sys
 
 # Demangled name -> (minimum prefetch instructions, where the count comes from).
 EXPECTED = {
-    "ns3::PfcSwitch::WarmRelayReceive(int, unsigned int, ns3::RoceFrameInfo const&) const":
-        (10, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
-             "WarmAccount 1) and the table's (ForwardingTable::WarmLookup 1); stage 3: the "
-             "ingress account (WarmAccount 2), the lane's runs and the routes (WarmLookup 2: "
-             "a loop each); stage 4: the egress device's two transmit lines (PfcNetDevice::"
-             "WarmTransmit 1) and the egress queue's line"),
+    "ns3::PfcSwitch::WarmRelayReceive(int, unsigned int, ns3::RoceFrameInfo const&, "
+    "ns3::PortWarmHints const&) const":
+        (10, "stage 1: the switch's two lines, the ingress account (SharedBufferMmu::"
+             "WarmAccountAt) and the table's line, from the device's hints; stage 2: the "
+             "MMU's line (SharedBufferMmu::WarmAccount 1), the lane's runs and the routes "
+             "(ForwardingTable::WarmLookup 2: a loop each); stage 3: the egress device's two "
+             "transmit lines (PfcNetDevice::WarmTransmit 1) and the egress queue's line"),
     # What a device's receive line calls (FrameReceiveWarmer): the same stages, inlined.
     "void ns3::PfcFrameRelay::WarmReceiveOf<ns3::PfcSwitch>(void const*, int, unsigned int, "
-    "ns3::RoceFrameInfo const&)":
+    "ns3::RoceFrameInfo const&, ns3::PortWarmHints const&)":
         (10, "as PfcSwitch::WarmRelayReceive, whose body it holds"),
     "void ns3::PfcFrameSink::WarmReceiveOf<ns3::RoceNic>(void const*, int, unsigned int, "
-    "ns3::RoceFrameInfo const&)":
+    "ns3::RoceFrameInfo const&, ns3::PortWarmHints const&)":
         (4, "RoceNic::WarmSinkReceive: stage 1: the NIC's two per-packet lines; stage 2: a "
             "data frame's responder state or an ACK's QP pointer (stage 3 calls WarmQp)"),
     "ns3::PfcNetDevice::TransmitEvent<&ns3::PfcNetDevice::TransmitComplete>::Warm(int) const":
         (3, "stage 1: the likely puller's line (its vptr) and the device's two transmit lines "
             "(PfcNetDevice::WarmTransmit 1)"),
-    "ns3::RoceNic::WarmSourcePull(int, unsigned int) const":
-        (6, "stage 1: the NIC's first line; stage 2: the port; stage 3: its round robin's "
-            "next entry; stage 4: that QP's two lines (RoceNic::WarmQp) and its congestion "
-            "control's first (RoceNic::WarmActiveQp)"),
-    "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char) const":
-        (6, "stage 1: the switch's two lines; stage 2: the MMU's line (SharedBufferMmu::"
-            "WarmAccount 1) and an egress queue's line; stage 3: the queue's first slot; "
-            "stage 4: the ingress account of the frame in it (WarmAccount 2)"),
+    "ns3::RoceNic::WarmSourcePull(int, unsigned int, void const*) const":
+        (6, "stage 1: the NIC's first line and the port (the device's hint); stage 2: its "
+            "round robin's next entry; stage 3: that QP's two lines (RoceNic::WarmQp) and its "
+            "congestion control's first (RoceNic::WarmActiveQp)"),
+    "ns3::PfcSwitch::WarmRelayPull(int, unsigned int, unsigned char, void const*) const":
+        (6, "stage 1: the switch's two lines and an egress queue's line (the device's hint); "
+            "stage 2: the MMU's line (SharedBufferMmu::WarmAccount 1) and the queue's first "
+            "slot; stage 3: the ingress account of the frame in it (WarmAccount 2)"),
 }
 
 

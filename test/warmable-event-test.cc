@@ -170,16 +170,17 @@ TEST(WarmableEvent, EachStageOnceInOrderBeforeTheEventLeaves)
     // 8 events of one time. While event k is taken, WarmAhead looks at the next six (k+1 ..
     // k+6, kWarmWindow) and moves each one stage on: an event new to the window gets its
     // own line prefetched (stage 0, not logged), one seen at the last removal the stage
-    // after the one it had, up to 5 (kWarmStages). Taking e0 gives e1..e6 stage 0; taking e1
+    // after the one it had, up to 4 (kWarmStages). Taking e0 gives e1..e6 stage 0; taking e1
     // gives e2..e6 stage 1 and e7 stage 0; and so on: an event has as many stages as
-    // removals it waited in the window after the first, at most 5.
+    // removals it waited in the window after the first, at most 4.
     //   e0: never in a window; e1: stage 0 only; e2: 1; e3: 1, 2; e4: 1..3; e5: 1..4;
-    //   e6, e7: 1..5 (an event that enters the window last reaches stage 5 as the one before
-    //   it is taken: six places, its own line and five stages).
+    //   e6, e7: 1..4 (an event that enters the window last reaches stage 4 two removals
+    //   before it is taken: six places, its own line, four stages and one removal for the
+    //   last stage's lines to arrive).
     const WarmableEvent::WarmingScope warming;
     RadixHeapScheduler s;
     const Log log = MakeAndDrain(s, 8);
-    const std::vector<int> stages{0, 0, 1, 2, 3, 4, 5, 5};
+    const std::vector<int> stages{0, 0, 1, 2, 3, 4, 4, 4};
     for (int id = 0; id < 8; ++id)
     {
         const std::string e = "e" + std::to_string(id);
@@ -203,14 +204,15 @@ TEST(WarmableEvent, TheWindowCrossesChunks)
     // bytes an event after a 16-byte header: RadixHeapScheduler::kChunkEvents): while one of
     // the last five of a chunk is taken, the window runs on into the next chunk. Every event
     // from e6 on waits in the window six removals (it enters as the sixth), so each has
-    // stages 1..5, once each and in order, e42 and e84 (the first of a chunk) as well.
+    // stages 1..4 (kWarmStages), once each and in order, e42 and e84 (the first of a chunk)
+    // as well.
     const WarmableEvent::WarmingScope warming;
     RadixHeapScheduler s;
     const Log log = MakeAndDrain(s, 100);
     for (int id = 6; id < 100; ++id)
     {
         const std::string e = "e" + std::to_string(id);
-        EXPECT_EQ(Of(log, id), (Log{e + ":1", e + ":2", e + ":3", e + ":4", e + ":5", e})) << id;
+        EXPECT_EQ(Of(log, id), (Log{e + ":1", e + ":2", e + ":3", e + ":4", e})) << id;
     }
 }
 
@@ -343,8 +345,8 @@ TEST(WarmableEvent, OnlyTheEventInsertedRightAfterItIsMadeIsWarmed)
     // w is made, then a plain event is inserted before w: that insertion takes (clears) the
     // announcement, so w is inserted unmarked and never warmed, however far ahead it waits.
     // v, made and inserted at once behind it, is warmed: it enters the window (six events)
-    // as plain[1] is taken, and has stage s after the s-th removal following: stages 1..5
-    // while plain[2] .. plain[6] are taken.
+    // as plain[1] is taken, and has stage s after the s-th removal following: stages 1..4
+    // (kWarmStages) while plain[2] .. plain[5] are taken.
     const WarmableEvent::WarmingScope warming;
     Log log;
     RadixHeapScheduler s;
@@ -365,7 +367,7 @@ TEST(WarmableEvent, OnlyTheEventInsertedRightAfterItIsMadeIsWarmed)
         left.push_back(s.RemoveNext().impl);
     }
     EXPECT_TRUE(Of(log, 1).empty());
-    EXPECT_EQ(Of(log, 2), (Log{"e2:1", "e2:2", "e2:3", "e2:4", "e2:5"}));
+    EXPECT_EQ(Of(log, 2), (Log{"e2:1", "e2:2", "e2:3", "e2:4"}));
     // Every event left once, in uid order, unmarked.
     const std::vector<EventImpl*> expected{&plain[0],
                                            &w,
