@@ -566,8 +566,11 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     const void*
     PullHint(const void* puller) const
     {
-        return m_pullHintOffset != 0 ? static_cast<const char*>(puller) + m_pullHintOffset
-                                     : nullptr;
+        // In integers: the hint is another object's address, not one within the puller's.
+        return m_pullHintOffset != 0
+                   ? reinterpret_cast<const void*>(reinterpret_cast<uintptr_t>(puller) +
+                                                   static_cast<uintptr_t>(m_pullHintOffset))
+                   : nullptr;
     }
     /// \brief The relay or frame source (its interface's subobject, where its vptr is) that
     /// WarmTransmit's second stage would call now, or null (TransmitEvent).
