@@ -180,14 +180,15 @@ PfcNetDevice::SendFromPriority(uint8_t p, uint8_t& ready)
     bool known = false;
     if ((m_queueMask >> p) & 1)
     {
-        TxFrame& head = m_cold->m_queues[p].front();
+        ColdState::PushQueue& q = m_cold->m_queues[p];
+        TxFrame& head = q.frames.front();
         f = std::move(head.frame);
         bytes = head.bytes;
         info = head.info;
         known = head.known;
-        m_cold->m_queues[p].pop_front();
-        m_cold->m_queuedBytes[p] -= bytes;
-        if (m_cold->m_queues[p].empty())
+        q.frames.pop_front();
+        q.bytes -= bytes;
+        if (q.frames.empty())
         {
             m_queueMask = static_cast<uint8_t>(m_queueMask & ~(1u << p));
         }

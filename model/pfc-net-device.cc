@@ -179,9 +179,10 @@ PfcNetDevice::ColdTraceAccessor(Source ColdState::*trace)
     return Ptr<const TraceSourceAccessor>(new Accessor(trace), false);
 }
 
-PfcNetDevice::ColdState::ColdState(bool* rxTraced, bool* dequeueTraced)
+PfcNetDevice::ColdState::ColdState(bool* rxTraced, bool* dequeueTraced, bool* enqueueTraced)
     : m_rxTrace(rxTraced),
-      m_dequeueTrace(dequeueTraced)
+      m_dequeueTrace(dequeueTraced),
+      m_enqueueTrace(enqueueTraced)
 {
 }
 PfcNetDevice::ColdState::~ColdState() = default;
@@ -196,7 +197,7 @@ PfcNetDevice::PfcNetDevice()
       m_hasChannel(false),
       m_txPcap(false),
       m_pathKnown(false),
-      m_cold(std::make_unique<ColdState>(&m_rxTraced, &m_dequeueTraced))
+      m_cold(std::make_unique<ColdState>(&m_rxTraced, &m_dequeueTraced, &m_enqueueTraced))
 {
 }
 
@@ -226,7 +227,8 @@ PfcNetDevice::DoDispose()
     m_controlQueued = false;
     for (auto& q : m_cold->m_queues)
     {
-        q.clear();
+        q.frames.clear();
+        q.bytes = 0;
     }
     m_queueMask = 0;
     m_puller = TxPuller();
@@ -289,14 +291,14 @@ PfcNetDevice::EnqueueFrame(FrameRef frame,
                            const RoceFrameInfo* info)
 {
     NS_ABORT_MSG_IF(priority >= kPfcPriorities, "PfcNetDevice::Enqueue: priority > 7");
-    m_cold->m_queues[priority].push_back(
-        {std::move(frame), bytes, info ? *info : RoceFrameInfo(), info != nullptr});
-    m_cold->m_queuedBytes[priority] += bytes;
+    ColdState::PushQueue& q = m_cold->m_queues[priority];
+    q.frames.push_back({std::move(frame), bytes, info ? *info : RoceFrameInfo(), info != nullptr});
+    q.bytes += bytes;
     m_queueMask = static_cast<uint8_t>(m_queueMask | (1u << priority));
-    if (!m_cold->m_enqueueTrace.IsEmpty())
+    if (m_enqueueTraced)
     {
         // Per frame: no argument copies (nor a Packet for a header-only frame) with no sink.
-        m_cold->m_enqueueTrace(m_cold->m_queues[priority].back().frame.Share(info), priority);
+        m_cold->m_enqueueTrace(q.frames.back().frame.Share(info), priority);
     }
     TryTransmit();
 }
@@ -304,7 +306,7 @@ PfcNetDevice::EnqueueFrame(FrameRef frame,
 uint64_t
 PfcNetDevice::QueuedBytes(uint8_t priority) const
 {
-    return m_cold->m_queuedBytes[priority];
+    return m_cold->m_queues[priority].bytes;
 }
 
 uint64_t
@@ -313,7 +315,7 @@ PfcNetDevice::QueuedFrames() const
     uint64_t n = m_cold->m_control.size();
     for (const auto& q : m_cold->m_queues)
     {
-        n += q.size();
+        n += q.frames.size();
     }
     return n;
 }

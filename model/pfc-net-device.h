@@ -770,7 +770,10 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
     bool m_relayReceives{false};                 //!< received data frames go to m_relay
     bool m_rxPcap{false};                        //!< m_pcap is set
     bool m_rxTraced{false};                      //!< the Rx trace has a sink
-    uint64_t m_rxFrames{0};                      //!< data frames received
+    /// The Enqueue trace has a sink: here because a host pushes its ACK while the data frame
+    /// it answers is delivered, with this line loaded.
+    bool m_enqueueTraced{false};
+    uint64_t m_rxFrames{0}; //!< data frames received
     /// The receiver's warming (m_relay's if m_relayReceives, else m_frameSink's), or null:
     /// UpdateReceiveWarmer keeps it in step.
     FrameReceiveWarmer m_receiveWarmer{nullptr};
@@ -859,16 +862,25 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
      * names a member of the object); the two a frame's path asks about, Rx and Dequeue, keep
      * a flag in the device's receive and transmit lines (FlaggedTracedCallback).
      */
-    struct ColdState
+    struct alignas(64) ColdState
     {
-        /// \brief The traces' flags are rxTraced and dequeueTraced (the device's, outliving this).
-        ColdState(bool* rxTraced, bool* dequeueTraced);
+        /// \brief The traces' flags are the device's (outliving this).
+        ColdState(bool* rxTraced, bool* dequeueTraced, bool* enqueueTraced);
         ~ColdState();
         ColdState(const ColdState&) = delete;
         ColdState& operator=(const ColdState&) = delete;
 
-        Ptr<PcapFileWrapper> m_pcap;                          //!< capture (m_rxPcap, m_txPcap)
-        std::array<uint64_t, kPfcPriorities> m_queuedBytes{}; //!< bytes per queue
+        /// A queue of pushed frames and its bytes, in 32 B: two priorities to a line, so that
+        /// a host's ACK pushed (and later sent) touches one line of this state besides its
+        /// slot (the control class's queue and count were in two lines, and the Enqueue
+        /// trace's emptiness in a third: bench/README.md, "Then: warming hints").
+        struct PushQueue
+        {
+            RingFifo<TxFrame> frames; //!< the frames
+            uint64_t bytes{0};        //!< their bytes
+        };
+        std::array<PushQueue, kPfcPriorities> m_queues; //!< data queues (the owner's pushes)
+        Ptr<PcapFileWrapper> m_pcap;                    //!< capture (m_rxPcap, m_txPcap)
         RoceFrameInfo m_pulledInfo;              //!< header a TxPuller set (SetPulledFrameInfo)
         bool m_pulledInfoSet{false};             //!< the TxPuller set m_pulledInfo
         FrameReceiveCallback m_frameRx;          //!< data frame sink (callback)
@@ -879,12 +891,11 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
         uint32_t m_ifIndex{0};                   //!< interface index
         NetDevice::ReceiveCallback m_rxCallback; //!< NetDevice interface (unused)
         RingFifo<Ptr<Packet>> m_control;         //!< PFC frames to send (ahead of all)
-        std::array<RingFifo<TxFrame>, kPfcPriorities> m_queues; //!< data queues
         std::unique_ptr<PauseState> m_pause; //!< null until the first PFC frame sent or received
 
         FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_rxTrace;      //!< Rx (data frame)
         FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_dequeueTrace; //!< Dequeue (tx start)
-        TracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace;        //!< Enqueue
+        FlaggedTracedCallback<Ptr<const Packet>, uint8_t> m_enqueueTrace; //!< Enqueue
         TracedCallback<Ptr<const Packet>, uint8_t> m_dropTrace;           //!< Drop (no receiver)
         TracedCallback<uint8_t, uint16_t> m_pauseSentTrace;               //!< PauseSent
         TracedCallback<uint8_t, uint16_t> m_pauseRecvTrace;               //!< PauseReceived

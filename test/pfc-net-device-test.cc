@@ -223,6 +223,38 @@ TEST_F(PfcNetDeviceTest, PauseStateIsMadeByTheFirstPfcFrameSentOrReceived)
     EXPECT_EQ(l->aResume[0], std::make_pair(int64_t(85084), int64_t(64000)));
 }
 
+TEST_F(PfcNetDeviceTest, PushedFramesAreCountedPerQueueAndTracedWhileConnected)
+{
+    // The owner's pushed frames (Enqueue) wait in the device's cold state, a queue and its
+    // bytes per priority; the Enqueue trace is asked through a flag in the receive line.
+    // Three frames of priority 3 and one of 5 are pushed with a sink connected, two more of
+    // 3 after it is disconnected: 4 traced. A frame is 1066 B (1000 B payload, 66 B of
+    // headers): queued 5 x 1066 B at priority 3 and 1066 B at 5 before the run, none after.
+    auto l = MakeLink();
+    uint64_t traced = 0;
+    auto onEnqueue = [&traced](Ptr<const Packet>, uint8_t) { ++traced; };
+    const Callback<void, Ptr<const Packet>, uint8_t> sink(onEnqueue);
+    ASSERT_TRUE(l->a->TraceConnectWithoutContext("Enqueue", sink));
+    for (int i = 0; i < 3; ++i)
+    {
+        l->a->Enqueue(Frame(3), 3);
+    }
+    l->a->Enqueue(Frame(5), 5);
+    ASSERT_TRUE(l->a->TraceDisconnectWithoutContext("Enqueue", sink));
+    l->a->Enqueue(Frame(3), 3);
+    l->a->Enqueue(Frame(3), 3);
+    EXPECT_EQ(traced, 4u);
+    // The first frame pushed went on the idle line at once: 4 of priority 3 wait.
+    EXPECT_EQ(l->a->QueuedBytes(3), 4u * 1066u);
+    EXPECT_EQ(l->a->QueuedBytes(5), 1066u);
+    EXPECT_EQ(l->a->QueuedFrames(), 5u);
+    Simulator::Run();
+    EXPECT_EQ(l->bRx.size(), 6u);
+    EXPECT_EQ(l->a->QueuedBytes(3), 0u);
+    EXPECT_EQ(l->a->QueuedBytes(5), 0u);
+    EXPECT_EQ(l->a->QueuedFrames(), 0u);
+}
+
 TEST_F(PfcNetDeviceTest, ZeroQuantaResumesAtOnce)
 {
     auto l = MakeLink();
