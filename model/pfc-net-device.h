@@ -113,8 +113,8 @@ struct PortWarmHints
 /**
  * \brief A receiver's warming of a frame's arrival (PfcFrameRelay::WarmRelayReceive,
  * PfcFrameSink::WarmSinkReceive) as a plain function of the receiver's address (the relay or
- * sink pointer the device holds), its port there (a sink ignores it), the stage and the
- * frame's header.
+ * sink pointer the device holds), its port there (a sink ignores it), the stage, the
+ * frame's header and the port's warming hints (PortWarmHints; a sink ignores them).
  *
  * Why not the virtual call: a virtual call reads the receiver's vptr first, in its object's
  * first line, and nothing can prefetch that line a stage earlier (its address is in the
