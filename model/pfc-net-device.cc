@@ -144,6 +144,8 @@ PfcNetDevice::ColdTraceAccessor(Source ColdState::*trace)
             : m_trace(t)
         {
         }
+        /// \brief obj's trace, or null when obj is not a PfcNetDevice (a local class has no
+        /// member templates, so each method below calls its own source method after this).
         Source*
         Of(ObjectBase* obj) const
         {
@@ -364,11 +366,18 @@ void
 PfcNetDevice::RefreshWarmHints()
 {
     m_receiveHints = m_relay != nullptr ? m_relay->ReceiveWarmHints(m_relayPort) : PortWarmHints{};
-    const void* puller = m_txRelay != nullptr ? static_cast<const void*>(m_txRelay)
-                                              : static_cast<const void*>(m_source);
-    const void* hint = m_txRelay != nullptr  ? m_txRelay->PullWarmHint(m_txRelayPort)
-                       : m_source != nullptr ? m_source->PullWarmHint(m_sourcePort)
-                                             : nullptr;
+    const void* puller = nullptr;
+    const void* hint = nullptr;
+    if (m_txRelay != nullptr)
+    {
+        puller = m_txRelay;
+        hint = m_txRelay->PullWarmHint(m_txRelayPort);
+    }
+    else if (m_source != nullptr)
+    {
+        puller = m_source;
+        hint = m_source->PullWarmHint(m_sourcePort);
+    }
     const auto distance = reinterpret_cast<intptr_t>(hint) - reinterpret_cast<intptr_t>(puller);
     const bool fits = hint != nullptr && distance >= INT32_MIN && distance <= INT32_MAX;
     m_pullHintOffset = fits ? static_cast<int32_t>(distance) : 0;

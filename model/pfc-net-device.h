@@ -859,8 +859,9 @@ class PfcNetDevice : public NetDevice, public NetworkArenaAllocated
      * 0.75 walks per packet-hop with the set-up, queues and pause state off the object.
      *
      * The traces are reached by the accessors ColdTraceAccessor makes (ns-3's own accessor
-     * names a member of the object); the two a frame's path asks about, Rx and Dequeue, keep
-     * a flag in the device's receive and transmit lines (FlaggedTracedCallback).
+     * names a member of the object); the three a frame's path asks about keep a flag in the
+     * device's lines (FlaggedTracedCallback): Rx and Enqueue in the receive line, Dequeue in
+     * the transmit line.
      */
     struct alignas(64) ColdState
     {

@@ -182,9 +182,10 @@ RoceNic::AddPort(Ptr<PfcNetDevice> dev)
     port.dev = dev;
     m_ports.push_back(port);
     dev->SetFrameSource(this, index);
-    for (const Port& earlier : m_ports)
+    for (uint32_t earlier = 0; earlier < index; ++earlier)
     {
-        earlier.dev->RefreshWarmHints(); // the port records may have moved (PullWarmHint)
+        // Their port records may have moved as this one was added (PullWarmHint).
+        m_ports[earlier].dev->RefreshWarmHints();
     }
     for (uint8_t p = 0; p < kPfcPriorities; ++p)
     {
