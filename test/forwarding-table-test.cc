@@ -211,6 +211,33 @@ TEST(ForwardingTableTest, CompiledLookupsMatchTheStagedSets)
     EXPECT_EQ(t->Lookup(20, 8, 5, 3), nullptr);
 }
 
+TEST(ForwardingTableTest, EveryRunIsFoundWhateverTheRunCount)
+{
+    // Lookup scans a lane of up to 16 runs forward and halves a longer one
+    // (model/forwarding-table.cc, FindRoute): each count of runs from 2 to 41 is its own
+    // case, across that switch and both parities of the halving. Destination d < n routes
+    // to port d + 1 (neighbours differ, so each is a run of its own); with the open run from
+    // n on (no route), n destinations make n + 1 runs. Every destination must find its port,
+    // and the destinations past the last route none.
+    for (uint32_t n = 1; n <= 40; ++n)
+    {
+        Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+        for (uint32_t d = 0; d < n; ++d)
+        {
+            t->AddRoute(d, 0, d + 1, 0);
+        }
+        t->Compact();
+        for (uint32_t d = 0; d < n; ++d)
+        {
+            const ForwardingRoute* got = t->Lookup(d, 0, 0, 0);
+            ASSERT_NE(got, nullptr) << n << " runs, destination " << d;
+            EXPECT_EQ(got->port, d + 1) << n << " runs, destination " << d;
+        }
+        EXPECT_EQ(t->Lookup(n, 0, 0, 0), nullptr) << n;
+        EXPECT_EQ(t->Lookup(n + 1000, 0, 0, 0), nullptr) << n;
+    }
+}
+
 TEST(ForwardingTableTest, SourceRoutedLookupPicksTheRouteIndexOnLaneZero)
 {
     // Destination 3 has routes 0, 1, 2 = (port 1, lane 0), (port 2, lane 1), (port 5, lane 0);
