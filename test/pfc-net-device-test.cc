@@ -229,7 +229,8 @@ TEST_F(PfcNetDeviceTest, PushedFramesAreCountedPerQueueAndTracedWhileConnected)
     // bytes per priority; the Enqueue trace is asked through a flag in the receive line.
     // Three frames of priority 3 and one of 5 are pushed with a sink connected, two more of
     // 3 after it is disconnected: 4 traced. A frame is 1066 B (1000 B payload, 66 B of
-    // headers): queued 5 x 1066 B at priority 3 and 1066 B at 5 before the run, none after.
+    // headers); the first one pushed goes on the idle line at once, so 4 x 1066 B wait at
+    // priority 3 and 1066 B at 5 before the run, none after.
     auto l = MakeLink();
     uint64_t traced = 0;
     auto onEnqueue = [&traced](Ptr<const Packet>, uint8_t) { ++traced; };
@@ -244,7 +245,6 @@ TEST_F(PfcNetDeviceTest, PushedFramesAreCountedPerQueueAndTracedWhileConnected)
     l->a->Enqueue(Frame(3), 3);
     l->a->Enqueue(Frame(3), 3);
     EXPECT_EQ(traced, 4u);
-    // The first frame pushed went on the idle line at once: 4 of priority 3 wait.
     EXPECT_EQ(l->a->QueuedBytes(3), 4u * 1066u);
     EXPECT_EQ(l->a->QueuedBytes(5), 1066u);
     EXPECT_EQ(l->a->QueuedFrames(), 5u);
