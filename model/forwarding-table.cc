@@ -22,12 +22,13 @@ ForwardingTable::GetTypeId()
             .SetParent<Object>()
             .SetGroupName("Paramsync")
             .AddConstructor<ForwardingTable>()
-            .AddAttribute("HashSeed",
-                          "Salt of the ECMP 5-tuple hash (give each node its own to avoid "
-                          "hash polarization).",
-                          UintegerValue(0),
-                          MakeUintegerAccessor(&ForwardingTable::m_hashSeed),
-                          MakeUintegerChecker<uint32_t>())
+            .AddAttribute(
+                "HashSeed",
+                "Salt of the ECMP 5-tuple hash (give each node its own to avoid "
+                "hash polarization).",
+                UintegerValue(0),
+                MakeUintegerAccessor(&ForwardingTable::SetHashSeed, &ForwardingTable::GetHashSeed),
+                MakeUintegerChecker<uint32_t>())
             .AddAttribute("BasePriority",
                           "PFC priority of lane 0; lane L uses BasePriority + L.",
                           UintegerValue(3),
@@ -38,12 +39,27 @@ ForwardingTable::GetTypeId()
                           "sender put in the UDP source port (port mod the set's size), "
                           "not the 5-tuple hash, whatever the arrival lane (false: ECMP).",
                           BooleanValue(false),
-                          MakeBooleanAccessor(&ForwardingTable::m_sourceRouted),
+                          MakeBooleanAccessor(&ForwardingTable::SetSourceRouted,
+                                              &ForwardingTable::IsSourceRouted),
                           MakeBooleanChecker());
     return tid;
 }
 
 ForwardingTable::ForwardingTable() = default;
+
+void
+ForwardingTable::SetHashSeed(uint32_t seed)
+{
+    m_hashSeed = seed;
+    m_peeked = PeekedRoute{};
+}
+
+void
+ForwardingTable::SetSourceRouted(bool sourceRouted)
+{
+    m_sourceRouted = sourceRouted;
+    m_peeked = PeekedRoute{};
+}
 
 void
 ForwardingTable::Clear()
@@ -288,6 +304,7 @@ ForwardingTable::Compile() const
     m_flatRuns = m_flatRunStore.data();
     m_flatRoutes = m_flatRouteStore.data();
     m_flatRouteCount = static_cast<uint32_t>(m_flatRouteStore.size());
+    m_peeked = PeekedRoute{}; // it pointed into the old flat form
     m_compiled = true;
 }
 
@@ -372,7 +389,23 @@ ForwardingTable::Lookup(uint32_t dstHost,
     {
         Compile();
     }
+    if (m_peeked.hop != nullptr && m_peeked.dstHost == dstHost && m_peeked.srcHost == srcHost &&
+        m_peeked.udpSrcPort == udpSrcPort && m_peeked.inLane == inLane)
+    {
+        return m_peeked.hop; // the warming found it (PeekedRoute)
+    }
     return FindRoute(dstHost, inLane, srcHost, udpSrcPort);
+}
+
+const ForwardingHop*
+ForwardingTable::FindAndRemember(uint32_t dstHost,
+                                 uint8_t inLane,
+                                 uint32_t srcHost,
+                                 uint16_t udpSrcPort) const
+{
+    const ForwardingHop* hop = FindRoute(dstHost, inLane, srcHost, udpSrcPort);
+    m_peeked = PeekedRoute{hop, dstHost, srcHost, udpSrcPort, inLane};
+    return hop;
 }
 
 const ForwardingHop*

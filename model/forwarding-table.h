@@ -190,6 +190,7 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
             PrefetchLines(
                 m_flatRuns + m_laneRuns[lane], m_flatRuns + m_laneRuns[lane + 1], kWarmLines);
             PrefetchLines(m_flatRoutes, m_flatRoutes + m_flatRouteCount, kWarmLines);
+            PrefetchLine(&m_peeked); // PeekRoute writes it a stage later
         }
     }
     /// \brief The address of the line Lookup reads first (WarmLookup's stage 1), for a warming
@@ -202,13 +203,24 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
     /**
      * \brief The hop Lookup will return, without reading it, from a compiled table only
      * (nullptr otherwise, or when there is no route): for warming, once WarmLookup's stage 2
-     * has had the lane's runs loaded. Changes nothing.
+     * has had the lane's runs loaded. Changes no route; remembers the hop it found for the
+     * Lookup of the same flow that follows (PeekedRoute).
      */
     const ForwardingHop*
     PeekRoute(uint32_t dstHost, uint8_t inLane, uint32_t srcHost, uint16_t udpSrcPort) const
     {
-        return m_compiled ? FindRoute(dstHost, inLane, srcHost, udpSrcPort) : nullptr;
+        return m_compiled ? FindAndRemember(dstHost, inLane, srcHost, udpSrcPort) : nullptr;
     }
+    /// \brief HashSeed attribute (a new salt forgets the peeked route).
+    void SetHashSeed(uint32_t seed);
+    /// \brief HashSeed attribute.
+    uint32_t
+    GetHashSeed() const
+    {
+        return m_hashSeed;
+    }
+    /// \brief SourceRouted attribute (a change forgets the peeked route).
+    void SetSourceRouted(bool sourceRouted);
 
   private:
     static constexpr uint8_t kMaxLanes = 8; //!< lanes map to the 8 priorities
@@ -242,6 +254,28 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
     bool m_sourceRouted{false};           //!< members by route index, not by hash
     mutable bool m_compiled{false};       //!< the flat form matches the runs and sets
 
+    /**
+     * The hop PeekRoute found last and the flow it found it for; Lookup of that flow returns
+     * it without searching. Why: with warming on (RadixHeapScheduler::WarmAhead), a switch
+     * arrival's last stage finds the route to warm the egress device
+     * (PfcSwitch::WarmRelayReceive) a removal or two before RelayReceive looks the same
+     * route up again: the search twice, ~84 instructions each at 1,024 hosts (the lane's
+     * runs scanned, the 5-tuple hashed; bench/README.md, "the route found once"). Valid
+     * while the flat form it points into is: Compile forgets it, and so do the setters of
+     * the attributes FindRoute reads (the salt, source routing); a frame's flow is its whole
+     * key, so a hit is FindRoute's own answer. The second line of the table's hot part: the
+     * warming's lookup writes it (WarmLookup's stage 2 has it loaded), the relay's reads it.
+     */
+    struct PeekedRoute
+    {
+        const ForwardingHop* hop{nullptr}; //!< null: nothing remembered
+        uint32_t dstHost{0};               //!< the flow's destination
+        uint32_t srcHost{0};               //!< its source
+        uint16_t udpSrcPort{0};            //!< its UDP source port
+        uint8_t inLane{0};                 //!< the lane it arrived on
+    };
+    alignas(64) mutable PeekedRoute m_peeked; //!< the route PeekRoute found last
+
     /// \brief A route added and not yet compacted.
     struct Staged
     {
@@ -260,6 +294,14 @@ class alignas(64) ForwardingTable : public Object, public NetworkArenaAllocated
                                    uint8_t inLane,
                                    uint32_t srcHost,
                                    uint16_t udpSrcPort) const;
+    /// \brief FindRoute, remembered in m_peeked. Out of line, so that the warming that
+    /// calls PeekRoute keeps the flow's fields in no register past the call: kept there,
+    /// they cost WarmReceiveOf<PfcSwitch> four more saved registers at each of its calls,
+    /// 22 instructions a packet-hop at 1,024 hosts.
+    const ForwardingHop* FindAndRemember(uint32_t dstHost,
+                                         uint8_t inLane,
+                                         uint32_t srcHost,
+                                         uint16_t udpSrcPort) const;
     /// \brief Turns the compact runs back into staged routes (a route added after a read).
     void Expand();
     /// \brief Folds the staged routes into the runs (Compact without building the flat form).

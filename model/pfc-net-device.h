@@ -162,7 +162,8 @@ class PfcFrameRelay
      * port `port`, at depth `stage` (1: the relay's own lines and the hints its
      * ReceiveWarmHints gave for the port; each later stage what the lines of the stage
      * before point to: warmable-event.h). Reads only lines earlier stages prefetched;
-     * changes nothing. By default nothing.
+     * changes nothing RelayReceive could tell (a switch's table remembers the route it
+     * found: ForwardingTable::PeekedRoute). By default nothing.
      */
     virtual void
     WarmRelayReceive(int /* stage */,

@@ -654,10 +654,12 @@ PfcSwitch::WarmRelayReceive(int stage,
     // hints: ReceiveWarmHints); then the MMU's line and the lane's forwarding runs and the
     // routes (all their lines: which run and which hop the lookup reads, only the lookup
     // finds; bench/README.md, "the route's lines warmed together"); then, from the route
-    // looked up read-only in the lines now cached, the egress device's transmit lines (its
-    // relay backlog, read for every frame) and the egress queue's line (bench/README.md,
-    // "the egress device warmed from the route"). Three stages: the hints saved the one in
-    // which this object's lines named the account and the table.
+    // looked up in the lines now cached, the egress device's transmit lines (its relay
+    // backlog, read for every frame) and the egress queue's line (bench/README.md, "the
+    // egress device warmed from the route"). The table remembers that route, and
+    // RelayReceive's Lookup of the frame's flow takes it without a second search
+    // (ForwardingTable::PeekedRoute). Three stages: the hints saved the one in which this
+    // object's lines named the account and the table.
     if (stage <= 1)
     {
         PrefetchLine(this);

@@ -16,8 +16,10 @@
  * Stages: Warm(1) prefetches what the event's own line points to directly (the receiving
  * device's receive line); Warm(2) runs one event later, when those lines are expected to be
  * cached, and prefetches what they point to (the switch's line, the forwarding entry, the
- * egress queue). A stage only reads lines an earlier stage prefetched and only prefetches
- * (no store): warming an event that is then cancelled, or whose lines an earlier event
+ * egress queue). A stage only reads lines an earlier stage prefetched and only prefetches,
+ * but for one answer it remembers that the event would compute again the same way (a switch
+ * arrival's route: ForwardingTable::PeekedRoute, used only for the same flow on the same
+ * compiled table): warming an event that is then cancelled, or whose lines an earlier event
  * changes, costs a few wasted loads, never a different result.
  *
  * How the queue tells a warmable event from any other ns-3 EventImpl (ns-3's EventImpl has
@@ -64,7 +66,8 @@ class WarmableEvent : public EventImpl
     /**
      * \brief Prefetch the lines this event's Notify reads at depth stage (1: what this event
      * points to; 2: what those lines point to, read from them). Reads only this event and the
-     * lines stage - 1 prefetched; stores nothing.
+     * lines stage - 1 prefetched; stores nothing that Notify could read differently (at
+     * most an answer it would compute itself: ForwardingTable::PeekedRoute).
      */
     virtual void Warm(int stage) const = 0;
 

@@ -288,6 +288,93 @@ TEST(ForwardingTableTest, PeekRouteIsLookupOnACompiledTableAndNothingBefore)
     EXPECT_EQ(t->PeekRoute(5, 0, 9, 1), t->Lookup(5, 0, 9, 1));
 }
 
+namespace
+{
+/// \brief A compiled table whose destination 3 has the ECMP set {port 1, port 2}.
+Ptr<ForwardingTable>
+TwoWayTable()
+{
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(3, 1, 0);
+    t->AddRoute(3, 2, 0);
+    t->Compact();
+    return t;
+}
+} // namespace
+
+TEST(ForwardingTableTest, LookupAfterPeekRouteAnswersForItsOwnFlowOnly)
+{
+    // Lookup returns the hop PeekRoute found last when it asks for the same flow (the
+    // warming's search reused). A flow that differs from the peeked one in any of the four
+    // fields it is keyed by must get its own route: each is compared with an identical table
+    // that was never peeked, over 64 source ports, so that the two ECMP members both occur
+    // (a key field left out of the comparison would hand some flows the other member).
+    Ptr<ForwardingTable> t = TwoWayTable();
+    Ptr<ForwardingTable> reference = TwoWayTable();
+    t->AddRoute(3, 1, 5, 0); // lane 1: port 5 only
+    reference->AddRoute(3, 1, 5, 0);
+    t->Compact(); // PeekRoute reads compiled tables only
+    int otherMember = 0;
+    for (uint16_t sport = 0; sport < 64; ++sport)
+    {
+        const ForwardingHop* peeked = t->PeekRoute(3, 0, 9, sport);
+        ASSERT_NE(peeked, nullptr);
+        otherMember += t->Lookup(3, 0, 9, sport ^ 1)->port != peeked->port;
+        EXPECT_EQ(t->Lookup(3, 0, 9, sport ^ 1)->port, reference->Lookup(3, 0, 9, sport ^ 1)->port);
+        t->PeekRoute(3, 0, 9, sport);
+        EXPECT_EQ(t->Lookup(3, 0, 8, sport)->port, reference->Lookup(3, 0, 8, sport)->port);
+        t->PeekRoute(3, 0, 9, sport);
+        EXPECT_EQ(t->Lookup(3, 1, 9, sport)->port, 5u); // the other lane's route
+        t->PeekRoute(3, 0, 9, sport);
+        EXPECT_EQ(t->Lookup(2, 0, 9, sport), nullptr); // no route to 2
+        t->PeekRoute(3, 0, 9, sport);
+        EXPECT_EQ(t->Lookup(3, 0, 9, sport), peeked) << sport; // its own flow: the same hop
+    }
+    // Half of the neighbouring ports pick the other member (binomial(64, 1/2): 32, sd 4).
+    EXPECT_GT(otherMember, 8);
+}
+
+TEST(ForwardingTableTest, PeekedRouteIsForgottenWhenTheRoutesOrTheHashChange)
+{
+    // New routes: after a Clear and refill, dst 3's single route is port 4, in the second
+    // set of the new flat form (port 8's, for dst 2, is first), so a remembered hop from
+    // before (the first route of the old form) would point at port 8's or a freed slot.
+    Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();
+    t->AddRoute(3, 1, 0);
+    t->Compact();
+    ASSERT_EQ(t->PeekRoute(3, 0, 9, 7)->port, 1u);
+    t->Clear();
+    t->AddRoute(2, 8, 0);
+    t->AddRoute(3, 4, 0);
+    EXPECT_EQ(t->Lookup(3, 0, 9, 7)->port, 4u);
+
+    // A new salt: the member is the new hash's (compared with a table salted so from the
+    // start); about half of 64 flows change member (binomial(64, 1/2)), so a stale answer
+    // shows.
+    Ptr<ForwardingTable> salted = TwoWayTable();
+    salted->SetAttribute("HashSeed", UintegerValue(12345));
+    int moved = 0;
+    for (uint16_t sport = 0; sport < 64; ++sport)
+    {
+        Ptr<ForwardingTable> u = TwoWayTable();
+        const uint32_t before = u->PeekRoute(3, 0, 9, sport)->port;
+        u->SetAttribute("HashSeed", UintegerValue(12345));
+        const uint32_t after = u->Lookup(3, 0, 9, sport)->port;
+        EXPECT_EQ(after, salted->Lookup(3, 0, 9, sport)->port) << sport;
+        moved += after != before;
+    }
+    EXPECT_GT(moved, 8);
+
+    // Source routing turned on: the member is the route index, sport mod 2.
+    for (uint16_t sport = 0; sport < 8; ++sport)
+    {
+        Ptr<ForwardingTable> u = TwoWayTable();
+        u->PeekRoute(3, 0, 9, sport);
+        u->SetAttribute("SourceRouted", BooleanValue(true));
+        EXPECT_EQ(u->Lookup(3, 0, 9, sport)->port, sport % 2 == 0 ? 1u : 2u) << sport;
+    }
+}
+
 TEST(ForwardingTableTest, RoutesAddedAfterALookupAreSeenByTheNext)
 {
     Ptr<ForwardingTable> t = CreateObject<ForwardingTable>();

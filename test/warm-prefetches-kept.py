@@ -14,15 +14,16 @@ import re, subprocess, sys
 EXPECTED = {
     "ns3::PfcSwitch::WarmRelayReceive(int, unsigned int, ns3::RoceFrameInfo const&, "
     "ns3::PortWarmHints const&) const":
-        (10, "stage 1: the switch's two lines, the ingress account (SharedBufferMmu::"
+        (11, "stage 1: the switch's two lines, the ingress account (SharedBufferMmu::"
              "WarmAccountAt) and the table's line, from the device's hints; stage 2: the "
              "MMU's line (SharedBufferMmu::WarmAccount 1), the lane's runs and the routes "
-             "(ForwardingTable::WarmLookup 2: a loop each); stage 3: the egress device's two "
+             "(ForwardingTable::WarmLookup 2: a loop each) and the line of the route it "
+             "remembers (ForwardingTable::PeekedRoute); stage 3: the egress device's two "
              "transmit lines (PfcNetDevice::WarmTransmit 1) and the egress queue's line"),
     # What a device's receive line calls (FrameReceiveWarmer): the same stages, inlined.
     "void ns3::PfcFrameRelay::WarmReceiveOf<ns3::PfcSwitch>(void const*, int, unsigned int, "
     "ns3::RoceFrameInfo const&, ns3::PortWarmHints const&)":
-        (10, "as PfcSwitch::WarmRelayReceive, whose body it holds"),
+        (11, "as PfcSwitch::WarmRelayReceive, whose body it holds"),
     "void ns3::PfcFrameSink::WarmReceiveOf<ns3::RoceNic>(void const*, int, unsigned int, "
     "ns3::RoceFrameInfo const&, ns3::PortWarmHints const&)":
         (4, "RoceNic::WarmSinkReceive: stage 1: the NIC's two per-packet lines; stage 2: a "
