@@ -1,5 +1,7 @@
 #include "congestion-control.h"
 
+#include "pooled-event.h"
+
 #include "ns3/boolean.h"
 #include "ns3/double.h"
 #include "ns3/simulator.h"
@@ -279,9 +281,10 @@ DcqcnCongestionControl::OnCnpReceived()
             }
             const int64_t step = std::max<int64_t>(1, m_decreaseInterval.GetTimeStep());
             const int64_t ticks = (now - m_checkOrigin).GetTimeStep() / step + 1;
-            m_checkEvent = Simulator::Schedule(m_checkOrigin + TimeStep(ticks * step) - now,
-                                               &DcqcnCongestionControl::DecreaseCheck,
-                                               this);
+            m_checkEvent = Simulator::Schedule(
+                m_checkOrigin + TimeStep(ticks * step) - now,
+                PooledMethodEvent<DcqcnCongestionControl,
+                                  &DcqcnCongestionControl::DecreaseCheck>::Make(this));
         }
         m_cutPending = true;
         return;
@@ -327,7 +330,15 @@ DcqcnCongestionControl::Cut()
     m_cnpSinceAlpha = false;
     m_alphaPeriods = 0;
     m_rateEvent.Cancel();
-    m_rateEvent = Simulator::Schedule(m_rpTimer, &DcqcnCongestionControl::RateTimer, this);
+    ScheduleRateTimer();
+}
+
+void
+DcqcnCongestionControl::ScheduleRateTimer()
+{
+    m_rateEvent = Simulator::Schedule(
+        m_rpTimer,
+        PooledMethodEvent<DcqcnCongestionControl, &DcqcnCongestionControl::RateTimer>::Make(this));
 }
 
 void
@@ -337,7 +348,7 @@ DcqcnCongestionControl::RateTimer()
     m_timerStage++;
     if (m_rateBps < m_lineBps)
     {
-        m_rateEvent = Simulator::Schedule(m_rpTimer, &DcqcnCongestionControl::RateTimer, this);
+        ScheduleRateTimer();
     }
 }
 

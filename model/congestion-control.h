@@ -118,6 +118,8 @@ class DcqcnCongestionControl : public CongestionControl
     void CatchUpAlpha();
     /// \brief The rate increase timer fired.
     void RateTimer();
+    /// \brief Start the rate increase timer (RateTimer after RpTimer), pooled (pooled-event.h).
+    void ScheduleRateTimer();
     /// \brief A rate increase event.
     void Increase();
     /// \brief Cut the rate now (Rt, Rc, alpha, counters, the alpha grid and the rate timer).

@@ -110,6 +110,33 @@ class PooledEvent : public Base
     }
 };
 
+/**
+ * \brief A pooled event that calls obj->*Method(): what Simulator::Schedule(delay, &T::Method,
+ * obj) makes with MakeEvent, without its malloc and free. For timers that fire per queue pair
+ * and period while a run is busy: DCQCN's rate-increase timer was one malloc and one free per
+ * 55 us of every rate-limited queue pair, 0.1 a packet-hop on the 1,024-host permutation, the
+ * packet path's last allocation (callgrind; bench/README.md, "timers without malloc").
+ */
+template<class T, void (T::*Method)()>
+class PooledMethodEvent final : public PooledEvent<PooledMethodEvent<T, Method>>
+{
+  public:
+    /// \brief Call Method on obj (which must outlive the event or cancel it).
+    explicit PooledMethodEvent(T* obj)
+        : m_obj(obj)
+    {
+    }
+
+  private:
+    void
+    Notify() override
+    {
+        (m_obj->*Method)();
+    }
+
+    T* m_obj; //!< the object called
+};
+
 } // namespace ns3
 
 #endif // PARAMSYNC_POOLED_EVENT_H

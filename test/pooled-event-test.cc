@@ -79,5 +79,44 @@ TEST(PooledEvent, AFreedEventsMemoryIsTheNextOnesUnlessUnderAddressSanitizer)
     third->Unref();
 }
 
+/// Counts the calls of its two methods, at which times.
+struct Timers
+{
+    void
+    Tick()
+    {
+        ticks.push_back(Simulator::Now().GetNanoSeconds());
+        if (ticks.size() < 3)
+        {
+            // Re-armed from within its own call, as a DCQCN rate timer is.
+            Simulator::Schedule(NanoSeconds(5),
+                                PooledMethodEvent<Timers, &Timers::Tick>::Make(this));
+        }
+    }
+    void
+    Tock()
+    {
+        ++tocks;
+    }
+    std::vector<int64_t> ticks; //!< times of Tick, in ns
+    int tocks{0};               //!< calls of Tock
+};
+
+TEST(PooledMethodEvent, CallsItsMethodOnItsObjectAtItsTimeAndNotOnceCancelled)
+{
+    Timers t;
+    Simulator::Schedule(NanoSeconds(10), PooledMethodEvent<Timers, &Timers::Tick>::Make(&t));
+    const EventId tock = Simulator::Schedule(NanoSeconds(12),
+                                             PooledMethodEvent<Timers, &Timers::Tock>::Make(&t));
+    Simulator::Schedule(NanoSeconds(11), PooledMethodEvent<Timers, &Timers::Tock>::Make(&t));
+    Simulator::Cancel(tock);
+    Simulator::Run();
+    // Tick at 10 ns re-arms 5 ns later twice (10, 15, 20); one Tock of two (the other was
+    // cancelled).
+    EXPECT_EQ(t.ticks, (std::vector<int64_t>{10, 15, 20}));
+    EXPECT_EQ(t.tocks, 1);
+    Simulator::Destroy();
+}
+
 } // namespace
 } // namespace ns3
