@@ -731,6 +731,26 @@ PfcSwitch::PullWarmHint(uint32_t port) const
     return port < m_ports.size() ? static_cast<const void*>(m_ports[port].egress) : nullptr;
 }
 
+namespace
+{
+/**
+ * \brief f(p) for each priority p whose bit is set in `backlog`, lowest first. By the lowest
+ * set bit, not bit by bit: data frames wait on priority 3 by default (ForwardingTable
+ * BasePriority), which the bit-by-bit loop reached after three empty steps, in each of a
+ * switch transmission end's three warming stages (bench/README.md, "backlogged priorities by their
+ * lowest bit").
+ */
+template<class F>
+[[gnu::always_inline]] inline void
+ForEachBacklogged(uint8_t backlog, F f)
+{
+    for (unsigned bits = backlog; bits != 0; bits &= bits - 1)
+    {
+        f(static_cast<uint8_t>(__builtin_ctz(bits)));
+    }
+}
+} // namespace
+
 void
 PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* hint) const
 {
@@ -747,13 +767,7 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* 
         if (hint != nullptr)
         {
             const auto* egress = static_cast<const EgressQueue*>(hint);
-            for (uint8_t p = 0, b = backlog; b != 0; ++p, b >>= 1)
-            {
-                if ((b & 1) != 0)
-                {
-                    PrefetchLine(egress + p);
-                }
-            }
+            ForEachBacklogged(backlog, [egress](uint8_t p) { PrefetchLine(egress + p); });
         }
         return;
     }
@@ -766,12 +780,7 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* 
         m_mmu->WarmAccount(1, 0, 0);
     }
     const PortState& ps = m_ports[port];
-    for (uint8_t p = 0; backlog != 0; ++p, backlog >>= 1)
-    {
-        if ((backlog & 1) == 0)
-        {
-            continue;
-        }
+    ForEachBacklogged(backlog, [this, &ps, stage](uint8_t p) {
         const EgressQueue& eq = ps.egress[p];
         if (!eq.fifo.empty())
         {
@@ -785,7 +794,7 @@ PfcSwitch::WarmRelayPull(int stage, uint32_t port, uint8_t backlog, const void* 
                 m_mmu->WarmAccount(2, head.inPort, head.inPriority);
             }
         }
-    }
+    });
 }
 
 FrameRef
