@@ -45,8 +45,12 @@ ForEachLine(const void* begin, const void* end, unsigned maxLines, F f)
     {
         return; // no byte, no line
     }
-    for (uintptr_t line = first & ~(kLine - 1); line < last && maxLines != 0;
-         line += kLine, --maxLines)
+    // One bound, the nearer of the range's end and the maxLines-th line: a loop step is the
+    // call, an add, a compare (a switch arrival's warming walks ~7 lines in one stage).
+    const uintptr_t start = first & ~(kLine - 1);
+    const uintptr_t limit = start + uintptr_t{maxLines} * kLine;
+    const uintptr_t stop = last < limit ? last : limit;
+    for (uintptr_t line = start; line < stop; line += kLine)
     {
         f(reinterpret_cast<const void*>(line));
     }
