@@ -319,8 +319,9 @@ TEST(ForwardingTableTest, LookupAfterPeekRouteAnswersForItsOwnFlowOnly)
     {
         const ForwardingHop* peeked = t->PeekRoute(3, 0, 9, sport);
         ASSERT_NE(peeked, nullptr);
-        otherMember += t->Lookup(3, 0, 9, sport ^ 1)->port != peeked->port;
-        EXPECT_EQ(t->Lookup(3, 0, 9, sport ^ 1)->port, reference->Lookup(3, 0, 9, sport ^ 1)->port);
+        const uint32_t neighbour = t->Lookup(3, 0, 9, sport ^ 1)->port;
+        EXPECT_EQ(neighbour, reference->Lookup(3, 0, 9, sport ^ 1)->port);
+        otherMember += neighbour != peeked->port;
         t->PeekRoute(3, 0, 9, sport);
         EXPECT_EQ(t->Lookup(3, 0, 8, sport)->port, reference->Lookup(3, 0, 8, sport)->port);
         t->PeekRoute(3, 0, 9, sport);
